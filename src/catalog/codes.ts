@@ -1,0 +1,51 @@
+// Result codes of the service (real-service-notes.md, "Result codes") and the
+// message statuses, shared by the client's errors and the emulator's answers.
+
+export const RESULT_CODES: Readonly<Record<number, string>> = {
+  0: 'success',
+  1: 'validation error',
+  2: 'record not found, or not accessible to this key',
+  3: 'unknown application error',
+  4: 'unknown module',
+  5: 'unknown method',
+  6: 'unsupported output format',
+  8: 'authentication failed (missing, wrong or expired API key)',
+  9: 'access to this method denied for this key',
+  10: 'save failed (concurrent access)',
+  11: 'required parameter missing',
+  12: 'parameter breaks a constraint',
+  13: 'wrong regional API server for this account',
+  14: 'account blocked or deleted',
+  15: 'operation error',
+  30: 'rate limit: the method was called too often; nothing was done',
+  98: 'bulk operation partly done',
+  99: 'bulk operation: nothing processed',
+  100: 'accepted as a background task',
+  999: 'general service error',
+};
+
+export function describeCode(code: number): string {
+  return RESULT_CODES[code] ?? 'unknown result code';
+}
+
+/** Codes that mean the key or account cannot be used: a configuration problem for the user. */
+export const AUTH_CODES: ReadonlySet<number> = new Set([8, 9, 13, 14]);
+
+/** Message statuses of the live service, in lifecycle order. */
+export const MESSAGE_STATUSES = ['NEW', 'ENQUEUD', 'ACCEPTD', 'PDLIVRD', 'DELIVRD', 'UNDELIV', 'REJECTD', 'EXPIRED', 'DELETED'] as const;
+/** Statuses after which a message never changes again. */
+export const FINAL_STATUSES: ReadonlySet<string> = new Set(['DELIVRD', 'UNDELIV', 'REJECTD', 'EXPIRED', 'DELETED']);
+
+/** Values of criteria[campaignStatus] (real-service-notes.md, "Campaign statuses"). */
+export const CAMPAIGN_STATUSES = [
+  'NEW',
+  'MODERATION',
+  'DECLINED',
+  'READY_FOR_SEND',
+  'AUTO_READY_FOR_SEND',
+  'RUNNING',
+  'SENT',
+  'DONE',
+  'NOT_YET_SENT',
+  'DEFERRED',
+] as const;

@@ -1,0 +1,275 @@
+// Module Link of service-api.md: seven operations on short links.
+
+import {
+  commentParam,
+  currentPageParam,
+  expiresParam,
+  LINK_SHAPE,
+  linkStatusParam,
+  MODERATOR_ALIASES,
+  pageShape,
+  pageSizeParam,
+  sortParam,
+} from './shared.js';
+import type {
+  CampaignLink,
+  CreateLinkInput,
+  CreateLinkResult,
+  DeleteLinksInput,
+  DeleteLinksResult,
+  GetCampaignLinksInput,
+  GetLinkInput,
+  GetLinkStatsInput,
+  Link,
+  LinkStatsResult,
+  ListLinksInput,
+  OperationSpec,
+  Page,
+  UpdateLinkInput,
+  UpdateLinkResult,
+} from './types.js';
+
+const define = <I, R>(spec: OperationSpec<I, R>) => spec;
+
+export const LINK_SORT_FIELDS = ['createTs', 'expirationDate', 'clickCnt', 'code', 'fullLink'] as const;
+export const STATS_TYPES = ['monthly', 'daily', 'hourly', 'minute'] as const;
+
+/** Maximum interval per stats type (service-api.md Limits), in ms. */
+export const STATS_MAX_SPAN_MS = {
+  monthly: 3 * 365 * 86_400_000,
+  daily: 90 * 86_400_000,
+  hourly: 7 * 86_400_000,
+  minute: 3 * 3_600_000,
+} as const;
+
+const LINK_COLUMNS = ['id', 'code', 'shortLink', 'fullLink', 'status', 'moderatorStatus', 'clickCnt', 'createTs', 'expirationDate', 'comment'];
+
+export const linkCreate = define<CreateLinkInput, CreateLinkResult>({
+  id: 'link.create',
+  module: 'Link',
+  operation: 'Create',
+  method: 'createLink',
+  command: ['link', 'create'],
+  summary: 'Shorten a URL',
+  idempotent: false,
+  params: [
+    {
+      key: 'fullLink',
+      wire: 'data[fullLink]',
+      type: 'url',
+      required: true,
+      doc: 'data[fullLink]: valid URL, with a scheme or starting with www.',
+      cli: { arg: '<fullLink>', help: 'the URL to shorten (https://... or www....)' },
+    },
+    linkStatusParam('data[status]', 'active (default) or inactive; 1 or 0'),
+    expiresParam('last day the link works (YYYY-MM-DD); default: never expires'),
+    commentParam(),
+  ],
+  result: { object: { id: 'int', code: 'string', shortLink: 'string' } },
+  output: { rows: 'self', columns: ['id', 'code', 'shortLink'], primary: 'shortLink' },
+});
+
+export const linkGet = define<GetLinkInput, Link>({
+  id: 'link.get',
+  module: 'Link',
+  operation: 'Get',
+  method: 'getLink',
+  command: ['link', 'get'],
+  summary: 'Show one short link',
+  idempotent: true,
+  params: [
+    { key: 'id', wire: 'id', type: 'integer', min: 1, doc: 'id: link identifier', cli: { flag: '--id', help: 'treat <ref> as a link id' } },
+    { key: 'code', wire: 'code', type: 'string', minLength: 1, doc: 'code: link code', cli: { flag: '--code', help: 'treat <ref> as a code' } },
+    {
+      key: 'shortLink',
+      wire: 'shortLink',
+      type: 'string',
+      minLength: 1,
+      doc: 'shortLink: the short URL',
+      cli: { flag: '--short-link', help: 'treat <ref> as a short link' },
+    },
+  ],
+  exactlyOne: ['id', 'code', 'shortLink'],
+  result: LINK_SHAPE,
+  output: { rows: 'self', columns: LINK_COLUMNS, primary: 'shortLink' },
+});
+
+export const linkList = define<ListLinksInput, Page<Link>>({
+  id: 'link.list',
+  module: 'Link',
+  operation: 'List',
+  method: 'listLinks',
+  command: ['link', 'list'],
+  summary: 'List and search short links',
+  idempotent: true,
+  params: [
+    linkStatusParam('criteria[status]', 'only active or inactive links (1 or 0)'),
+    {
+      key: 'moderatorStatus',
+      wire: 'criteria[moderatorStatus]',
+      type: 'integer',
+      oneOf: [0, 1],
+      doc: 'criteria[moderatorStatus]: 0 blocked, 1 approved',
+      cli: { flag: '--moderator-status <status>', help: 'blocked or approved (0 or 1)', aliases: MODERATOR_ALIASES },
+    },
+    {
+      key: 'createTsFrom',
+      wire: 'criteria[createTsFrom]',
+      type: 'date',
+      doc: 'criteria[createTsFrom]: YYYY-MM-DD',
+      cli: { flag: '--created-from <YYYY-MM-DD>', help: 'created on or after this day' },
+    },
+    {
+      key: 'createTsTo',
+      wire: 'criteria[createTsTo]',
+      type: 'datetime',
+      doc: 'criteria[createTsTo]: YYYY-MM-DD HH:MM:SS',
+      cli: { flag: '--created-to <time>', help: 'created up to (YYYY-MM-DD [HH:MM:SS])', fillTime: 'end' },
+    },
+    {
+      key: 'query',
+      wire: 'criteria[query]',
+      type: 'string',
+      doc: 'criteria[query]: matches code, tracking code or comment',
+      cli: { flag: '--query <text>', help: 'search codes and comments' },
+    },
+    pageSizeParam(),
+    currentPageParam(),
+    sortParam(LINK_SORT_FIELDS),
+  ],
+  result: pageShape(LINK_SHAPE),
+  output: {
+    rows: 'items',
+    columns: ['id', 'code', 'shortLink', 'fullLink', 'status', 'clickCnt', 'createTs', 'expirationDate', 'comment'],
+    primary: 'id',
+  },
+});
+
+export const linkUpdate = define<UpdateLinkInput, UpdateLinkResult>({
+  id: 'link.update',
+  module: 'Link',
+  operation: 'Update',
+  method: 'updateLink',
+  command: ['link', 'update'],
+  summary: 'Change the status, expiry or comment of a link',
+  idempotent: true,
+  params: [
+    { key: 'id', wire: 'id', type: 'integer', min: 1, required: true, doc: 'id: link identifier', cli: { arg: '<id>', help: 'link id' } },
+    linkStatusParam('data[status]', 'active or inactive (1 or 0); kept when not given'),
+    expiresParam('new last day (YYYY-MM-DD); kept when not given'),
+    commentParam(),
+  ],
+  // Documented: the short link string. Live: `true`. The client turns both into {shortLink}.
+  result: 'any',
+  output: { rows: 'self', columns: ['shortLink'], primary: 'shortLink' },
+});
+
+export const linkDelete = define<DeleteLinksInput, DeleteLinksResult>({
+  id: 'link.delete',
+  module: 'Link',
+  operation: 'Delete',
+  method: 'deleteLinks',
+  command: ['link', 'delete'],
+  summary: 'Delete links',
+  idempotent: true,
+  params: [
+    {
+      key: 'ids',
+      wire: 'ids',
+      type: 'ids',
+      required: true,
+      list: 'indices',
+      doc: 'ids: array sent as ids[0], ids[1], ...',
+      cli: { arg: '<id...>', help: 'link ids (space- or comma-separated)' },
+    },
+  ],
+  result: { object: { processed: { array: 'int' }, notProcessed: { array: 'int' } } },
+  output: { rows: 'self', columns: ['processed', 'notProcessed'], primary: 'processed' },
+});
+
+export const linkStats = define<GetLinkStatsInput, LinkStatsResult>({
+  id: 'link.stats',
+  module: 'Link',
+  operation: 'GetStats',
+  method: 'getLinkStats',
+  command: ['link', 'stats'],
+  summary: 'Click statistics per period',
+  idempotent: true,
+  params: [
+    {
+      key: 'ids',
+      wire: 'ids',
+      type: 'ids',
+      required: true,
+      constraint: true,
+      maxItems: 5,
+      list: 'brackets',
+      doc: 'ids: ids[] per identifier; at most 5',
+      cli: { arg: '<id...>', help: 'link ids (at most 5 per request)' },
+    },
+    {
+      key: 'type',
+      wire: 'type',
+      type: 'string',
+      required: true,
+      constraint: true,
+      oneOf: STATS_TYPES,
+      doc: 'type: monthly, daily, hourly or minute',
+      cli: { flag: '--type <type>', help: 'monthly, daily, hourly or minute' },
+    },
+    {
+      key: 'dateFrom',
+      wire: 'criteria[dateFrom]',
+      type: 'datetime',
+      doc: 'criteria[dateFrom]: YYYY-MM-DD HH:MM:SS',
+      cli: { flag: '--from <time>', help: 'start (YYYY-MM-DD [HH:MM:SS])', fillTime: 'start' },
+    },
+    {
+      key: 'dateTo',
+      wire: 'criteria[dateTo]',
+      type: 'datetime',
+      doc: 'criteria[dateTo]: YYYY-MM-DD HH:MM:SS',
+      cli: { flag: '--to <time>', help: 'end (YYYY-MM-DD [HH:MM:SS])', fillTime: 'end' },
+    },
+  ],
+  crossCheck: (input) =>
+    typeof input.dateFrom === 'string' && typeof input.dateTo === 'string' && input.dateTo < input.dateFrom
+      ? [['dateTo', `must not be before ${input.dateFrom}`]]
+      : [],
+  result: {
+    object: {
+      items: { array: { object: { param: 'string' }, rest: 'int' } },
+      totals: 'any',
+    },
+  },
+  output: { rows: 'items', columns: ['param'], primary: 'param' },
+});
+
+export const linkCampaign = define<GetCampaignLinksInput, CampaignLink[]>({
+  id: 'link.campaign',
+  module: 'Link',
+  operation: 'GetLinks',
+  method: 'getCampaignLinks',
+  command: ['link', 'campaign'],
+  summary: "List a campaign's short links with click and redirect counts",
+  idempotent: true,
+  params: [
+    {
+      key: 'campaignId',
+      wire: 'campaignId',
+      type: 'integer',
+      min: 1,
+      required: true,
+      doc: 'campaignId: integer',
+      cli: { arg: '<campaignId>', help: 'campaign id (from message send)' },
+    },
+  ],
+  result: {
+    array: {
+      object: { id: 'int', code: 'string', fullLink: 'string', shortLink: 'string', clickCnt: 'int', redirectCnt: 'int', comment: 'string' },
+    },
+  },
+  output: { rows: 'array', columns: ['id', 'code', 'shortLink', 'fullLink', 'clickCnt', 'redirectCnt', 'comment'], primary: 'id' },
+});
+
+export const LINK_OPERATIONS = [linkCreate, linkGet, linkList, linkUpdate, linkDelete, linkStats, linkCampaign] as const;

@@ -1,0 +1,136 @@
+// Parameter and result pieces that several operations share.
+
+import type { ParamSpec, Shape } from './types.js';
+
+export const PAGE_SIZES = [25, 50, 100] as const;
+
+export function pageSizeParam(): ParamSpec {
+  return {
+    key: 'pageSize',
+    wire: 'pagination[pageSize]',
+    type: 'integer',
+    oneOf: PAGE_SIZES,
+    doc: 'pagination[pageSize]: 25, 50 or 100',
+    cli: { flag: '--page-size <n>', help: 'items per page: 25, 50 or 100' },
+  };
+}
+
+export function currentPageParam(): ParamSpec {
+  return {
+    key: 'currentPage',
+    wire: 'pagination[currentPage]',
+    type: 'integer',
+    min: 0,
+    doc: 'pagination[currentPage]: page numbering starts at 0',
+    cli: { flag: '--page <n>', help: 'page number, starting at 0' },
+  };
+}
+
+export function sortParam(fields: readonly string[]): ParamSpec {
+  return {
+    key: 'sort',
+    wire: 'sort',
+    type: 'sort',
+    sortFields: fields,
+    doc: `sort[<field>]: ASC or DESC; fields: ${fields.join(', ')}`,
+    cli: {
+      flag: '--sort <field[:asc|desc]>',
+      help: `sort by ${fields.join(', ')} (repeatable; asc by default)`,
+    },
+  };
+}
+
+export const STATUS_ALIASES = { active: 1, inactive: 0 } as const;
+export const MODERATOR_ALIASES = { approved: 1, blocked: 0 } as const;
+
+export function linkStatusParam(wire: string, help: string): ParamSpec {
+  return {
+    key: 'status',
+    wire,
+    type: 'integer',
+    oneOf: [0, 1],
+    doc: `${wire}: 0 inactive, 1 active`,
+    cli: { flag: '--status <status>', help, aliases: STATUS_ALIASES },
+  };
+}
+
+export function commentParam(): ParamSpec {
+  return {
+    key: 'comment',
+    wire: 'data[comment]',
+    type: 'string',
+    maxLength: 255,
+    doc: 'data[comment]: max 255 characters',
+    cli: { flag: '--comment <text>', help: 'your comment, at most 255 characters' },
+  };
+}
+
+export function expiresParam(help: string): ParamSpec {
+  return {
+    key: 'expirationDate',
+    wire: 'data[expirationDate]',
+    type: 'date',
+    doc: 'data[expirationDate]: YYYY-MM-DD; valid until the end of that day in the user time zone',
+    cli: { flag: '--expires <YYYY-MM-DD>', help },
+  };
+}
+
+/** A range criterion pair (…From / …To) in `YYYY-MM-DD HH:MM:SS`. */
+export function datetimeRange(base: string, flagBase: string, what: string): ParamSpec[] {
+  return [
+    {
+      key: `${base}From`,
+      wire: `criteria[${base}From]`,
+      type: 'datetime',
+      doc: `criteria[${base}From]: YYYY-MM-DD HH:MM:SS`,
+      cli: { flag: `--${flagBase}-from <time>`, help: `${what} from (YYYY-MM-DD [HH:MM:SS])`, fillTime: 'start' },
+    },
+    {
+      key: `${base}To`,
+      wire: `criteria[${base}To]`,
+      type: 'datetime',
+      doc: `criteria[${base}To]: YYYY-MM-DD HH:MM:SS`,
+      cli: { flag: `--${flagBase}-to <time>`, help: `${what} up to (YYYY-MM-DD [HH:MM:SS])`, fillTime: 'end' },
+    },
+  ];
+}
+
+export const LINK_SHAPE: Shape = {
+  object: {
+    id: 'int',
+    code: 'string',
+    shortLink: 'string',
+    fullLink: 'string',
+    status: 'int',
+    moderatorStatus: 'int',
+    clickCnt: 'int',
+    redirectCnt: 'int',
+    createTs: 'string',
+    expirationDate: 'string',
+    comment: 'string',
+    moderatorComment: 'string',
+  },
+};
+
+export const MESSAGE_SHAPE: Shape = {
+  object: {
+    id: 'int',
+    campaignId: 'int',
+    segNum: 'int',
+    segUserBuy: 'float',
+    from: 'string',
+    to: 'string',
+    text: 'string',
+    status: 'string',
+    groups: 'string',
+    uuid: 'string',
+    countryA2: 'string',
+    operatorName: 'string',
+    startSendTs: 'string',
+    statusUpdateTs: 'string',
+  },
+};
+
+export function pageShape(item: Shape): Shape {
+  return { object: { items: { array: item }, totalItemCount: 'int' } };
+}

@@ -1,0 +1,237 @@
+// SmsLinkClient: one typed method per operation of the catalog. Every call
+// checks its input against the contract, builds the form request, sends it
+// over one keep-alive dispatcher, parses the envelope and normalises the data.
+
+import type { Dispatcher } from 'undici';
+import { linkCampaign, linkCreate, linkDelete, linkGet, linkList, linkStats, linkUpdate } from '../catalog/link.js';
+import { messageList, messageSend, messageStatus } from '../catalog/message.js';
+import type {
+  CampaignLink,
+  CreateLinkInput,
+  CreateLinkResult,
+  DeleteLinksInput,
+  DeleteLinksResult,
+  GetCampaignLinksInput,
+  GetLinkInput,
+  GetLinkStatsInput,
+  GetMessageStatusInput,
+  Link,
+  LinkStatsResult,
+  ListLinksInput,
+  ListMessagesInput,
+  Message,
+  MessageStatusRecord,
+  OperationSpec,
+  Page,
+  SendMessageInput,
+  SendMessageResult,
+  UpdateLinkInput,
+  UpdateLinkResult,
+} from '../catalog/types.js';
+import { validateInput } from '../catalog/validate.js';
+import { userAgent } from '../version.js';
+import { dataOrThrow, parseEnvelope, type Envelope } from './envelope.js';
+import { ConfigError, TransportError, ValidationError } from './errors.js';
+import { normalize } from './normalize.js';
+import { arrayFormatOf, buildRequest, toWireParams, type PreparedRequest } from './request.js';
+import { createDispatcher, scrub, send, type DispatcherOptions } from './transport.js';
+
+export interface RequestEvent {
+  operation: string;
+  method: string;
+  /** URL with the API key replaced by ***. */
+  url: string;
+  fields: Array<[string, string]>;
+  status?: number;
+  ms?: number;
+  code?: number;
+  error?: string;
+}
+
+export interface SmsLinkClientOptions {
+  /** Base URL of the service (regional host), e.g. https://api.example.com. A path prefix is kept. */
+  baseUrl: string;
+  apiKey: string;
+  /** Per-request time limit, connection included. Default 30 000 ms. */
+  timeoutMs?: number;
+  /** Allow sending the key over plain http:// to a host that is not loopback. Default false. */
+  allowInsecureHttp?: boolean;
+  /** Proxy URL; HTTPS_PROXY/HTTP_PROXY/NO_PROXY are honoured when absent. */
+  proxy?: string;
+  /** Extra trusted CA certificates (PEM). */
+  ca?: string | Buffer;
+  /** Use this dispatcher instead of creating one (it is not closed by close()). */
+  dispatcher?: Dispatcher;
+  userAgent?: string;
+  /** Clock for rules relative to now (deferred sends). */
+  now?: () => Date;
+  /** Called after each request with its redacted description (for --verbose). */
+  onRequest?: (event: RequestEvent) => void;
+  /** Aborts requests in flight (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK.test(hostname);
+}
+
+/** Checks the base URL and key; throws ConfigError when they cannot be used safely. */
+export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp = false): URL {
+  if (!baseUrl) throw new ConfigError('no base URL is set');
+  if (!apiKey) throw new ConfigError('no API key is set');
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigError(`base URL "${baseUrl}" is not a valid URL`, 'usage');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`base URL must use https:// (got ${url.protocol}//)`, 'usage');
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
+    throw new ConfigError(
+      `refusing to send the API key over plain http:// to ${url.host}; use https://, or pass --allow-insecure-http if you really mean it`,
+      'usage',
+    );
+  }
+  return url;
+}
+
+export class SmsLinkClient {
+  readonly #opts: SmsLinkClientOptions;
+  #dispatcher: Promise<Dispatcher> | undefined;
+  readonly #ownsDispatcher: boolean;
+
+  constructor(options: SmsLinkClientOptions) {
+    this.#opts = { timeoutMs: 30_000, ...options };
+    this.#ownsDispatcher = !options.dispatcher;
+    if (options.dispatcher) this.#dispatcher = Promise.resolve(options.dispatcher);
+  }
+
+  get baseUrl(): string {
+    return this.#opts.baseUrl;
+  }
+
+  /** Creates a short link (Link/Create). Not retried when the outcome is unknown. */
+  createLink(input: CreateLinkInput): Promise<CreateLinkResult> {
+    return this.call(linkCreate, input);
+  }
+  /** Reads one link by id, code or shortLink (Link/Get). */
+  getLink(input: GetLinkInput): Promise<Link> {
+    return this.call(linkGet, input);
+  }
+  /** Lists links with criteria, paging and sort (Link/List). */
+  listLinks(input: ListLinksInput = {}): Promise<Page<Link>> {
+    return this.call(linkList, input);
+  }
+  /**
+   * Updates a link (Link/Update). Careful: per the contract, omitting
+   * expirationDate makes the link valid indefinitely.
+   */
+  async updateLink(input: UpdateLinkInput): Promise<UpdateLinkResult> {
+    const data = await this.call(linkUpdate, input) as unknown;
+    return { shortLink: typeof data === 'string' && data !== '' ? data : null };
+  }
+  /** Deletes links (Link/Delete); ids not deleted come back in notProcessed. */
+  deleteLinks(input: DeleteLinksInput): Promise<DeleteLinksResult> {
+    return this.call(linkDelete, input).then((r) => ({
+      processed: Array.isArray(r?.processed) ? r.processed : [],
+      notProcessed: Array.isArray(r?.notProcessed) ? r.notProcessed : [],
+    }));
+  }
+  /** Click statistics of at most 5 links (Link/GetStats). */
+  async getLinkStats(input: GetLinkStatsInput): Promise<LinkStatsResult> {
+    const r = await this.call(linkStats, input);
+    return normalizeStats(r);
+  }
+  /** Links of a campaign with clicks and redirects (Link/GetLinks). */
+  getCampaignLinks(input: GetCampaignLinksInput): Promise<CampaignLink[]> {
+    return this.call(linkCampaign, input).then((r) => (Array.isArray(r) ? r : []));
+  }
+  /** Sends one SMS (Message/SendSmsMessage). Not retried when the outcome is unknown. */
+  sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
+    return this.call(messageSend, input);
+  }
+  /** Delivery status of at most 100 messages (Message/GetSMSStatus); unknown ids are left out. */
+  getMessageStatus(input: GetMessageStatusInput): Promise<MessageStatusRecord[]> {
+    return this.call(messageStatus, input).then((r) => (Array.isArray(r) ? r : []));
+  }
+  /** Lists messages with criteria, paging and sort (Message/List). */
+  listMessages(input: ListMessagesInput = {}): Promise<Page<Message>> {
+    return this.call(messageList, input);
+  }
+
+  /** Validates input and builds the request without sending it (--dry-run). */
+  prepare(op: OperationSpec, input: object): PreparedRequest {
+    const name = `${op.module}/${op.operation}`;
+    const { values, issues } = validateInput(op, input as Record<string, unknown>, { now: this.#opts.now?.() ?? new Date() });
+    if (issues.length) throw new ValidationError(name, issues);
+    checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp);
+    return buildRequest(`${op.module}/${op.operation}`, name, toWireParams(op, values), this.#opts, arrayFormatOf(op));
+  }
+
+  /** Validates, sends and returns the normalised data of any catalog operation. */
+  async call<I extends object, R>(op: OperationSpec<I, R>, input: I): Promise<R> {
+    const req = this.prepare(op, input);
+    const env = await this.execute(req, !op.idempotent);
+    return normalize(op.result, dataOrThrow(req.operation, env)) as R;
+  }
+
+  /**
+   * Calls an operation by path with parameters as given (bracket keys kept),
+   * without catalog checks: `smslink api` and operations smslink does not know yet.
+   */
+  async raw(path: string, params: Record<string, unknown>, options: { arrayFormat?: 'indices' | 'brackets' } = {}): Promise<Envelope> {
+    checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp);
+    const req = buildRequest(path, path, params, this.#opts, options.arrayFormat);
+    return this.execute(req, true);
+  }
+
+  /** Sends a prepared request and parses the envelope (any code). */
+  async execute(req: PreparedRequest, outcomeMatters: boolean): Promise<Envelope> {
+    const dispatcher = await this.#getDispatcher();
+    const event: RequestEvent = { operation: req.operation, method: req.method, url: req.redactedUrl, fields: req.fields };
+    try {
+      const res = await send(dispatcher, req, {
+        timeoutMs: this.#opts.timeoutMs!,
+        userAgent: this.#opts.userAgent ?? userAgent(),
+        secret: this.#opts.apiKey,
+        signal: this.#opts.signal,
+      });
+      event.status = res.status;
+      event.ms = res.ms;
+      const env = parseEnvelope(req.operation, res.status, scrub(res.text, this.#opts.apiKey), outcomeMatters);
+      event.code = env.code;
+      return env;
+    } catch (err) {
+      if (err instanceof TransportError) event.error = err.message;
+      throw err;
+    } finally {
+      this.#opts.onRequest?.(event);
+    }
+  }
+
+  /** Closes the keep-alive connections of this client. */
+  async close(): Promise<void> {
+    if (this.#dispatcher && this.#ownsDispatcher) {
+      const d = await this.#dispatcher;
+      this.#dispatcher = undefined;
+      await d.close();
+    }
+  }
+
+  #getDispatcher(): Promise<Dispatcher> {
+    const opts: DispatcherOptions = { proxy: this.#opts.proxy, ca: this.#opts.ca, timeoutMs: this.#opts.timeoutMs };
+    this.#dispatcher ??= createDispatcher(opts);
+    return this.#dispatcher;
+  }
+}
+
+/** Accepts both documented (totals: string) and live (totals: object) GetStats shapes. */
+function normalizeStats(r: LinkStatsResult | null): LinkStatsResult {
+  const items = Array.isArray(r?.items) ? r.items : [];
+  let totals: LinkStatsResult['totals'] = r?.totals ?? {};
+  if (typeof totals === 'string' && /^-?\d+$/.test(totals)) totals = Number(totals);
+  else if (totals && typeof totals === 'object') totals = normalize({ object: {}, rest: 'int' }, totals) as Record<string, number>;
+  return { items, totals };
+}

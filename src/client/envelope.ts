@@ -1,0 +1,56 @@
+// Parses the service's answer: HTTP status, then the {code, data, message}
+// envelope of real-service-notes.md. Anything else is a TransportError that
+// carries the HTTP status and the start of the body (gateways answer HTML).
+
+import { ApiError, TransportError } from './errors.js';
+
+export interface Envelope {
+  code: number;
+  data: unknown;
+  message: string;
+}
+
+const BODY_START = 200;
+
+function startOf(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > BODY_START ? `${flat.slice(0, BODY_START)}...` : flat;
+}
+
+/** Reads the envelope from a response body; throws TransportError when it is not one. */
+export function parseEnvelope(operation: string, status: number, text: string, outcomeUnknown: boolean): Envelope {
+  if (status < 200 || status > 299) {
+    throw new TransportError(operation, 'http', `${operation}: the server answered HTTP ${status}${text ? `: ${startOf(text)}` : ''}`, {
+      status,
+      bodyStart: startOf(text),
+      outcomeUnknown,
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new TransportError(operation, 'protocol', `${operation}: the answer is not JSON (HTTP ${status}): ${startOf(text) || '(empty body)'}`, {
+      status,
+      bodyStart: startOf(text),
+      outcomeUnknown,
+    });
+  }
+  const obj = parsed as Record<string, unknown> | null;
+  const code = obj && typeof obj === 'object' && !Array.isArray(obj) ? Number(obj.code) : NaN;
+  if (!Number.isInteger(code) || (typeof obj!.code !== 'number' && typeof obj!.code !== 'string')) {
+    throw new TransportError(operation, 'protocol', `${operation}: the answer is not the service envelope: ${startOf(text)}`, {
+      status,
+      bodyStart: startOf(text),
+      outcomeUnknown,
+    });
+  }
+  return { code, data: obj!.data ?? null, message: typeof obj!.message === 'string' ? obj!.message : '' };
+}
+
+/** Throws ApiError for any code but 0. */
+export function dataOrThrow(operation: string, env: Envelope): unknown {
+  if (env.code === 0) return env.data;
+  const fields = env.code === 1 && env.data && typeof env.data === 'object' && !Array.isArray(env.data) ? (env.data as Record<string, unknown>) : null;
+  throw new ApiError(operation, env.code, env.message, fields, env.data);
+}

@@ -1,0 +1,102 @@
+// Builds the HTTP request of an operation: URL with output/api/apiKey in the
+// query, form body in bracket notation (service-api.md "Common rules").
+
+import qs from 'qs';
+import type { OperationSpec } from '../catalog/types.js';
+
+export interface PreparedRequest {
+  operation: string;
+  method: 'POST';
+  /** Full URL including the API key; never print it, use `redactedUrl`. */
+  url: string;
+  redactedUrl: string;
+  body: string;
+  /** Decoded fields in wire order, for --verbose and --dry-run. */
+  fields: Array<[string, string]>;
+}
+
+export const REDACTED = '***';
+
+/** Joins a base URL (with or without a path prefix or trailing slash) and the service path. */
+export function serviceUrl(baseUrl: string, path: string): URL {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  base.pathname = `${prefix}/service/${path}`;
+  base.search = '';
+  base.hash = '';
+  return base;
+}
+
+function setPath(target: Record<string, unknown>, wire: string, value: unknown): void {
+  // data[fullLink] -> ['data', 'fullLink']; sort -> ['sort']
+  const parts = wire.replace(/\]/g, '').split('[');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    node[part] ??= {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts.at(-1)!] = value;
+}
+
+/** Nested parameter object of validated values, in catalog order. */
+export function toWireParams(op: OperationSpec, values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const param of op.params) {
+    let value = values[param.key];
+    if (value === undefined) continue;
+    if (param.list === 'comma' && Array.isArray(value)) value = value.join(',');
+    setPath(out, param.wire, value);
+  }
+  return out;
+}
+
+/** Encodes parameters as an application/x-www-form-urlencoded body with bracket keys. */
+export function encodeForm(params: Record<string, unknown>, arrayFormat: 'indices' | 'brackets' = 'indices'): string {
+  return qs.stringify(params, { encodeValuesOnly: true, arrayFormat, format: 'RFC3986', charset: 'utf-8' });
+}
+
+/** Decodes a form body back into [name, value] pairs (for display). */
+export function decodeFields(body: string): Array<[string, string]> {
+  if (!body) return [];
+  return body.split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? '' : pair.slice(eq + 1);
+    const dec = (s: string) => {
+      try {
+        return decodeURIComponent(s.replace(/\+/g, ' '));
+      } catch {
+        return s;
+      }
+    };
+    return [dec(name), dec(value)];
+  });
+}
+
+export function arrayFormatOf(op: OperationSpec): 'indices' | 'brackets' {
+  return op.params.some((p) => p.list === 'brackets') ? 'brackets' : 'indices';
+}
+
+export function buildRequest(
+  path: string,
+  operationName: string,
+  params: Record<string, unknown>,
+  settings: { baseUrl: string; apiKey: string },
+  arrayFormat: 'indices' | 'brackets' = 'indices',
+): PreparedRequest {
+  const url = serviceUrl(settings.baseUrl, path);
+  url.searchParams.set('output', 'json');
+  url.searchParams.set('api', 'v1');
+  const redacted = new URL(url);
+  url.searchParams.set('apiKey', settings.apiKey);
+  redacted.searchParams.set('apiKey', REDACTED);
+  const body = encodeForm(params, arrayFormat);
+  return {
+    operation: operationName,
+    method: 'POST',
+    url: url.toString(),
+    redactedUrl: redacted.toString().replace(encodeURIComponent(REDACTED), REDACTED),
+    body,
+    fields: decodeFields(body),
+  };
+}

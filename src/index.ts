@@ -1,0 +1,8 @@
+// Library entry: the typed client, its errors and the types of every operation.
+export { SmsLinkClient, checkSettings, isLoopbackHost, type SmsLinkClientOptions, type RequestEvent } from './client/client.js';
+export { SmsLinkError, ValidationError, ConfigError, ApiError, TransportError, type TransportKind } from './client/errors.js';
+export type { Envelope } from './client/envelope.js';
+export type { PreparedRequest } from './client/request.js';
+export { OPERATIONS, findOperation, RESULT_CODES, describeCode, MESSAGE_STATUSES, FINAL_STATUSES, CAMPAIGN_STATUSES } from './catalog/index.js';
+export type * from './catalog/types.js';
+export type { Issue } from './catalog/validate.js';
