@@ -4,6 +4,7 @@ import {
   commentParam,
   currentPageParam,
   expiresParam,
+  LINK_LABELS,
   LINK_SHAPE,
   linkStatusParam,
   MODERATOR_ALIASES,
@@ -91,7 +92,7 @@ export const linkGet = define<GetLinkInput, Link>({
   ],
   exactlyOne: ['id', 'code', 'shortLink'],
   result: LINK_SHAPE,
-  output: { rows: 'self', columns: LINK_COLUMNS, primary: 'shortLink' },
+  output: { rows: 'self', columns: LINK_COLUMNS, primary: 'shortLink', labels: LINK_LABELS },
 });
 
 export const linkList = define<ListLinksInput, Page<Link>>({
@@ -142,6 +143,7 @@ export const linkList = define<ListLinksInput, Page<Link>>({
     rows: 'items',
     columns: ['id', 'code', 'shortLink', 'fullLink', 'status', 'clickCnt', 'createTs', 'expirationDate', 'comment'],
     primary: 'id',
+    labels: LINK_LABELS,
   },
 });
 
@@ -161,7 +163,7 @@ export const linkUpdate = define<UpdateLinkInput, UpdateLinkResult>({
   ],
   // Documented: the short link string. Live: `true`. The client turns both into {shortLink}.
   result: 'any',
-  output: { rows: 'self', columns: ['shortLink'], primary: 'shortLink' },
+  output: { rows: 'self', columns: ['id', 'shortLink', 'status', 'expirationDate', 'comment'], primary: 'shortLink', labels: LINK_LABELS },
 });
 
 export const linkDelete = define<DeleteLinksInput, DeleteLinksResult>({

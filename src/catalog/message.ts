@@ -89,7 +89,12 @@ export const messageSend = define<SendMessageInput, SendMessageResult>({
     },
   ],
   result: { object: { campaignId: 'int', messageId: 'int', status: 'int' } },
-  output: { rows: 'self', columns: ['messageId', 'campaignId', 'status'], primary: 'messageId' },
+  output: {
+    rows: 'self',
+    columns: ['messageId', 'campaignId', 'status'],
+    primary: 'messageId',
+    labels: { status: { 1: 'awaiting moderation', 2: 'sent' } },
+  },
 });
 
 export const messageStatus = define<GetMessageStatusInput, MessageStatusRecord[]>({

@@ -134,3 +134,9 @@ export const MESSAGE_SHAPE: Shape = {
 export function pageShape(item: Shape): Shape {
   return { object: { items: { array: item }, totalItemCount: 'int' } };
 }
+
+/** Table words for link statuses; json keeps the raw values. */
+export const LINK_LABELS = {
+  status: { 0: 'inactive', 1: 'active' },
+  moderatorStatus: { 0: 'blocked', 1: 'approved' },
+};

@@ -63,6 +63,8 @@ export interface OutputSpec {
   columns: readonly string[];
   /** The field -q prints, one value per line. */
   primary: string;
+  /** Words shown in tables instead of raw values, e.g. status 1 -> active. */
+  labels?: Record<string, Record<string, string>>;
 }
 
 export interface OperationSpec<Input = object, Result = unknown> {

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// The only file that touches `process`: argv, env, stdio, signals, exit code.
+import { readFileSync } from 'node:fs';
+
+const argv = process.argv.slice(2);
+
+// `--version` is answered before anything else loads: scripts call it often.
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${pkg.version}\n`);
+} else {
+  const interrupt = new AbortController();
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) process.exit(130); // second Ctrl-C: stop now
+    interrupted = true;
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const { run } = await import('../dist/cli/run.js');
+  const code = await run(argv, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    signal: interrupt.signal,
+  });
+  process.exitCode = code;
+  // Keep-alive sockets and timers are closed by run(); exit promptly regardless.
+  process.stdout.write('', () => process.exit(code));
+}

@@ -1,0 +1,153 @@
+// `smslink config ...`: the local store of profiles (base URL, API key,
+// defaults). `config list` shows every setting with the place it came from.
+
+import type { Command } from 'commander';
+import { maskKey, resolveProfile, resolveSettings, SETTINGS, settingByName } from '../config/resolve.js';
+import { configPath, openStore, SETTING_KEYS, type ProfileData, type SettingKey } from '../config/store.js';
+import type { RunContext } from './context.js';
+import { readStdin } from './common.js';
+import { EXIT, UsageError } from './exit.js';
+import { examples, type CliValues } from './operation.js';
+import type { Runner } from './run.js';
+
+const NAMES = SETTING_KEYS.map((k) => SETTINGS[k].name).join(', ');
+
+function keyOf(name: string): SettingKey {
+  const key = settingByName(name);
+  if (!key) throw new UsageError(`unknown setting "${name}"; settings: ${NAMES}`);
+  return key;
+}
+
+function show(key: SettingKey, value: string | undefined): string {
+  if (value === undefined) return '';
+  return SETTINGS[key].secret ? maskKey(value) : value;
+}
+
+function currentProfile(ctx: RunContext): string {
+  return resolveProfile({ profile: ctx.globals.profile }, ctx.env, ctx.store()).value!;
+}
+
+async function set(ctx: RunContext, name: string, value: string | undefined): Promise<number> {
+  const key = keyOf(name);
+  let v = value;
+  if (v === undefined || v === '-') {
+    if (v === undefined && !SETTINGS[key].secret) throw new UsageError(`config set ${name}: give a value (or - to read it from stdin)`);
+    v = (await readStdin(ctx)).trim();
+  }
+  if (!v) throw new UsageError(`config set ${name}: the value is empty`);
+  ctx.secrets.push(...(SETTINGS[key].secret ? [v] : []));
+  const problem = SETTINGS[key].check?.(v);
+  if (problem) throw new UsageError(`config set ${name}: "${v}" ${problem}`);
+  const profile = currentProfile(ctx);
+  const store = await openStore(ctx.env);
+  const profiles = { ...(store.get('profiles') ?? {}) };
+  profiles[profile] = { ...(profiles[profile] ?? {}), [key]: v };
+  store.set('profiles', profiles);
+  ctx.note(`Saved ${name} = ${show(key, v)} in profile "${profile}" (${store.path}).`);
+  return EXIT.OK;
+}
+
+async function unset(ctx: RunContext, name: string): Promise<number> {
+  const key = keyOf(name);
+  const profile = currentProfile(ctx);
+  const store = await openStore(ctx.env);
+  const profiles = { ...(store.get('profiles') ?? {}) };
+  const data: ProfileData = { ...(profiles[profile] ?? {}) };
+  delete data[key];
+  profiles[profile] = data;
+  store.set('profiles', profiles);
+  ctx.note(`Removed ${name} from profile "${profile}".`);
+  return EXIT.OK;
+}
+
+async function list(ctx: RunContext): Promise<number> {
+  const g = ctx.globals;
+  const settings = resolveSettings(
+    { apiKey: g.apiKey, baseUrl: g.baseUrl, profile: g.profile, output: g.json ? undefined : g.output, timeout: g.timeout, retries: g.retries },
+    ctx.env,
+    ctx.store(),
+  );
+  const rows = [
+    { setting: 'profile', value: settings.profile.value ?? '', source: settings.profile.origin },
+    ...SETTING_KEYS.map((k) => ({ setting: SETTINGS[k].name, value: show(k, settings[k].value), source: settings[k].value === undefined ? 'not set' : settings[k].origin })),
+  ];
+  const { renderRows } = await import('../output/format.js');
+  await renderRows(ctx.stdout, await ctx.view({ output: { rows: 'array', columns: ['setting', 'value', 'source'], primary: 'value' } }), rows);
+  const profiles = Object.keys(ctx.store().profiles ?? {});
+  if (ctx.format() === 'table' && profiles.length) ctx.note(`Profiles: ${profiles.join(', ')} (config file: ${configPath(ctx.env)})`);
+  return EXIT.OK;
+}
+
+export function registerConfig(program: Command, runner: Runner): void {
+  const config = program
+    .command('config')
+    .description('Manage settings and profiles (base URL, API key, defaults)')
+    .addHelpText(
+      'after',
+      `
+Settings: ${NAMES}.
+Precedence: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE,
+SMSLINK_OUTPUT, SMSLINK_TIMEOUT, SMSLINK_RETRIES, SMSLINK_SENDER) > profile > default.
+The file is written with mode 0600; SMSLINK_CONFIG_DIR moves it.
+${examples([
+  'smslink config set base-url https://api.example.com',
+  'smslink config set api-key -          # paste the key, then Ctrl-D',
+  'smslink --profile staging config set base-url https://staging.example.com',
+  'smslink config use staging',
+  'smslink config list',
+])}`,
+    );
+
+  config
+    .command('set')
+    .description('Save a setting in the current profile (- reads the value from stdin)')
+    .argument('<name>', NAMES)
+    .argument('[value]', 'the value; - or nothing (api-key) reads stdin')
+    .action((name: string, value: string | undefined, _o: CliValues, cmd: Command) => runner(cmd, (ctx) => set(ctx, name, value)));
+
+  config
+    .command('get')
+    .description('Print one setting as resolved (the API key masked)')
+    .argument('<name>', NAMES)
+    .action((name: string, _o: CliValues, cmd: Command) =>
+      runner(cmd, async (ctx) => {
+        const key = keyOf(name);
+        const value = ctx.settings()[key].value;
+        if (value === undefined) return EXIT.NOT_FOUND;
+        ctx.stdout.write(`${show(key, value)}\n`);
+      }),
+    );
+
+  config
+    .command('unset')
+    .description('Remove a setting from the current profile')
+    .argument('<name>', NAMES)
+    .action((name: string, _o: CliValues, cmd: Command) => runner(cmd, (ctx) => unset(ctx, name)));
+
+  config
+    .command('list')
+    .description('Show every setting, its value and where it comes from')
+    .action((_o: CliValues, cmd: Command) => runner(cmd, (ctx) => list(ctx)));
+
+  config
+    .command('use')
+    .description('Make a profile the default one')
+    .argument('<profile>', 'profile name')
+    .action((profile: string, _o: CliValues, cmd: Command) =>
+      runner(cmd, async (ctx) => {
+        const store = await openStore(ctx.env);
+        if (!store.get('profiles')?.[profile]) ctx.note(`Profile "${profile}" has no settings yet; add some with \`smslink config set\`.`);
+        store.set('currentProfile', profile);
+        ctx.note(`Now using profile "${profile}".`);
+      }),
+    );
+
+  config
+    .command('path')
+    .description('Print the path of the config file')
+    .action((_o: CliValues, cmd: Command) =>
+      runner(cmd, async (ctx) => {
+        ctx.stdout.write(`${configPath(ctx.env)}\n`);
+      }),
+    );
+}

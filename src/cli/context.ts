@@ -1,0 +1,255 @@
+// Everything a command needs for one run: the streams (with the API key
+// scrubbed from anything written), resolved settings, one client with one
+// keep-alive dispatcher, and the output view. Heavy modules load on demand.
+
+import type { SmsLinkClient, RequestEvent } from '../client/client.js';
+import type { OperationSpec } from '../catalog/types.js';
+import { readStore, type StoreData } from '../config/store.js';
+import { OUTPUT_FORMATS, resolveSettings, type OutputFormat, type Settings } from '../config/resolve.js';
+import { painter, useColor, type Paint } from '../output/color.js';
+import type { OutStream, View } from '../output/format.js';
+import { UsageError } from './exit.js';
+
+export interface CliIO {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  /** Aborted when the user presses Ctrl-C. */
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+/** Options every command accepts (program-level flags). */
+export interface GlobalOptions {
+  apiKey?: string;
+  baseUrl?: string;
+  profile?: string;
+  output?: string;
+  json?: boolean;
+  fields?: string;
+  quiet?: boolean;
+  verbose?: boolean;
+  dryRun?: boolean;
+  color?: boolean;
+  timeout?: string;
+  retries?: string;
+  proxy?: string;
+  caFile?: string;
+  allowInsecureHttp?: boolean;
+  showPii?: boolean;
+  sandbox?: boolean;
+}
+
+/** A stream wrapper that never lets the secret through. */
+class ScrubbedStream implements OutStream {
+  constructor(
+    private readonly inner: OutStream,
+    private readonly secrets: () => string[],
+  ) {}
+  get isTTY() {
+    return this.inner.isTTY;
+  }
+  get columns() {
+    return this.inner.columns;
+  }
+  write(chunk: string): unknown {
+    let text = chunk;
+    for (const s of this.secrets()) {
+      if (s.length >= 4 && text.includes(s)) text = text.split(s).join('***');
+    }
+    return this.inner.write(text);
+  }
+}
+
+function maskPhone(v: string): string {
+  return v.length > 4 ? `${'*'.repeat(v.length - 4)}${v.slice(-4)}` : v;
+}
+
+function shorten(v: string): string {
+  const chars = [...v];
+  return chars.length > 12 ? `${chars.slice(0, 8).join('')}… (${chars.length} chars)` : v;
+}
+
+const PHONE_FIELDS = new Set(['recipient', 'criteria[to]']);
+const TEXT_FIELDS = new Set(['text', 'criteria[text]']);
+
+export class RunContext {
+  readonly stdout: OutStream;
+  readonly stderr: OutStream;
+  #settings: Settings | undefined;
+  #store: StoreData | undefined;
+  #client: SmsLinkClient | undefined;
+  #paint: Paint | undefined;
+  #cleanups: Array<() => Promise<void>> = [];
+  #warnedKeyFlag = false;
+  /** Extra secrets to scrub (e.g. a key read from stdin). */
+  readonly secrets: string[] = [];
+
+  constructor(
+    readonly io: CliIO,
+    readonly globals: GlobalOptions,
+  ) {
+    const secrets = () => {
+      const key = this.#settings?.apiKey.value ?? this.globals.apiKey ?? this.io.env.SMSLINK_API_KEY;
+      return key ? [key, ...this.secrets] : this.secrets;
+    };
+    this.stdout = new ScrubbedStream(io.stdout, secrets);
+    this.stderr = new ScrubbedStream(io.stderr, secrets);
+  }
+
+  get env() {
+    return this.io.env;
+  }
+
+  now(): Date {
+    return this.io.now?.() ?? new Date();
+  }
+
+  store(): StoreData {
+    this.#store ??= readStore(this.io.env);
+    return this.#store;
+  }
+
+  settings(): Settings {
+    if (!this.#settings) {
+      const g = this.globals;
+      this.#settings = resolveSettings(
+        { apiKey: g.apiKey, baseUrl: g.baseUrl, profile: g.profile, output: g.json ? 'json' : g.output, timeout: g.timeout, retries: g.retries },
+        this.io.env,
+        this.store(),
+      );
+    }
+    return this.#settings;
+  }
+
+  get sandbox(): boolean {
+    return this.globals.sandbox === true || this.io.env.SMSLINK_SANDBOX === '1' || this.io.env.SMSLINK_SANDBOX === 'true';
+  }
+
+  /** Writes a message for the user to stderr. */
+  note(message: string): void {
+    this.stderr.write(`${message}\n`);
+  }
+
+  async warn(message: string): Promise<void> {
+    const paint = await painter(this.colorFor(this.io.stderr));
+    this.stderr.write(`${paint.yellow('warning:')} ${message}\n`);
+  }
+
+  colorFor(stream: OutStream): boolean {
+    return useColor({ isTTY: stream.isTTY, env: this.io.env, flag: this.globals.color !== false });
+  }
+
+  async paint(): Promise<Paint> {
+    this.#paint ??= await painter(this.colorFor(this.io.stdout));
+    return this.#paint;
+  }
+
+  format(): OutputFormat {
+    const chosen = this.settings().output.value;
+    if (chosen) {
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(chosen)) throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')}`);
+      return chosen as OutputFormat;
+    }
+    return this.io.stdout.isTTY ? 'table' : 'json';
+  }
+
+  fields(): string[] | undefined {
+    const f = this.globals.fields
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    return f?.length ? f : undefined;
+  }
+
+  /** The output view of an operation's results. */
+  async view(op: Pick<OperationSpec, 'output'>, overrides: Partial<View> = {}): Promise<View> {
+    return {
+      format: this.format(),
+      columns: op.output.columns,
+      fields: this.fields(),
+      quiet: this.globals.quiet === true,
+      primary: op.output.primary,
+      labels: op.output.labels,
+      paint: await this.paint(),
+      width: this.io.stdout.columns,
+      ...overrides,
+    };
+  }
+
+  timeoutMs(): number {
+    return Number(this.settings().timeout.value) * 1000;
+  }
+
+  /** The run's client; created once (one dispatcher for every request). */
+  async client(): Promise<SmsLinkClient> {
+    if (this.#client) return this.#client;
+    const settings = this.settings();
+    const baseUrl = settings.baseUrl.value ?? '';
+    let apiKey = settings.apiKey.value ?? '';
+    {
+      if (settings.apiKey.source === 'flag' && this.io.stderr.isTTY && !this.#warnedKeyFlag) {
+        this.#warnedKeyFlag = true;
+        await this.warn('--api-key is visible to other users in the process list; prefer SMSLINK_API_KEY or `smslink config set api-key -`.');
+      }
+      if (!this.globals.dryRun && settings.profile.source !== 'default' && !this.store().profiles?.[settings.profile.value!]) {
+        const { ConfigError } = await import('../client/errors.js');
+        throw new ConfigError(`profile "${settings.profile.value}" (from ${settings.profile.origin}) does not exist; create it with \`smslink config set --profile ${settings.profile.value} base-url https://...\``);
+      }
+      // A dry run shows the request even before a key is configured.
+      if (this.globals.dryRun && !apiKey) apiKey = 'YOUR_API_KEY';
+    }
+    const { SmsLinkClient } = await import('../client/client.js');
+    let ca: Buffer | undefined;
+    if (this.globals.caFile) {
+      const { readFileSync } = await import('node:fs');
+      try {
+        ca = readFileSync(this.globals.caFile);
+      } catch (err) {
+        throw new UsageError(`--ca-file: cannot read "${this.globals.caFile}": ${(err as Error).message}`);
+      }
+    }
+    this.#client = new SmsLinkClient({
+      baseUrl,
+      apiKey,
+      timeoutMs: this.timeoutMs(),
+      allowInsecureHttp: this.globals.allowInsecureHttp,
+      proxy: this.globals.proxy,
+      ca,
+      now: () => this.now(),
+      signal: this.io.signal,
+      onRequest: this.globals.verbose ? (e) => this.#logRequest(e) : undefined,
+    });
+    this.secrets.push(apiKey);
+    this.#cleanups.push(() => this.#client!.close());
+    return this.#client;
+  }
+
+  /** Redacts personal data in a decoded field for display, unless --show-pii. */
+  displayField(name: string, value: string): string {
+    if (this.globals.showPii) return value;
+    if (PHONE_FIELDS.has(name)) return maskPhone(value);
+    if (TEXT_FIELDS.has(name)) return shorten(value);
+    return value;
+  }
+
+  #logRequest(e: RequestEvent): void {
+    const lines = [`> ${e.method} ${e.url}`];
+    for (const [name, value] of e.fields) lines.push(`>   ${name} = ${this.displayField(name, value)}`);
+    if (e.error) lines.push(`< ${e.error}`);
+    else lines.push(`< HTTP ${e.status}, code ${e.code ?? '?'}, ${Math.round(e.ms ?? 0)} ms`);
+    this.note(lines.join('\n'));
+  }
+
+  async close(): Promise<void> {
+    for (const fn of this.#cleanups.reverse()) {
+      try {
+        await fn();
+      } catch {
+        // closing is best effort
+      }
+    }
+    this.#cleanups = [];
+  }
+}

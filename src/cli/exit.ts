@@ -1,0 +1,124 @@
+// The one table of exit codes and the one function that turns any error into
+// an exit code and a message (design rule 5). README and `smslink --help`
+// list the same codes.
+
+import { ApiError, ConfigError, TransportError, ValidationError } from '../client/errors.js';
+import { OPERATIONS } from '../catalog/index.js';
+import type { Issue } from '../catalog/validate.js';
+
+export const EXIT = {
+  OK: 0,
+  /** The service answered with an error code. */
+  API: 1,
+  /** Usage or invalid input; nothing was sent. */
+  USAGE: 2,
+  /** Network or transport failure: refused, timeout, HTTP 5xx, not the envelope. */
+  TRANSPORT: 3,
+  /** Authentication or configuration: no key or base URL, codes 8, 9, 13, 14. */
+  CONFIG: 4,
+  /** Partly done. */
+  PARTIAL: 5,
+  /** Not found (code 2). */
+  NOT_FOUND: 6,
+  /** Waited messages ended in a final status other than DELIVRD. */
+  UNDELIVERED: 7,
+  INTERRUPTED: 130,
+} as const;
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0    success
+  1    the service answered with an error code
+  2    usage or invalid input; nothing was sent
+  3    network or transport failure (refused, timeout, HTTP 5xx, not the envelope)
+  4    authentication or configuration (no key or base URL; codes 8, 9, 13, 14)
+  5    partly done (some ids or rows failed)
+  6    not found (code 2)
+  7    a waited message ended undelivered
+  130  interrupted`;
+
+/** A problem with how the command was called; nothing was sent. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The command did part of its work; the message says what was left. */
+export class PartialError extends Error {
+  override name = 'PartialError';
+}
+
+/** An error that carries its own exit code (waits, interrupts). */
+export class ExitError extends Error {
+  override name = 'ExitError';
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+function cliOf(operation: string, key: string) {
+  const op = OPERATIONS.find((o) => `${o.module}/${o.operation}` === operation);
+  return op?.params.find((p) => p.key === key)?.cli;
+}
+
+/** Names a parameter as the user typed it: the flag or positional argument of its command. */
+export function flagOf(operation: string, key: string): string {
+  const cli = cliOf(operation, key);
+  if (cli?.flag) return cli.flag.split(/[ ,]/)[0];
+  if (cli?.arg) return cli.arg;
+  return key;
+}
+
+function describeIssue(operation: string, issue: Issue): string {
+  const name = issue.key.includes('|') ? issue.key.split('|').map((k) => flagOf(operation, k)).join(', ') : flagOf(operation, issue.key);
+  if (issue.value === undefined || issue.value === null) return `${name} ${issue.rule}`;
+  const shown = typeof issue.value === 'string' ? issue.value : JSON.stringify(issue.value);
+  const clipped = shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
+  const aliases = cliOf(operation, issue.key)?.aliases;
+  const also = aliases ? ` (or ${Object.keys(aliases).join(', ')})` : '';
+  return `${name}: invalid value "${clipped}": ${issue.rule}${also}`;
+}
+
+const CONFIG_HINT =
+  'Set them with `smslink config set base-url https://...` and `smslink config set api-key -` (reads the key from stdin),\n' +
+  'or with SMSLINK_BASE_URL and SMSLINK_API_KEY, or try everything locally with --sandbox.';
+
+export interface Failure {
+  code: number;
+  message: string;
+}
+
+/** Maps any error to its exit code and the message for stderr. */
+export function describeFailure(err: unknown): Failure {
+  if (err instanceof ValidationError) {
+    return { code: EXIT.USAGE, message: err.issues.map((i) => describeIssue(err.operation, i)).join('\nerror: ') };
+  }
+  if (err instanceof UsageError) return { code: EXIT.USAGE, message: err.message };
+  if (err instanceof ConfigError) {
+    if (err.kind === 'usage') return { code: EXIT.USAGE, message: err.message };
+    const hint = /^no (API key|base URL)/.test(err.message) ? `\n${CONFIG_HINT}` : '';
+    return { code: EXIT.CONFIG, message: `${err.message}${hint}` };
+  }
+  if (err instanceof ApiError) {
+    if (err.isNotFound) return { code: EXIT.NOT_FOUND, message: err.message };
+    if (err.isAuth) {
+      const hint = err.code === 8 ? '\nCheck the API key (`smslink config list` shows which one is used and where it comes from).' : '';
+      return { code: EXIT.CONFIG, message: `${err.message}${hint}` };
+    }
+    return { code: EXIT.API, message: err.message };
+  }
+  if (err instanceof TransportError) {
+    if (err.kind === 'aborted') return { code: EXIT.INTERRUPTED, message: err.message };
+    let hint = '';
+    if (err.outcomeUnknown && /Create$/.test(err.operation))
+      hint = '\nThe link may or may not have been created; check with `smslink link list` before creating it again.';
+    if (err.outcomeUnknown && /SendSmsMessage$/.test(err.operation))
+      hint = '\nThe message may or may not have been sent; check with `smslink message list --to <number>` before sending again.';
+    return { code: EXIT.TRANSPORT, message: `${err.message}${hint}` };
+  }
+  if (err instanceof PartialError) return { code: EXIT.PARTIAL, message: err.message };
+  if (err instanceof ExitError) return { code: err.code, message: err.message };
+  const e = err as Error;
+  return { code: EXIT.API, message: `unexpected error: ${e?.stack ?? String(err)}` };
+}

@@ -1,0 +1,223 @@
+// `smslink link ...`: the seven Link operations.
+
+import type { Command } from 'commander';
+import { linkCampaign, linkCreate, linkDelete, linkGet, linkList, linkStats, linkUpdate } from '../catalog/link.js';
+import type { CampaignLink, DeleteLinksResult, Link, LinkStatsResult } from '../catalog/types.js';
+import type { RunContext } from './context.js';
+import { callOperation, chunk, collectIds, dryRun, mapLimit, parseConcurrency, printDryRun } from './common.js';
+import { EXIT, PartialError, UsageError } from './exit.js';
+import { addParams, examples, inputFrom, type CliValues } from './operation.js';
+import { listPages, pagingOptions } from './paging.js';
+import type { Runner } from './run.js';
+
+async function render(ctx: RunContext, op: typeof linkCreate | typeof linkGet | typeof linkUpdate, record: object): Promise<void> {
+  const { renderRecord } = await import('../output/format.js');
+  await renderRecord(ctx.stdout, await ctx.view(op), record as Record<string, unknown>);
+}
+
+async function renderList(ctx: RunContext, op: typeof linkCampaign, rows: object[], what: string): Promise<void> {
+  const { renderRows } = await import('../output/format.js');
+  const view = await ctx.view(op);
+  if (rows.length === 0 && view.format === 'table' && !view.quiet) {
+    ctx.note(`No ${what} found.`);
+    return;
+  }
+  await renderRows(ctx.stdout, view, rows as Record<string, unknown>[]);
+}
+
+/** `link get <ref>`: all digits = id, a URL = shortLink, otherwise code; flags force it. */
+export function refInput(ref: string, opts: CliValues): Record<string, unknown> {
+  const forced = (['id', 'code', 'shortLink'] as const).filter((k) => opts[k] === true);
+  if (forced.length > 1) throw new UsageError('use only one of --id, --code, --short-link');
+  const kind = forced[0] ?? (/^\d+$/.test(ref) ? 'id' : /^[a-z][a-z0-9+.-]*:\/\//i.test(ref) || /^www\./i.test(ref) ? 'shortLink' : 'code');
+  return { [kind]: ref };
+}
+
+async function update(ctx: RunContext, id: string, opts: CliValues): Promise<number> {
+  if (opts.expires !== undefined && opts.expiry === false) throw new UsageError('use either --expires or --no-expiry, not both');
+  const input = inputFrom(linkUpdate, [id], opts);
+  const client = await ctx.client();
+  // Check what the user typed before reading anything.
+  client.prepare(linkUpdate, input);
+  const keepCurrent = opts.expires === undefined && opts.expiry !== false;
+  if (ctx.globals.dryRun) {
+    const requests = keepCurrent ? [client.prepare(linkGet, { id: input.id })] : [];
+    requests.push(client.prepare(linkUpdate, input));
+    await printDryRun(
+      ctx,
+      requests,
+      keepCurrent ? { note: 'Link/Get runs first; its expirationDate, status and comment are resent unless given' } : {},
+    );
+    return EXIT.OK;
+  }
+  let current: Link | undefined;
+  if (keepCurrent) {
+    // Link/Update clears the expiry when data[expirationDate] is omitted (service-api.md): resend the current one.
+    current = await client.getLink({ id: Number(input.id) });
+    if (current.expirationDate) input.expirationDate = current.expirationDate;
+    input.status ??= current.status;
+    if (current.comment !== null && current.comment !== undefined) input.comment ??= current.comment;
+  }
+  const result = await client.updateLink(input as never);
+  let shortLink = result.shortLink ?? current?.shortLink ?? null;
+  if (!shortLink) shortLink = (await client.getLink({ id: Number(input.id) })).shortLink;
+  await render(ctx, linkUpdate, {
+    id: Number(input.id),
+    shortLink,
+    status: input.status ?? null,
+    expirationDate: input.expirationDate ?? null,
+    comment: input.comment ?? current?.comment ?? null,
+  });
+  return EXIT.OK;
+}
+
+async function remove(ctx: RunContext, ids: string[]): Promise<number> {
+  const input = { ids: await collectIds(ctx, ids) };
+  if (ctx.globals.dryRun) return (await dryRun(ctx, linkDelete, input), EXIT.OK);
+  const result = await callOperation<DeleteLinksResult>(ctx, linkDelete, input);
+  const processed = new Set(result.processed.map(String));
+  const left = input.ids.filter((id) => !processed.has(String(Number(id))));
+  const { renderRecord } = await import('../output/format.js');
+  const view = await ctx.view(linkDelete);
+  if (view.format === 'table' && !view.quiet) {
+    if (result.processed.length) ctx.stdout.write(`Deleted ${result.processed.length} link${result.processed.length === 1 ? '' : 's'}: ${result.processed.join(', ')}\n`);
+  } else {
+    await renderRecord(ctx.stdout, view, { processed: result.processed, notProcessed: left.map(Number) });
+  }
+  if (left.length) throw new PartialError(`not deleted (not found, or not yours): ${left.join(', ')}`);
+  return EXIT.OK;
+}
+
+async function stats(ctx: RunContext, ids: string[], opts: CliValues): Promise<number> {
+  const all = await collectIds(ctx, ids);
+  const base = inputFrom(linkStats, [all], opts);
+  const client = await ctx.client();
+  const max = linkStats.params.find((p) => p.key === 'ids')!.maxItems!;
+  const parts = chunk(all, max);
+  // Every chunk is checked before the first request goes out.
+  const prepared = parts.map((ids) => client.prepare(linkStats, { ...base, ids }));
+  if (ctx.globals.dryRun) return (await printDryRun(ctx, prepared), EXIT.OK);
+  const concurrency = parseConcurrency(opts.concurrency);
+  const { keyStats, mergeStats, statsColumns, renderStatsChart } = await import('../output/stats.js');
+  const answers = await mapLimit(parts, concurrency, async (ids) =>
+    keyStats(ids.map(Number), (await client.getLinkStats({ ...base, ids: ids.map(Number) } as never)) as LinkStatsResult),
+  );
+  const merged = mergeStats(answers);
+  const view = await ctx.view(linkStats, { columns: statsColumns(merged.ids), primary: 'clicks' });
+  if (view.quiet) {
+    ctx.stdout.write(merged.ids.map((id) => `${id} ${merged.totals[id]?.clicks ?? 0}`).join('\n') + '\n');
+  } else if (view.format === 'table' && !view.fields) {
+    renderStatsChart(ctx.stdout, merged, view.paint, view.width);
+  } else {
+    const { renderRows } = await import('../output/format.js');
+    await renderRows(ctx.stdout, view, merged.rows);
+  }
+  return EXIT.OK;
+}
+
+export function registerLink(program: Command, runner: Runner): void {
+  const link = program.command('link').description('Create, find, change and delete short links');
+
+  addParams(link.command('create').description(linkCreate.summary), linkCreate)
+    .addHelpText(
+      'after',
+      examples([
+        'smslink link create https://example.com/spring-sale',
+        'smslink link create www.example.com/a --expires 2026-12-31 --comment "winter promo"',
+        'smslink link create https://example.com/x --status inactive -q   # prints the short link only',
+      ]),
+    )
+    .action((fullLink: string, opts: CliValues, cmd: Command) =>
+      runner(cmd, async (ctx) => {
+        const input = inputFrom(linkCreate, [fullLink], opts);
+        if (ctx.globals.dryRun) return (await dryRun(ctx, linkCreate, input), EXIT.OK);
+        await render(ctx, linkCreate, await callOperation(ctx, linkCreate, input));
+      }),
+    );
+
+  link
+    .command('get')
+    .description(linkGet.summary)
+    .argument('<ref>', 'link id (all digits), short link (a URL) or code')
+    .option('--id', 'treat <ref> as an id')
+    .option('--code', 'treat <ref> as a code')
+    .option('--short-link', 'treat <ref> as a short link')
+    .addHelpText('after', examples(['smslink link get 417863', 'smslink link get ddoj', 'smslink link get https://sho.rt/ddoj', 'smslink link get 1234 --code']))
+    .action((ref: string, opts: CliValues, cmd: Command) =>
+      runner(cmd, async (ctx) => {
+        const input = refInput(ref, opts);
+        if (ctx.globals.dryRun) return (await dryRun(ctx, linkGet, input), EXIT.OK);
+        await render(ctx, linkGet, await callOperation<Link>(ctx, linkGet, input));
+      }),
+    );
+
+  pagingOptions(addParams(link.command('list').description(linkList.summary), linkList))
+    .addHelpText(
+      'after',
+      examples([
+        'smslink link list',
+        'smslink link list --status active --sort clickCnt:desc --page-size 50',
+        'smslink link list --created-from 2026-01-01 --query promo -o csv',
+        'smslink link list --all -o ndjson > links.ndjson',
+      ]),
+    )
+    .action((opts: CliValues, cmd: Command) =>
+      runner(cmd, (ctx) => listPages(ctx, linkList, inputFrom(linkList, [], opts), opts, 'links')),
+    );
+
+  addParams(link.command('update').description(linkUpdate.summary), linkUpdate)
+    .option('--no-expiry', 'remove the expiry date: the link works indefinitely')
+    .addHelpText(
+      'after',
+      `
+Link/Update on the service clears the expiry date whenever it is not sent.
+smslink protects you from that: without --expires it first reads the link
+and resends its current expiry date, status and comment. Use --no-expiry to
+remove the expiry on purpose.
+${examples([
+  'smslink link update 417863 --status inactive',
+  'smslink link update 417863 --expires 2026-12-31',
+  'smslink link update 417863 --no-expiry',
+  'smslink link update 417863 --comment "moved to spring campaign"',
+])}`,
+    )
+    .action((id: string, opts: CliValues, cmd: Command) => runner(cmd, (ctx) => update(ctx, id, opts)));
+
+  addParams(link.command('delete').description(linkDelete.summary), linkDelete)
+    .addHelpText(
+      'after',
+      `\nExit code 0 when every id was deleted; otherwise the ids not deleted are named on stderr and the exit code is 5.\n${examples([
+        'smslink link delete 417863',
+        'smslink link delete 417863 417864,417865',
+        'smslink link list --query old -q | smslink link delete -',
+      ])}`,
+    )
+    .action((ids: string[], _opts: CliValues, cmd: Command) => runner(cmd, (ctx) => remove(ctx, ids)));
+
+  addParams(link.command('stats').description(linkStats.summary), linkStats)
+    .option('--concurrency <n>', 'requests in flight when more than 5 ids are given (default 4)')
+    .addHelpText(
+      'after',
+      `
+--from and --to take YYYY-MM-DD (filled to 00:00:00 and 23:59:59) or
+"YYYY-MM-DD HH:MM:SS". Without them the service uses the longest interval of
+the type: 3 years (monthly), 90 days (daily), 1 week (hourly), 3 hours
+(minute). More than 5 ids are split into several requests and merged.
+${examples([
+  'smslink link stats 417863 --type daily --from 2026-10-01 --to 2026-10-31',
+  'smslink link stats 417863 417864 --type monthly -o csv',
+])}`,
+    )
+    .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => stats(ctx, ids, opts)));
+
+  addParams(link.command('campaign').description(linkCampaign.summary), linkCampaign)
+    .addHelpText('after', examples(['smslink link campaign 9001', 'smslink link campaign 9001 -o csv --fields shortLink,clickCnt,redirectCnt']))
+    .action((campaignId: string, opts: CliValues, cmd: Command) =>
+      runner(cmd, async (ctx) => {
+        const input = inputFrom(linkCampaign, [campaignId], opts);
+        if (ctx.globals.dryRun) return (await dryRun(ctx, linkCampaign, input), EXIT.OK);
+        await renderList(ctx, linkCampaign, await callOperation<CampaignLink[]>(ctx, linkCampaign, input), 'links in this campaign');
+      }),
+    );
+}
+

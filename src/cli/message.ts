@@ -1,0 +1,96 @@
+// `smslink message ...`: send one SMS, read delivery status, list messages.
+
+import type { Command } from 'commander';
+import { messageList, messageSend, messageStatus } from '../catalog/message.js';
+import type { MessageStatusRecord, SendMessageResult } from '../catalog/types.js';
+import type { RunContext } from './context.js';
+import { callOperation, chunk, collectIds, mapLimit, parseConcurrency, printDryRun, readStdin } from './common.js';
+import { EXIT, ExitError, PartialError } from './exit.js';
+import { addParams, examples, inputFrom, type CliValues } from './operation.js';
+import { listPages, pagingOptions } from './paging.js';
+import type { Runner } from './run.js';
+
+async function send(ctx: RunContext, opts: CliValues): Promise<number> {
+  const input = inputFrom(messageSend, [], opts);
+  if (input.text === '-') input.text = (await readStdin(ctx)).replace(/\r?\n$/, '');
+  input.from ??= ctx.settings().sender.value;
+  if (ctx.globals.dryRun) {
+    const { countSegments } = await import('../catalog/segments.js');
+    const client = await ctx.client();
+    const req = client.prepare(messageSend, input);
+    const seg = countSegments(String(input.text));
+    await printDryRun(ctx, [req], { encoding: seg.encoding, segments: seg.segments, characters: seg.characters });
+    return EXIT.OK;
+  }
+  const result = await callOperation<SendMessageResult>(ctx, messageSend, input);
+  const { renderRecord } = await import('../output/format.js');
+  await renderRecord(ctx.stdout, await ctx.view(messageSend), result as unknown as Record<string, unknown>);
+  return EXIT.OK;
+}
+
+async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<number> {
+  const all = await collectIds(ctx, ids);
+  const client = await ctx.client();
+  const max = messageStatus.params[0].maxItems!;
+  const parts = chunk(all, max);
+  const prepared = (parts.length ? parts : [[]]).map((part) => client.prepare(messageStatus, { ids: part }));
+  if (ctx.globals.dryRun) return (await printDryRun(ctx, prepared), EXIT.OK);
+  const answers = await mapLimit(parts, parseConcurrency(opts.concurrency), (part) => client.getMessageStatus({ ids: part.map(Number) }));
+  const byId = new Map<number, MessageStatusRecord>();
+  for (const rec of answers.flat()) byId.set(Number(rec.id), rec);
+  // Rows in the order the ids were given.
+  const rows = all.map((id) => byId.get(Number(id))).filter((r): r is MessageStatusRecord => r !== undefined);
+  const missing = all.filter((id) => !byId.has(Number(id)));
+  const { renderRows } = await import('../output/format.js');
+  await renderRows(ctx.stdout, await ctx.view(messageStatus), rows as Record<string, unknown>[]);
+  if (missing.length && rows.length === 0) throw new ExitError(`no message found for ${missing.join(', ')} (unknown, or not yours)`, EXIT.NOT_FOUND);
+  if (missing.length) throw new PartialError(`no message found for ${missing.join(', ')} (unknown, or not yours)`);
+  return EXIT.OK;
+}
+
+export function registerMessage(program: Command, runner: Runner): void {
+  const message = program.command('message').description('Send single SMS messages and follow their delivery');
+
+  addParams(message.command('send').description(messageSend.summary), messageSend)
+    .addHelpText(
+      'after',
+      `
+The recipient is written in international format; +, spaces, dashes and
+brackets are removed (7 to 15 digits remain). --dry-run also shows the
+encoding (GSM-7 or UCS-2) and the number of segments.
+${examples([
+  'smslink message send --to +77011234567 --text "Your code is 4711"',
+  'echo "Meeting moved to 15:00" | smslink message send --to 77011234567 --text -',
+  'smslink message send --to 77011234567 --text "Sale: https://example.com/sale" --shorten-links',
+  'smslink message send --to 77011234567 --text "Reminder" --at "2026-12-01 09:00:00" --validity 120',
+])}`,
+    )
+    .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => send(ctx, opts)));
+
+  addParams(message.command('status').description(messageStatus.summary), messageStatus)
+    .option('--concurrency <n>', 'requests in flight when more than 100 ids are given (default 4)')
+    .addHelpText(
+      'after',
+      `
+Statuses: NEW, ENQUEUD, ACCEPTD, PDLIVRD (not final); DELIVRD, UNDELIV,
+REJECTD, EXPIRED, DELETED (final). Ids the service does not know (or that
+belong to another key) are named on stderr: exit 6 when none was found, 5
+when some were. More than 100 ids are split into several requests.
+${examples(['smslink message status 123456', 'smslink message status 123456,123457 -q', 'cut -d, -f1 sent.csv | smslink message status - -o csv'])}`,
+    )
+    .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => status(ctx, ids, opts)));
+
+  pagingOptions(addParams(message.command('list').description(messageList.summary), messageList))
+    .addHelpText(
+      'after',
+      `
+Time criteria take YYYY-MM-DD (filled to 00:00:00 for -from and 23:59:59
+for -to) or "YYYY-MM-DD HH:MM:SS".
+${examples([
+  'smslink message list --to 77011234567',
+  'smslink message list --status UNDELIV --sent-from 2026-11-01 --with-number-info',
+  'smslink message list --campaign-ids 9001,9002 --sort startSendTs:desc --all -o ndjson',
+])}`,
+    )
+    .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => listPages(ctx, messageList, inputFrom(messageList, [], opts), opts, 'messages')));
+}

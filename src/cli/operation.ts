@@ -1,0 +1,104 @@
+// Builds a commander command from a catalog operation: positional arguments,
+// flags and help come from the catalog's parameters, and the command line is
+// turned back into the operation's input object (aliases, date filling,
+// sort, id lists) for the client to validate.
+
+import { Option, type Command } from 'commander';
+import type { OperationSpec, ParamSpec } from '../catalog/types.js';
+import type { GlobalOptions } from './context.js';
+
+export type CliValues = Record<string, unknown>;
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+function optionFor(param: ParamSpec): Option | undefined {
+  const cli = param.cli;
+  if (!cli?.flag) return undefined;
+  const option = new Option(cli.flag, cli.help + (cli.aliases ? '' : ''));
+  if (param.type === 'sort') option.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+  return option;
+}
+
+/** Attribute name commander gives a parameter's flag (`--page-size` -> pageSize). */
+export function attributeOf(param: ParamSpec): string | undefined {
+  return param.cli?.flag ? new Option(param.cli.flag).attributeName() : undefined;
+}
+
+/** Adds the catalog's arguments and flags of `op` to `cmd`, except the keys in `skip`. */
+export function addParams(cmd: Command, op: OperationSpec, skip: readonly string[] = []): Command {
+  for (const param of op.params) {
+    if (skip.includes(param.key) || !param.cli) continue;
+    if (param.cli.arg) cmd.argument(param.cli.arg, param.cli.help);
+    const option = optionFor(param);
+    if (option) cmd.addOption(option);
+  }
+  return cmd;
+}
+
+/** Splits id arguments given with spaces and/or commas. */
+export function splitIds(values: readonly string[]): string[] {
+  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/** Fills a date-only value to the start or end of its day. */
+export function fillTime(value: string, fill: 'start' | 'end' | undefined): string {
+  if (!fill || !DATE_ONLY.test(value)) return value;
+  return `${value} ${fill === 'start' ? '00:00:00' : '23:59:59'}`;
+}
+
+/** `field[:asc|desc]` values into the sort object the catalog checks. */
+export function parseSort(values: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const [field, dir = 'asc'] = v.split(':');
+    out[field.trim()] = dir.trim().toUpperCase();
+  }
+  return out;
+}
+
+/** Turns one parameter's command-line value into the value the client checks. */
+export function fromCli(param: ParamSpec, raw: unknown): unknown {
+  const cli = param.cli;
+  if (raw === undefined || raw === null || !cli) return raw;
+  if (cli.boolean !== undefined) return raw === true ? cli.boolean : undefined;
+  if (param.type === 'sort') return parseSort(raw as string[]);
+  if (typeof raw !== 'string') return raw;
+  if (cli.aliases) {
+    const hit = Object.entries(cli.aliases).find(([word]) => word === raw.trim().toLowerCase());
+    if (hit) return hit[1];
+  }
+  if (cli.fillTime) return fillTime(raw.trim(), cli.fillTime);
+  return raw;
+}
+
+/**
+ * Builds the operation input from commander's positional args and options.
+ * Positional arguments are matched to parameters in catalog order.
+ */
+export function inputFrom(op: OperationSpec, args: unknown[], options: CliValues, skip: readonly string[] = []): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  let position = 0;
+  for (const param of op.params) {
+    if (skip.includes(param.key) || !param.cli) continue;
+    if (param.cli.arg) {
+      let value = args[position++];
+      if (Array.isArray(value)) value = splitIds(value as string[]);
+      input[param.key] = value;
+      continue;
+    }
+    const attr = attributeOf(param);
+    if (!attr) continue;
+    const value = fromCli(param, options[attr]);
+    if (value !== undefined) input[param.key] = value;
+  }
+  return input;
+}
+
+/** Options of the command merged with the program-level ones. */
+export function globalsOf(cmd: Command): GlobalOptions & CliValues {
+  return cmd.optsWithGlobals() as GlobalOptions & CliValues;
+}
+
+export function examples(lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+}

@@ -1,0 +1,58 @@
+// Listing with pages: one page by default, or --all / --limit to follow pages
+// until totalItemCount is reached, streaming items as each page arrives.
+
+import type { Command } from 'commander';
+import type { OperationSpec, Page } from '../catalog/types.js';
+import type { RunContext } from './context.js';
+import { callOperation, dryRun } from './common.js';
+import { EXIT, UsageError } from './exit.js';
+import type { CliValues } from './operation.js';
+
+export function pagingOptions(cmd: Command): Command {
+  return cmd
+    .option('--all', 'follow every page until all items are listed (page size 100 unless given)')
+    .option('--limit <n>', 'stop after n items (implies --all)');
+}
+
+function parseLimit(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--limit: invalid value "${value}": must be a whole number of 1 or more`);
+  return n;
+}
+
+export async function listPages(ctx: RunContext, op: OperationSpec, input: Record<string, unknown>, opts: CliValues, what: string): Promise<number> {
+  const limit = parseLimit(opts.limit);
+  const following = opts.all === true || limit !== undefined;
+  if (following) input.pageSize ??= 100;
+  if (ctx.globals.dryRun) return (await dryRun(ctx, op, input), EXIT.OK);
+  const { RowWriter } = await import('../output/format.js');
+  const view = await ctx.view(op);
+  const writer = new RowWriter(ctx.stdout, view);
+  let page = Number(input.currentPage ?? 0);
+  let seen = 0;
+  let total = 0;
+  let pageSize = 0;
+  for (;;) {
+    const result = await callOperation<Page<Record<string, unknown>>>(ctx, op, { ...input, currentPage: page });
+    const items = Array.isArray(result?.items) ? result.items : [];
+    total = Number(result?.totalItemCount ?? items.length);
+    pageSize ||= Number(input.pageSize ?? items.length) || 1;
+    const take = limit !== undefined ? items.slice(0, limit - seen) : items;
+    await writer.write(take);
+    seen += take.length;
+    if (!following) break;
+    const reached = page * pageSize + items.length >= total;
+    if (items.length === 0 || reached || (limit !== undefined && seen >= limit)) break;
+    page += 1;
+  }
+  await writer.end();
+  if (view.format === 'table' && !view.quiet) {
+    if (seen === 0) ctx.note(`No ${what} found.`);
+    else if (!following && page * pageSize + seen < total) {
+      const pages = Math.ceil(total / pageSize);
+      ctx.note(`Page ${page} of ${pages - 1} (from 0): ${seen} of ${total} ${what}. Next: --page ${page + 1}, or --all for every page.`);
+    }
+  }
+  return EXIT.OK;
+}

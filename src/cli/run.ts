@@ -1,0 +1,100 @@
+// run(argv, io) -> exit code. The CLI never touches `process`: streams, env,
+// the clock and the interrupt signal come in through io (design rule 2), so
+// tests run it in-process.
+
+import { Command, CommanderError, Option } from 'commander';
+import { painter } from '../output/color.js';
+import { version } from '../version.js';
+import { RunContext, type CliIO } from './context.js';
+import { describeFailure, EXIT, EXIT_CODES_HELP } from './exit.js';
+import { registerLink } from './link.js';
+import { registerMessage } from './message.js';
+import { registerConfig } from './config.js';
+import { examples, globalsOf } from './operation.js';
+
+export type { CliIO } from './context.js';
+
+/** Runs one command action with a fresh context; the action returns its exit code. */
+export type Runner = (cmd: Command, action: (ctx: RunContext) => Promise<number | void>) => Promise<void>;
+
+function buildProgram(io: CliIO, runner: Runner): Command {
+  const program = new Command('smslink')
+    .description('Short links and single SMS from the command line.')
+    .version(version(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addHelpCommand(false)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+
+  program
+    .option('--api-key <key>', 'API key (prefer SMSLINK_API_KEY or `config set api-key -`)')
+    .option('--base-url <url>', 'base URL of the service, e.g. https://api.example.com')
+    .option('--profile <name>', 'config profile to use')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv', 'tsv']))
+    .option('--json', 'same as -o json')
+    .option('--fields <list>', 'comma-separated columns or keys to show, in order')
+    .option('-q, --quiet', 'print only the main value of each result, one per line')
+    .option('--verbose', 'print each request and answer on stderr (key masked)')
+    .option('--dry-run', 'print the request that would be sent and send nothing')
+    .option('--no-color', 'never colour the output')
+    .option('--timeout <seconds>', 'time limit per request, connection included (default 30)')
+    .option('--retries <n>', 'retries of requests that are safe to repeat (default 3)')
+    .option('--proxy <url>', 'HTTP(S) proxy (default: HTTPS_PROXY, HTTP_PROXY, NO_PROXY)')
+    .option('--ca-file <path>', 'extra trusted CA certificates (PEM)')
+    .option('--allow-insecure-http', 'allow sending the key over plain http:// to a non-loopback host')
+    .option('--show-pii', 'show full numbers and texts in --verbose output')
+    .option('--sandbox', 'use the local emulator instead of the service (also SMSLINK_SANDBOX=1)');
+
+  program.addHelpText(
+    'after',
+    examples([
+      'smslink --sandbox link create https://example.com/some/long/path',
+      'smslink link list --query promo --sort createTs:desc',
+      'smslink message send --to +77011234567 --text "Your code is 4711"',
+      'smslink message status 123456 -q',
+    ]) +
+      `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE) > config profile > default.\n\n${EXIT_CODES_HELP}\n`,
+  );
+
+  registerLink(program, runner);
+  registerMessage(program, runner);
+  registerConfig(program, runner);
+  return program;
+}
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  let ctx: RunContext | undefined;
+  let code: number = EXIT.OK;
+  const runner: Runner = async (cmd, action) => {
+    ctx = new RunContext(io, globalsOf(cmd));
+    const result = await action(ctx);
+    code = typeof result === 'number' ? result : EXIT.OK;
+  };
+  const program = buildProgram(io, runner);
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return EXIT.OK;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.OK;
+      // A group without its subcommand (e.g. `smslink link`) shows help: not an error of the user's data.
+      if (err.code === 'commander.help') return EXIT.USAGE;
+      return EXIT.USAGE;
+    }
+    const failure = describeFailure(err);
+    const target = ctx?.stderr ?? io.stderr;
+    const paint = await painter(ctx?.colorFor(io.stderr) ?? false);
+    target.write(`${paint.red('error:')} ${failure.message.replace(/^error: /gm, `${paint.red('error:')} `)}\n`);
+    code = failure.code;
+  } finally {
+    await ctx?.close();
+  }
+  return code;
+}

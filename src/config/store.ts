@@ -1,0 +1,97 @@
+// The local config store: profiles with apiKey, baseUrl and defaults, kept in
+// one JSON file (mode 0600, directory 0700). Reading is a plain file read on
+// every command; writing goes through `conf` (atomic writes), loaded only by
+// `smslink config` commands.
+
+import { mkdirSync, readFileSync, statSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import envPaths from 'env-paths';
+import { ConfigError } from '../client/errors.js';
+
+export const SETTING_KEYS = ['apiKey', 'baseUrl', 'output', 'timeout', 'sender', 'retries'] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+export type ProfileData = Partial<Record<SettingKey, string>>;
+
+export interface StoreData {
+  currentProfile?: string;
+  profiles?: Record<string, ProfileData>;
+}
+
+export type Env = Record<string, string | undefined>;
+
+const CONFIG_FILE = 'config.json';
+
+/** The config directory: SMSLINK_CONFIG_DIR, else the platform's per-user config dir. */
+export function configDir(env: Env): string {
+  return env.SMSLINK_CONFIG_DIR || envPaths('smslink', { suffix: '' }).config;
+}
+
+export function configPath(env: Env): string {
+  return join(configDir(env), CONFIG_FILE);
+}
+
+/** Refuses a config file that group or others can read: it holds the API key. */
+function assertPrivate(path: string): void {
+  if (process.platform === 'win32') return;
+  const mode = statSync(path).mode & 0o777;
+  if (mode & 0o077) {
+    throw new ConfigError(
+      `config file ${path} can be read by other users (mode ${mode.toString(8).padStart(4, '0')}); it holds your API key.\n` +
+        `Fix it with: chmod 600 '${path}'`,
+    );
+  }
+}
+
+/** Reads the store; an absent file is an empty store. */
+export function readStore(env: Env): StoreData {
+  const path = configPath(env);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+  }
+  assertPrivate(path);
+  try {
+    const data = JSON.parse(text) as StoreData;
+    return data && typeof data === 'object' ? data : {};
+  } catch {
+    throw new ConfigError(`config file ${path} is not valid JSON; fix or delete it`);
+  }
+}
+
+export interface WritableStore {
+  path: string;
+  get<K extends keyof StoreData>(key: K): StoreData[K];
+  set<K extends keyof StoreData>(key: K, value: StoreData[K]): void;
+}
+
+/** Opens the store for writing (conf: atomic writes, mode 0600, directory 0700). */
+export async function openStore(env: Env): Promise<WritableStore> {
+  const dir = configDir(env);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform !== 'win32') chmodSync(dir, 0o700);
+  const path = configPath(env);
+  try {
+    assertPrivate(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const { default: Conf } = await import('conf');
+  const conf = new Conf<StoreData>({
+    cwd: dir,
+    configName: CONFIG_FILE.replace(/\.json$/, ''),
+    projectName: 'smslink',
+    projectSuffix: '',
+    configFileMode: 0o600,
+    clearInvalidConfig: false,
+    watch: false,
+  });
+  return {
+    path: conf.path,
+    get: (key) => conf.get(key),
+    set: (key, value) => (value === undefined ? conf.delete(key) : conf.set(key, value)),
+  };
+}

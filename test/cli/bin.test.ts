@@ -1,0 +1,59 @@
+// The built bin as a user runs it: real process, real exit codes, data on
+// stdout and messages on stderr.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { tempDir } from '../helpers/run-cli.js';
+
+const BIN = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
+let server: RecordingServer;
+beforeAll(async () => {
+  server = await startRecordingServer();
+});
+afterAll(() => server.close());
+
+function bin(args: string[], env: Record<string, string> = {}, input?: string) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    // spawnSync would block the event loop that serves the recording server.
+    import('node:child_process').then(({ spawn }) => {
+      const child = spawn(process.execPath, [BIN, ...args], {
+        env: { PATH: process.env.PATH, SMSLINK_CONFIG_DIR: tempDir(), ...env },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+      child.stdin.end(input ?? '');
+    });
+  });
+}
+
+describe('bin/smslink.js', () => {
+  it('--version prints the package version', () => {
+    const r = spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('puts data on stdout and nothing on stderr on success', async () => {
+    const r = await bin(['link', 'create', 'https://example.com', '-q'], { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'BinKey0123456789' });
+    expect(r).toEqual({ status: 0, stdout: 'https://sho.rt/ddoj\n', stderr: '' });
+  });
+
+  it('exits 2 on invalid input with the message on stderr only', async () => {
+    const r = await bin(['link', 'create', 'nope'], { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'BinKey0123456789' });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: <fullLink>: invalid value "nope"/);
+  });
+
+  it('exits 4 without configuration and 5 on partial deletes', async () => {
+    expect((await bin(['link', 'get', '1'])).status).toBe(4);
+    const partial = await bin(['link', 'delete', '1', '999'], { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'BinKey0123456789' });
+    expect(partial.status).toBe(5);
+    expect(JSON.parse(partial.stdout)).toEqual({ processed: [1], notProcessed: [999] });
+    expect(partial.stderr).toContain('999');
+  });
+});

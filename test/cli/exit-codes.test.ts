@@ -1,0 +1,80 @@
+// One exit code per kind of failure, as README and --help document them.
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+
+let server: RecordingServer;
+let env: Record<string, string>;
+beforeAll(async () => {
+  server = await startRecordingServer();
+  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'ExitKey0123456789abcdefABCDEF0123456789ab' };
+});
+afterAll(() => server.close());
+
+const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extra } });
+
+describe('exit codes', () => {
+  it.each([
+    [1, 1, /code 1 \(validation error\)/],
+    [15, 1, /code 15 \(operation error\): boom/],
+    [2, 6, /code 2 \(record not found/],
+    [8, 4, /code 8 \(authentication failed.*\)[\s\S]*config list/],
+    [9, 4, /code 9/],
+    [13, 4, /code 13 \(wrong regional API server/],
+    [14, 4, /code 14/],
+  ])('service code %i -> exit %i', async (code, exit, message) => {
+    server.respond(() => ({ body: { code, data: null, message: code === 15 ? 'boom' : '' } }));
+    const r = await cli(['link', 'get', '1']);
+    expect(r.code).toBe(exit);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+    server.respond(undefined);
+  });
+
+  it('HTTP 5xx with an HTML body -> 3', async () => {
+    server.respond(() => ({ status: 503, body: '<html><title>Service Unavailable</title></html>' }));
+    const r = await cli(['link', 'get', '1']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('HTTP 503');
+    expect(r.stderr).toContain('Service Unavailable');
+    server.respond(undefined);
+  });
+
+  it('connection refused -> 3, naming the host', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    const r = await cli(['link', 'get', '1'], { SMSLINK_BASE_URL: `http://127.0.0.1:${port}` });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`connection refused by 127.0.0.1:${port}`);
+  });
+
+  it('a timeout -> 3, naming the operation and the limit', async () => {
+    server.respond(() => undefined);
+    const slow = createServer((socket) => socket.on('data', () => undefined));
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const port = (slow.address() as { port: number }).port;
+    const r = await cli(['link', 'get', '1', '--timeout', '0.3'], { SMSLINK_BASE_URL: `http://127.0.0.1:${port}` });
+    slow.close();
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('Link/Get: no answer within the 0.3 s timeout');
+  });
+
+  it('unknown command or option -> 2', async () => {
+    expect((await cli(['link', 'frobnicate'])).code).toBe(2);
+    const r = await cli(['link', 'list', '--colour']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--colour'");
+  });
+
+  it('--help and --version -> 0', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Exit codes:');
+    expect(help.stdout).toContain('6    not found (code 2)');
+    const version = await cli(['--version']);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});

@@ -1,0 +1,164 @@
+// The exact bytes each operation puts on the wire, over a real socket to a
+// recording server, and how the client reads the live answers.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import qs from 'qs';
+import { ApiError, SmsLinkClient, TransportError, ValidationError } from '../../src/index.js';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+
+let server: RecordingServer;
+let client: SmsLinkClient;
+const KEY = 'k3y-4-tests-0123456789abcdef';
+
+beforeAll(async () => {
+  server = await startRecordingServer();
+  client = new SmsLinkClient({ baseUrl: server.url, apiKey: KEY });
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+beforeEach(() => {
+  server.requests.length = 0;
+  server.respond(undefined);
+});
+
+const last = () => server.requests.at(-1)!;
+
+describe('request bytes per operation', () => {
+  it.each([
+    [
+      'createLink',
+      { fullLink: 'https://example.com/a?b=1&c=2', status: 0, expirationDate: '2026-12-31', comment: 'spring sale' },
+      '/service/Link/Create',
+      'data[fullLink]=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1%26c%3D2&data[status]=0&data[expirationDate]=2026-12-31&data[comment]=spring%20sale',
+    ],
+    ['getLink', { id: 417863 }, '/service/Link/Get', 'id=417863'],
+    ['getLink', { shortLink: 'https://sho.rt/ddoj' }, '/service/Link/Get', 'shortLink=https%3A%2F%2Fsho.rt%2Fddoj'],
+    [
+      'listLinks',
+      { status: 1, createTsFrom: '2026-01-01', createTsTo: '2026-01-31 23:59:59', pageSize: 50, currentPage: 2, sort: { createTs: 'desc', code: 'asc' } },
+      '/service/Link/List',
+      'criteria[status]=1&criteria[createTsFrom]=2026-01-01&criteria[createTsTo]=2026-01-31%2023%3A59%3A59&pagination[pageSize]=50&pagination[currentPage]=2&sort[createTs]=DESC&sort[code]=ASC',
+    ],
+    ['updateLink', { id: 7, status: 1, expirationDate: '2027-01-01' }, '/service/Link/Update', 'id=7&data[status]=1&data[expirationDate]=2027-01-01'],
+    ['deleteLinks', { ids: [1, 2, 3] }, '/service/Link/Delete', 'ids[0]=1&ids[1]=2&ids[2]=3'],
+    [
+      'getLinkStats',
+      { ids: [1, 2], type: 'daily', dateFrom: '2026-11-01 00:00:00', dateTo: '2026-11-30 23:59:59' },
+      '/service/Link/GetStats',
+      'ids[]=1&ids[]=2&type=daily&criteria[dateFrom]=2026-11-01%2000%3A00%3A00&criteria[dateTo]=2026-11-30%2023%3A59%3A59',
+    ],
+    ['getCampaignLinks', { campaignId: 9001 }, '/service/Link/GetLinks', 'campaignId=9001'],
+    [
+      'sendMessage',
+      { recipient: '+7 701 123-45-67', text: 'Hi', from: 'SHOP', name: 'otp', shortenLinks: 1, validity: 120 },
+      '/service/Message/SendSmsMessage',
+      'recipient=77011234567&text=Hi&from=SHOP&params[name]=otp&params[shortenLinks]=1&params[validity]=120',
+    ],
+    ['getMessageStatus', { ids: [10, 11, 12] }, '/service/Message/GetSMSStatus', 'ids=10%2C11%2C12'],
+    [
+      'listMessages',
+      { withNumberInfo: 1, campaignIds: [1, 2], to: '7701', status: 'DELIVRD', sort: { startSendTs: 'DESC' } },
+      '/service/Message/List',
+      'withNumberInfo=1&criteria[campaignIds]=1%2C2&criteria[to]=7701&criteria[status]=DELIVRD&sort[startSendTs]=DESC',
+    ],
+  ])('%s %j', async (method, input, path, body) => {
+    await (client as unknown as Record<string, (i: unknown) => Promise<unknown>>)[method](input);
+    const req = last();
+    expect(req.method).toBe('POST');
+    expect(req.path).toBe(path);
+    expect(req.body).toBe(body);
+    expect([...req.query.entries()]).toEqual([
+      ['output', 'json'],
+      ['api', 'v1'],
+      ['apiKey', KEY],
+    ]);
+    expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded; charset=utf-8');
+    expect(req.headers['user-agent']).toMatch(/^smslink\/\d+\.\d+\.\d+ node\/\d+/);
+  });
+
+  it('carries texts with ? / \\ & +, spaces, emoji and Cyrillic byte-exact', async () => {
+    const text = 'Привет? a/b\\c & d+e  😀 100% = ok\nnext line';
+    await client.sendMessage({ recipient: '77011234567', text });
+    const body = last().body;
+    const encoded = body.split('&').find((p) => p.startsWith('text='))!.slice('text='.length);
+    // Nothing that could break the form: only unreserved characters and %XX escapes.
+    expect(encoded).toMatch(/^(?:[A-Za-z0-9._~-]|%[0-9A-F]{2})+$/);
+    expect(qs.parse(body).text).toBe(text);
+    expect(new URLSearchParams(body).get('text')).toBe(text);
+  });
+
+  it('keeps a base URL path prefix and ignores a trailing slash', async () => {
+    const prefixed = new SmsLinkClient({ baseUrl: `${server.url}/api/v2/`, apiKey: KEY });
+    await prefixed.getLink({ id: 1 });
+    await prefixed.close();
+    expect(last().path).toBe('/api/v2/service/Link/Get');
+  });
+
+  it('sends nothing when a rule is broken', async () => {
+    await expect(client.createLink({ fullLink: 'not a url' })).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.getLinkStats({ ids: [1, 2, 3, 4, 5, 6], type: 'daily' })).rejects.toThrow(/at most 5 ids/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses to send the key over plain http to a host that is not loopback', async () => {
+    const remote = new SmsLinkClient({ baseUrl: 'http://api.example.com', apiKey: KEY });
+    await expect(remote.getLink({ id: 1 })).rejects.toThrow(/plain http/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('reading live answers', () => {
+  it('turns string numbers into numbers by field type and passes unknown fields through', async () => {
+    const link = await client.getLink({ id: 417863 });
+    expect(link).toMatchObject({ id: 417863, status: 1, moderatorStatus: 1, clickCnt: 0, expirationDate: '2026-12-31', moderatorComment: null });
+    expect(link.domain).toBe('sho.rt');
+    expect(link.isCustom).toBe('0');
+    const page = await client.listLinks();
+    expect(page.totalItemCount).toBe(2);
+    expect(page.items[1]).toMatchObject({ id: 417864, status: 0, expirationDate: null });
+  });
+
+  it('accepts both shapes of Link/Update (string or true)', async () => {
+    expect(await client.updateLink({ id: 1 })).toEqual({ shortLink: null });
+    server.respond(() => ({ body: { code: 0, data: 'https://sho.rt/ddoj', message: '' } }));
+    expect(await client.updateLink({ id: 1 })).toEqual({ shortLink: 'https://sho.rt/ddoj' });
+  });
+
+  it('accepts both shapes of GetStats totals (object or string)', async () => {
+    const live = await client.getLinkStats({ ids: [1, 2], type: 'monthly' });
+    expect(live.items[1]).toEqual({ param: '2026-11', clicks0: 4, redirects0: 3, clicks1: 2, redirects1: 2 });
+    expect(live.totals).toEqual({ totalClicks0: 5, totalRedirects0: 4, totalClicks1: 2, totalRedirects1: 2 });
+    server.respond(() => ({ body: { code: 0, data: { items: [], totals: '7' }, message: '' } }));
+    expect((await client.getLinkStats({ ids: [1], type: 'monthly' })).totals).toBe(7);
+  });
+
+  it('normalises send, status and message records', async () => {
+    expect(await client.sendMessage({ recipient: '77011234567', text: 'x' })).toEqual({ campaignId: 9001, messageId: 123456, status: 2 });
+    expect((await client.getMessageStatus({ ids: [123456] }))[0]).toMatchObject({ id: 123456, segNum: 1, status: 'DELIVRD' });
+    expect((await client.listMessages()).items[0]).toMatchObject({ id: 123456, campaignId: 9001, segUserBuy: 0.01, to: '77011234567' });
+  });
+
+  it('raises ApiError with the code, its meaning and the field errors', async () => {
+    server.respond(() => ({ body: { code: 1, data: { fullLink: 'invalid url' }, message: 'validation failed' } }));
+    const err = await client.createLink({ fullLink: 'https://example.com' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: 1, meaning: 'validation error', fields: { fullLink: 'invalid url' } });
+    expect((err as Error).message).toContain('fullLink: invalid url');
+  });
+
+  it('raises TransportError with the HTTP status and the start of an HTML body', async () => {
+    server.respond(() => ({ status: 502, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>502 Bad Gateway</h1></body></html>' }));
+    const err = (await client.getLink({ id: 1 }).catch((e: unknown) => e)) as TransportError;
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.status).toBe(502);
+    expect(err.details.bodyStart).toContain('502 Bad Gateway');
+  });
+
+  it('raises TransportError when a 200 body is not the envelope', async () => {
+    server.respond(() => ({ body: '{"code":0,"da' }));
+    await expect(client.getLink({ id: 1 })).rejects.toMatchObject({ kind: 'protocol' });
+    server.respond(() => ({ body: { hello: 'world' } }));
+    await expect(client.getLink({ id: 1 })).rejects.toMatchObject({ kind: 'protocol' });
+  });
+});

@@ -1,0 +1,52 @@
+// Runs the CLI in-process: run(argv, io) with captured streams, a private
+// config dir and no colour unless a test asks for a terminal.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { run } from '../../src/cli/run.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  /** Pretend stdout/stderr are terminals. */
+  tty?: boolean;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+class Capture {
+  text = '';
+  constructor(
+    readonly isTTY: boolean,
+    readonly columns = 120,
+  ) {}
+  write(chunk: string): boolean {
+    this.text += chunk;
+    return true;
+  }
+}
+
+export function tempDir(prefix = 'smslink-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Every text any runCli call printed, for the test that no secret leaks. */
+export const transcript: string[] = [];
+
+export async function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+  const stdout = new Capture(opts.tty ?? false);
+  const stderr = new Capture(opts.tty ?? false);
+  const stdin = Readable.from(opts.stdin !== undefined ? [Buffer.from(opts.stdin)] : []) as Readable & { isTTY?: boolean };
+  stdin.isTTY = opts.stdin === undefined && (opts.tty ?? false);
+  const env = { SMSLINK_CONFIG_DIR: tempDir(), ...opts.env };
+  const code = await run(args, { stdout, stderr, stdin, env, signal: opts.signal, now: opts.now });
+  transcript.push(stdout.text, stderr.text);
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
