@@ -214,12 +214,16 @@ export class RunContext {
       baseUrl,
       apiKey,
       timeoutMs: this.timeoutMs(),
+      retries: Number(settings.retries.value),
       allowInsecureHttp: this.globals.allowInsecureHttp,
       proxy: this.globals.proxy,
       ca,
       now: () => this.now(),
       signal: this.io.signal,
       onRequest: this.globals.verbose ? (e) => this.#logRequest(e) : undefined,
+      onRetry: this.globals.verbose
+        ? (r) => this.note(`~ ${r.operation}: ${r.reason}; retry ${r.attempt - 1} of ${settings.retries.value} in ${r.delayMs} ms`)
+        : undefined,
     });
     this.secrets.push(apiKey);
     this.#cleanups.push(() => this.#client!.close());

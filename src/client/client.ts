@@ -34,7 +34,8 @@ import { dataOrThrow, parseEnvelope, type Envelope } from './envelope.js';
 import { ConfigError, TransportError, ValidationError } from './errors.js';
 import { normalize } from './normalize.js';
 import { arrayFormatOf, buildRequest, toWireParams, type PreparedRequest } from './request.js';
-import { createDispatcher, scrub, send, type DispatcherOptions } from './transport.js';
+import { createAgent, scrub, Transport } from './transport.js';
+import type { RetryInfo } from './retry.js';
 
 export interface RequestEvent {
   operation: string;
@@ -52,15 +53,22 @@ export interface SmsLinkClientOptions {
   /** Base URL of the service (regional host), e.g. https://api.example.com. A path prefix is kept. */
   baseUrl: string;
   apiKey: string;
-  /** Per-request time limit, connection included. Default 30 000 ms. */
+  /** Per-request time limit, connection included (each attempt). Default 30 000 ms. */
   timeoutMs?: number;
+  /** Retries of safe operations (and of unsafe ones the service provably did not carry out). Default 3. */
+  retries?: number;
+  /** Backoff: first ceiling and cap in ms (full jitter). Defaults 250 and 8 000. */
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  /** Called before each retry (for --verbose). */
+  onRetry?: (info: RetryInfo) => void;
   /** Allow sending the key over plain http:// to a host that is not loopback. Default false. */
   allowInsecureHttp?: boolean;
   /** Proxy URL; HTTPS_PROXY/HTTP_PROXY/NO_PROXY are honoured when absent. */
   proxy?: string;
   /** Extra trusted CA certificates (PEM). */
   ca?: string | Buffer;
-  /** Use this dispatcher instead of creating one (it is not closed by close()). */
+  /** Use this dispatcher instead of creating an agent (it is not closed by close()). */
   dispatcher?: Dispatcher;
   userAgent?: string;
   /** Clock for rules relative to now (deferred sends). */
@@ -99,13 +107,10 @@ export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp
 
 export class SmsLinkClient {
   readonly #opts: SmsLinkClientOptions;
-  #dispatcher: Promise<Dispatcher> | undefined;
-  readonly #ownsDispatcher: boolean;
+  #transport: Promise<Transport> | undefined;
 
   constructor(options: SmsLinkClientOptions) {
-    this.#opts = { timeoutMs: 30_000, ...options };
-    this.#ownsDispatcher = !options.dispatcher;
-    if (options.dispatcher) this.#dispatcher = Promise.resolve(options.dispatcher);
+    this.#opts = { timeoutMs: 30_000, retries: 3, ...options };
   }
 
   get baseUrl(): string {
@@ -173,7 +178,7 @@ export class SmsLinkClient {
   /** Validates, sends and returns the normalised data of any catalog operation. */
   async call<I extends object, R>(op: OperationSpec<I, R>, input: I): Promise<R> {
     const req = this.prepare(op, input);
-    const env = await this.execute(req, !op.idempotent);
+    const env = await this.execute(req, op.idempotent);
     return normalize(op.result, dataOrThrow(req.operation, env)) as R;
   }
 
@@ -181,26 +186,22 @@ export class SmsLinkClient {
    * Calls an operation by path with parameters as given (bracket keys kept),
    * without catalog checks: `smslink api` and operations smslink does not know yet.
    */
-  async raw(path: string, params: Record<string, unknown>, options: { arrayFormat?: 'indices' | 'brackets' } = {}): Promise<Envelope> {
+  async raw(path: string, params: Record<string, unknown>, options: { arrayFormat?: 'indices' | 'brackets'; idempotent?: boolean } = {}): Promise<Envelope> {
     checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp);
     const req = buildRequest(path, path, params, this.#opts, options.arrayFormat);
-    return this.execute(req, true);
+    // An operation smslink does not know may create something: never resend it blindly.
+    return this.execute(req, options.idempotent ?? false);
   }
 
   /** Sends a prepared request and parses the envelope (any code). */
-  async execute(req: PreparedRequest, outcomeMatters: boolean): Promise<Envelope> {
-    const dispatcher = await this.#getDispatcher();
+  async execute(req: PreparedRequest, idempotent: boolean): Promise<Envelope> {
+    const transport = await this.#getTransport();
     const event: RequestEvent = { operation: req.operation, method: req.method, url: req.redactedUrl, fields: req.fields };
     try {
-      const res = await send(dispatcher, req, {
-        timeoutMs: this.#opts.timeoutMs!,
-        userAgent: this.#opts.userAgent ?? userAgent(),
-        secret: this.#opts.apiKey,
-        signal: this.#opts.signal,
-      });
+      const res = await transport.send(req, idempotent, this.#opts.signal);
       event.status = res.status;
       event.ms = res.ms;
-      const env = parseEnvelope(req.operation, res.status, scrub(res.text, this.#opts.apiKey), outcomeMatters);
+      const env = parseEnvelope(req.operation, res.status, scrub(res.text, this.#opts.apiKey), !idempotent);
       event.code = env.code;
       return env;
     } catch (err) {
@@ -213,17 +214,30 @@ export class SmsLinkClient {
 
   /** Closes the keep-alive connections of this client. */
   async close(): Promise<void> {
-    if (this.#dispatcher && this.#ownsDispatcher) {
-      const d = await this.#dispatcher;
-      this.#dispatcher = undefined;
-      await d.close();
-    }
+    if (!this.#transport) return;
+    const transport = await this.#transport;
+    this.#transport = undefined;
+    if (!this.#opts.dispatcher) await transport.agent.close();
   }
 
-  #getDispatcher(): Promise<Dispatcher> {
-    const opts: DispatcherOptions = { proxy: this.#opts.proxy, ca: this.#opts.ca, timeoutMs: this.#opts.timeoutMs };
-    this.#dispatcher ??= createDispatcher(opts);
-    return this.#dispatcher;
+  #getTransport(): Promise<Transport> {
+    this.#transport ??= (async () => {
+      const o = this.#opts;
+      const agent = o.dispatcher ?? (await createAgent({ proxy: o.proxy, ca: o.ca, timeoutMs: o.timeoutMs! }));
+      return new Transport(
+        agent,
+        {
+          retries: o.retries!,
+          baseDelayMs: o.retryBaseDelayMs ?? 250,
+          maxDelayMs: o.retryMaxDelayMs ?? 8_000,
+          attemptTimeoutMs: o.timeoutMs!,
+          onRetry: o.onRetry,
+        },
+        o.userAgent ?? userAgent(),
+        o.apiKey,
+      );
+    })();
+    return this.#transport;
   }
 }
 

@@ -1,18 +1,20 @@
-// Sends one prepared request over undici and reports either the answer or a
-// TransportError. One dispatcher (keep-alive pool) serves every request of a
-// client; undici is imported on first use so commands that send nothing never
-// load it.
+// Sends prepared requests over undici. One keep-alive agent serves every
+// request of a client; the retry interceptor (retry.ts) is composed onto it
+// twice, once for safe and once for unsafe operations, sharing the same
+// connections. undici is imported on first use, so commands that send
+// nothing never load it.
 
 import type { Dispatcher } from 'undici';
 import { TransportError } from './errors.js';
 import type { PreparedRequest } from './request.js';
+import { retryInterceptor, type RetryOptions } from './retry.js';
 
-export interface TransportOptions {
+export interface DispatcherOptions {
+  /** Explicit proxy URL (--proxy); otherwise HTTPS_PROXY/HTTP_PROXY/NO_PROXY are honoured. */
+  proxy?: string;
+  /** Extra CA certificates (PEM) trusted besides the system ones. */
+  ca?: string | Buffer;
   timeoutMs: number;
-  userAgent: string;
-  /** Secret to scrub from any message that leaves this module. */
-  secret: string;
-  signal?: AbortSignal;
 }
 
 export interface RawResponse {
@@ -22,34 +24,19 @@ export interface RawResponse {
   ms: number;
 }
 
-export interface DispatcherOptions {
-  /** Explicit proxy URL (--proxy); otherwise HTTPS_PROXY/HTTP_PROXY/NO_PROXY are honoured. */
-  proxy?: string;
-  /** Extra CA certificates (PEM) trusted besides the system ones. */
-  ca?: string | Buffer;
-  timeoutMs?: number;
-}
-
-/** Creates the run's dispatcher. Certificate verification is always on. */
-export async function createDispatcher(opts: DispatcherOptions = {}): Promise<Dispatcher> {
+/** Creates the run's agent. Certificate verification is always on. */
+export async function createAgent(opts: DispatcherOptions): Promise<Dispatcher> {
   const undici = await import('undici');
-  const connect = {
-    timeout: opts.timeoutMs ?? 30_000,
-    ...(opts.ca ? { ca: opts.ca } : {}),
+  const tls = opts.ca ? { ca: opts.ca } : {};
+  const connect = { timeout: opts.timeoutMs, ...tls };
+  const common = {
+    connect,
+    keepAliveTimeout: 4_000,
+    headersTimeout: opts.timeoutMs,
+    bodyTimeout: opts.timeoutMs,
   };
-  const common = { connect, keepAliveTimeout: 4_000, connections: 64 };
-  if (opts.proxy) return new undici.ProxyAgent({ uri: opts.proxy, ...common, requestTls: connect, proxyTls: connect });
+  if (opts.proxy) return new undici.ProxyAgent({ uri: opts.proxy, ...common, requestTls: tls, proxyTls: tls });
   return new undici.EnvHttpProxyAgent(common);
-}
-
-/** Connection failures that happen before a single byte of the request left this machine. */
-const NOTHING_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ENETUNREACH', 'EHOSTUNREACH']);
-
-function errorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  if (typeof e?.code === 'string') return e.code;
-  if (typeof e?.cause?.code === 'string') return e.cause.code;
-  return undefined;
 }
 
 export function scrub(text: string, secret: string): string {
@@ -60,47 +47,61 @@ export function scrub(text: string, secret: string): string {
   return out;
 }
 
-export async function send(dispatcher: Dispatcher, req: PreparedRequest, opts: TransportOptions): Promise<RawResponse> {
-  const { request } = await import('undici');
-  const started = performance.now();
-  const timer = new AbortController();
-  const timeout = setTimeout(() => timer.abort(), opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([timer.signal, opts.signal]) : timer.signal;
-  const seconds = `${Math.round(opts.timeoutMs / 100) / 10} s`;
-  try {
-    const res = await request(req.url, {
-      method: req.method,
-      dispatcher,
-      signal,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
-        accept: 'application/json',
-        'user-agent': opts.userAgent,
-      },
-      body: req.body,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-    });
-    const text = await res.body.text();
-    return { status: res.statusCode, headers: res.headers, text, ms: performance.now() - started };
-  } catch (err) {
-    const code = errorCode(err);
-    const nothingSent = code !== undefined && NOTHING_SENT.has(code);
-    if (opts.signal?.aborted) {
-      throw new TransportError(req.operation, 'aborted', `${req.operation}: interrupted`, { outcomeUnknown: true });
+export class Transport {
+  readonly #safe: Dispatcher;
+  readonly #unsafe: Dispatcher;
+
+  constructor(
+    readonly agent: Dispatcher,
+    readonly policy: RetryOptions,
+    private readonly userAgent: string,
+    private readonly secret: string,
+  ) {
+    this.#safe = agent.compose(retryInterceptor(true, policy));
+    this.#unsafe = agent.compose(retryInterceptor(false, policy));
+  }
+
+  async send(req: PreparedRequest, idempotent: boolean, signal?: AbortSignal): Promise<RawResponse> {
+    const { request } = await import('undici');
+    const started = performance.now();
+    try {
+      const res = await request(req.url, {
+        method: req.method,
+        dispatcher: idempotent ? this.#safe : this.#unsafe,
+        signal,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
+          accept: 'application/json',
+          'user-agent': this.userAgent,
+        },
+        body: req.body,
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, headers: res.headers, text, ms: performance.now() - started };
+    } catch (err) {
+      throw this.#describe(req, err, idempotent, signal);
     }
-    if (timer.signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-      throw new TransportError(req.operation, 'timeout', `${req.operation}: no answer within the ${seconds} timeout (--timeout)`, {
-        outcomeUnknown: !nothingSent,
+  }
+
+  #describe(req: PreparedRequest, err: unknown, idempotent: boolean, signal?: AbortSignal): TransportError {
+    const e = err as Error & { code?: string; cause?: { code?: string }; nothingSent?: boolean; attempts?: number };
+    const code = e?.code ?? e?.cause?.code;
+    const attempts = e?.attempts ?? 1;
+    const outcomeUnknown = !idempotent && e?.nothingSent !== true;
+    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+    if (signal?.aborted) {
+      return new TransportError(req.operation, 'aborted', `${req.operation}: interrupted`, { outcomeUnknown, attempts });
+    }
+    if (code === 'SMSLINK_ATTEMPT_TIMEOUT' || /TIMEOUT/.test(code ?? '')) {
+      const seconds = `${Math.round(this.policy.attemptTimeoutMs / 100) / 10} s`;
+      return new TransportError(req.operation, 'timeout', `${req.operation}: no answer within the ${seconds} timeout (--timeout)${tries}`, {
+        outcomeUnknown,
+        attempts,
       });
     }
     const host = new URL(req.url).host;
     const reason = code === 'ECONNREFUSED' ? 'connection refused' : code ? `connection failed (${code})` : 'connection failed';
-    const detail = err instanceof Error && !code ? `: ${scrub(err.message, opts.secret)}` : '';
-    throw new TransportError(req.operation, 'connection', `${req.operation}: ${reason} by ${host}${detail}`, {
-      outcomeUnknown: !nothingSent,
-    });
-  } finally {
-    clearTimeout(timeout);
+    const detail = e instanceof Error && !code ? `: ${scrub(e.message, this.secret)}` : '';
+    return new TransportError(req.operation, 'connection', `${req.operation}: ${reason} by ${host}${detail}${tries}`, { outcomeUnknown, attempts });
   }
 }
