@@ -217,6 +217,11 @@ export class RunContext {
       retries: Number(settings.retries.value),
       allowInsecureHttp: this.globals.allowInsecureHttp,
       proxy: this.globals.proxy,
+      proxyEnv: {
+        httpProxy: this.io.env.HTTP_PROXY ?? this.io.env.http_proxy,
+        httpsProxy: this.io.env.HTTPS_PROXY ?? this.io.env.https_proxy,
+        noProxy: this.io.env.NO_PROXY ?? this.io.env.no_proxy,
+      },
       ca,
       now: () => this.now(),
       signal: this.io.signal,

@@ -34,7 +34,7 @@ import { dataOrThrow, parseEnvelope, type Envelope } from './envelope.js';
 import { ConfigError, TransportError, ValidationError } from './errors.js';
 import { normalize } from './normalize.js';
 import { arrayFormatOf, buildRequest, toWireParams, type PreparedRequest } from './request.js';
-import { createAgent, scrub, Transport } from './transport.js';
+import { createAgent, scrub, Transport, type ProxyEnv } from './transport.js';
 import type { RetryInfo } from './retry.js';
 
 export interface RequestEvent {
@@ -66,6 +66,8 @@ export interface SmsLinkClientOptions {
   allowInsecureHttp?: boolean;
   /** Proxy URL; HTTPS_PROXY/HTTP_PROXY/NO_PROXY are honoured when absent. */
   proxy?: string;
+  /** Proxy variables to honour instead of those in process.env. */
+  proxyEnv?: ProxyEnv;
   /** Extra trusted CA certificates (PEM). */
   ca?: string | Buffer;
   /** Use this dispatcher instead of creating an agent (it is not closed by close()). */
@@ -223,7 +225,7 @@ export class SmsLinkClient {
   #getTransport(): Promise<Transport> {
     this.#transport ??= (async () => {
       const o = this.#opts;
-      const agent = o.dispatcher ?? (await createAgent({ proxy: o.proxy, ca: o.ca, timeoutMs: o.timeoutMs! }));
+      const agent = o.dispatcher ?? (await createAgent({ proxy: o.proxy, proxyEnv: o.proxyEnv, ca: o.ca, timeoutMs: o.timeoutMs! }));
       return new Transport(
         agent,
         {

@@ -41,10 +41,15 @@ const RETRY_CODES = new Set([30, 999]);
 /** The rate-limit code: the call was not carried out (real-service-notes.md). */
 const NOTHING_DONE_CODE = 30;
 
+/** Certificate problems do not go away by trying again. */
+export const isCertificateError = (code: string | undefined): boolean =>
+  code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|HOSTNAME_MISMATCH/.test(code);
+
 /** Whether an outcome may be retried for an operation. */
 export function isRetryable(idempotent: boolean, outcome: Outcome): boolean {
   switch (outcome.kind) {
     case 'error':
+      if (isCertificateError(outcome.code)) return false;
       return idempotent || outcome.nothingSent;
     case 'status':
       return idempotent && RETRY_STATUSES.has(outcome.status);

@@ -7,14 +7,39 @@
 import type { Dispatcher } from 'undici';
 import { TransportError } from './errors.js';
 import type { PreparedRequest } from './request.js';
-import { retryInterceptor, type RetryOptions } from './retry.js';
+import { isCertificateError, retryInterceptor, type RetryOptions } from './retry.js';
+
+export interface ProxyEnv {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: string;
+}
 
 export interface DispatcherOptions {
   /** Explicit proxy URL (--proxy); otherwise HTTPS_PROXY/HTTP_PROXY/NO_PROXY are honoured. */
   proxy?: string;
+  /** Proxy variables to use instead of process.env. */
+  proxyEnv?: ProxyEnv;
   /** Extra CA certificates (PEM) trusted besides the system ones. */
   ca?: string | Buffer;
   timeoutMs: number;
+}
+
+/** Trusted CAs: Node's bundled roots, NODE_EXTRA_CA_CERTS and the given PEM. Passing `ca` to TLS replaces the defaults, so they are listed. */
+async function trustedCas(extra: string | Buffer): Promise<Array<string | Buffer>> {
+  const tls = await import('node:tls');
+  const { readFileSync } = await import('node:fs');
+  const cas: Array<string | Buffer> = [...tls.rootCertificates];
+  const envFile = process.env.NODE_EXTRA_CA_CERTS;
+  if (envFile) {
+    try {
+      cas.push(readFileSync(envFile));
+    } catch {
+      // Node itself warns about an unreadable NODE_EXTRA_CA_CERTS
+    }
+  }
+  cas.push(extra);
+  return cas;
 }
 
 export interface RawResponse {
@@ -27,7 +52,7 @@ export interface RawResponse {
 /** Creates the run's agent. Certificate verification is always on. */
 export async function createAgent(opts: DispatcherOptions): Promise<Dispatcher> {
   const undici = await import('undici');
-  const tls = opts.ca ? { ca: opts.ca } : {};
+  const tls = opts.ca ? { ca: await trustedCas(opts.ca) } : {};
   const connect = { timeout: opts.timeoutMs, ...tls };
   const common = {
     connect,
@@ -36,7 +61,9 @@ export async function createAgent(opts: DispatcherOptions): Promise<Dispatcher> 
     bodyTimeout: opts.timeoutMs,
   };
   if (opts.proxy) return new undici.ProxyAgent({ uri: opts.proxy, ...common, requestTls: tls, proxyTls: tls });
-  return new undici.EnvHttpProxyAgent(common);
+  const env = opts.proxyEnv;
+  // Empty strings (not undefined) keep undici from falling back to process.env.
+  return new undici.EnvHttpProxyAgent(env ? { ...common, httpProxy: env.httpProxy ?? '', httpsProxy: env.httpsProxy ?? '', noProxy: env.noProxy ?? '' } : common);
 }
 
 export function scrub(text: string, secret: string): string {
@@ -100,6 +127,14 @@ export class Transport {
       });
     }
     const host = new URL(req.url).host;
+    if (isCertificateError(code)) {
+      return new TransportError(
+        req.operation,
+        'connection',
+        `${req.operation}: the TLS certificate of ${host} could not be verified (${code}); if it is signed by a private CA, pass --ca-file or set NODE_EXTRA_CA_CERTS`,
+        { outcomeUnknown: false, attempts },
+      );
+    }
     const reason = code === 'ECONNREFUSED' ? 'connection refused' : code ? `connection failed (${code})` : 'connection failed';
     const detail = e instanceof Error && !code ? `: ${scrub(e.message, this.secret)}` : '';
     return new TransportError(req.operation, 'connection', `${req.operation}: ${reason} by ${host}${detail}${tries}`, { outcomeUnknown, attempts });

@@ -1,0 +1,111 @@
+// TLS verification is always on, --ca-file adds a private CA, and proxies
+// from HTTP_PROXY/NO_PROXY or --proxy carry the requests.
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/tls/${name}`, import.meta.url));
+const KEY = 'TlsProxyKey0123456789abcdefABCDEF01234567';
+const envelope = JSON.stringify({ code: 0, data: { id: '1', code: 'abcd', shortLink: 'https://localhost/abcd' }, message: '' });
+
+let https: Server;
+let httpsUrl: string;
+let target: RecordingServer;
+let proxy: Server;
+let proxyUrl: string;
+const proxied: string[] = [];
+
+beforeAll(async () => {
+  https = createHttpsServer({ key: readFileSync(fixture('server.key')), cert: readFileSync(fixture('server.pem')) }, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(envelope);
+  });
+  await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
+  httpsUrl = `https://localhost:${(https.address() as AddressInfo).port}`;
+  target = await startRecordingServer();
+
+  // A forward proxy: absolute-form requests for http:// and CONNECT tunnels.
+  proxy = createServer((req, res) => {
+    proxied.push(`${req.method} ${req.url!.replace(/apiKey=[^&]+/, 'apiKey=...')}`);
+    const url = new URL(req.url!);
+    const upstream = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode!, up.headers);
+      up.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  proxy.on('connect', (req, socket, head) => {
+    proxied.push(`CONNECT ${req.url}`);
+    const [host, port] = req.url!.split(':');
+    const up = connect(Number(port), host, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      up.write(head);
+      up.pipe(socket);
+      socket.pipe(up);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  https.closeAllConnections();
+  https.close();
+  proxy.closeAllConnections();
+  proxy.close();
+  await target.close();
+});
+
+describe('TLS', () => {
+  it('refuses a certificate it cannot verify, without retrying, and says how to trust a private CA', async () => {
+    const r = await runCli(['link', 'get', '1', '--verbose'], { env: { SMSLINK_BASE_URL: httpsUrl, SMSLINK_API_KEY: KEY } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/TLS certificate of localhost:\d+ could not be verified .*--ca-file/);
+    expect(r.stderr).not.toContain('retry');
+  });
+
+  it('--ca-file adds the private CA', async () => {
+    const r = await runCli(['link', 'get', '1', '--ca-file', fixture('ca.pem')], { env: { SMSLINK_BASE_URL: httpsUrl, SMSLINK_API_KEY: KEY } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 1, code: 'abcd' });
+  });
+
+  it('an unreadable --ca-file is a usage error', async () => {
+    const r = await runCli(['link', 'get', '1', '--ca-file', '/nonexistent/ca.pem'], { env: { SMSLINK_BASE_URL: httpsUrl, SMSLINK_API_KEY: KEY } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--ca-file: cannot read "/nonexistent/ca.pem"');
+  });
+});
+
+describe('proxies', () => {
+  it('HTTP_PROXY carries the request', async () => {
+    proxied.length = 0;
+    const r = await runCli(['link', 'get', '1'], { env: { SMSLINK_BASE_URL: target.url, SMSLINK_API_KEY: KEY, HTTP_PROXY: proxyUrl } });
+    expect(r.code).toBe(0);
+    // undici tunnels through the proxy with CONNECT, for http:// targets too.
+    expect(proxied).toEqual([`CONNECT ${new URL(target.url).host}`]);
+    expect(target.requests.at(-1)!.path).toBe('/service/Link/Get');
+  });
+
+  it('NO_PROXY bypasses it', async () => {
+    proxied.length = 0;
+    const r = await runCli(['link', 'get', '1'], { env: { SMSLINK_BASE_URL: target.url, SMSLINK_API_KEY: KEY, HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    expect(r.code).toBe(0);
+    expect(proxied).toEqual([]);
+  });
+
+  it('--proxy tunnels HTTPS through CONNECT, with verification still on', async () => {
+    proxied.length = 0;
+    const r = await runCli(['link', 'get', '1', '--proxy', proxyUrl, '--ca-file', fixture('ca.pem')], {
+      env: { SMSLINK_BASE_URL: httpsUrl, SMSLINK_API_KEY: KEY },
+    });
+    expect(r.code).toBe(0);
+    expect(proxied).toEqual([`CONNECT ${new URL(httpsUrl).host}`]);
+    const unverified = await runCli(['link', 'get', '1', '--proxy', proxyUrl], { env: { SMSLINK_BASE_URL: httpsUrl, SMSLINK_API_KEY: KEY } });
+    expect(unverified.code).toBe(3);
+  });
+});
