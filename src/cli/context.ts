@@ -41,6 +41,19 @@ export interface GlobalOptions {
   sandbox?: boolean;
 }
 
+/** Every secret any run of this process has seen, for scrubbing crash output too. */
+const KNOWN_SECRETS = new Set<string>();
+
+export function scrubSecrets(text: string): string {
+  let out = text;
+  for (const s of KNOWN_SECRETS) {
+    if (s.length >= 4 && out.includes(s)) out = out.split(s).join('***');
+    const encoded = encodeURIComponent(s);
+    if (encoded !== s && out.includes(encoded)) out = out.split(encoded).join('***');
+  }
+  return out;
+}
+
 /** A stream wrapper that never lets the secret through. */
 class ScrubbedStream implements OutStream {
   constructor(
@@ -54,11 +67,8 @@ class ScrubbedStream implements OutStream {
     return this.inner.columns;
   }
   write(chunk: string): unknown {
-    let text = chunk;
-    for (const s of this.secrets()) {
-      if (s.length >= 4 && text.includes(s)) text = text.split(s).join('***');
-    }
-    return this.inner.write(text);
+    for (const s of this.secrets()) KNOWN_SECRETS.add(s);
+    return this.inner.write(KNOWN_SECRETS.size ? scrubSecrets(chunk) : chunk);
   }
 }
 
@@ -230,7 +240,7 @@ export class RunContext {
         ? (r) => this.note(`~ ${r.operation}: ${r.reason}; retry ${r.attempt - 1} of ${settings.retries.value} in ${r.delayMs} ms`)
         : undefined,
     });
-    this.secrets.push(apiKey);
+    if (!this.sandbox) this.secrets.push(apiKey);
     this.#cleanups.push(() => this.#client!.close());
     return this.#client;
   }

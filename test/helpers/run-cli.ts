@@ -37,8 +37,27 @@ export function tempDir(prefix = 'smslink-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Every text any runCli call printed, for the test that no secret leaks. */
-export const transcript: string[] = [];
+/** Keys given to a run: through the environment or --api-key. */
+function keysOf(args: string[], env: Record<string, string | undefined>): string[] {
+  const keys = [env.SMSLINK_API_KEY];
+  args.forEach((a, i) => {
+    if (a === '--api-key') keys.push(args[i + 1]);
+    if (a.startsWith('--api-key=')) keys.push(a.slice('--api-key='.length));
+  });
+  return keys.filter((k): k is string => typeof k === 'string' && k.length >= 8);
+}
+
+/**
+ * Every CLI test doubles as a secrets test: a run whose output contains the
+ * API key it was given fails, whatever the test itself checks.
+ */
+function assertNoLeak(args: string[], env: Record<string, string | undefined>, out: string): void {
+  for (const key of keysOf(args, env)) {
+    if (out.includes(key) || out.includes(encodeURIComponent(key))) {
+      throw new Error(`the API key leaked into the output of: smslink ${args.join(' ')}`);
+    }
+  }
+}
 
 export async function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
   const stdout = new Capture(opts.tty ?? false);
@@ -47,6 +66,6 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Cli
   stdin.isTTY = opts.stdin === undefined && (opts.tty ?? false);
   const env = { SMSLINK_CONFIG_DIR: tempDir(), ...opts.env };
   const code = await run(args, { stdout, stderr, stdin, env, signal: opts.signal, now: opts.now });
-  transcript.push(stdout.text, stderr.text);
+  assertNoLeak(args, env, stdout.text + stderr.text);
   return { code, stdout: stdout.text, stderr: stderr.text };
 }

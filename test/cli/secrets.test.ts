@@ -1,0 +1,70 @@
+// The API key never appears in output, and --verbose keeps personal data
+// masked. (Every runCli call also fails on a leaked key: see helpers/run-cli.)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+
+const KEY = 'LEAKCANARY-0123456789abcdefABCDEF-LEAKCANARY';
+let server: RecordingServer;
+beforeAll(async () => {
+  server = await startRecordingServer();
+});
+afterAll(() => server.close());
+
+const env = () => ({ SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY });
+
+describe('the API key', () => {
+  it.each([
+    [['link', 'get', '1', '--verbose']],
+    [['link', 'create', 'https://example.com', '--dry-run']],
+    [['link', 'create', 'https://example.com', '--dry-run', '-o', 'table']],
+    [['message', 'send', '--to', '77011234567', '--text', 'x', '--verbose', '--dry-run']],
+    [['config', 'list']],
+    [['config', 'get', 'api-key']],
+  ])('stays out of %j', async (args) => {
+    const r = await runCli(args, { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+  });
+
+  it('stays out of error messages, including ones that echo the request URL', async () => {
+    server.respond(() => ({ status: 502, body: `<html>upstream error for /service/Link/Get?apiKey=${KEY}</html>` }));
+    const r = await runCli(['link', 'get', '1', '--verbose', '--retries', '0'], { env: env() });
+    server.respond(undefined);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('apiKey=***');
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+  });
+
+  it('stays out of answers that echo it', async () => {
+    server.respond(() => ({ body: { code: 8, data: [], message: `unknown key ${KEY}` } }));
+    const r = await runCli(['link', 'get', '1'], { env: env() });
+    server.respond(undefined);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('unknown key ***');
+  });
+
+  it('--api-key on a terminal warns once that the process list shows it', async () => {
+    const tty = await runCli(['link', 'get', '1', '--api-key', KEY], { env: { SMSLINK_BASE_URL: server.url }, tty: true });
+    expect(tty.stderr.match(/visible to other users in the process list/g)).toHaveLength(1);
+    expect(tty.stderr).toContain('SMSLINK_API_KEY');
+    const script = await runCli(['link', 'get', '1', '--api-key', KEY], { env: { SMSLINK_BASE_URL: server.url } });
+    expect(script.stderr).toBe('');
+  });
+});
+
+describe('personal data in --verbose', () => {
+  it('masks numbers to their last 4 digits and shortens texts', async () => {
+    const r = await runCli(['message', 'send', '--to', '+7 701 123 45 67', '--text', 'Your secret code is 4711, do not share', '--verbose'], { env: env() });
+    expect(r.stderr).toContain('recipient = *******4567');
+    expect(r.stderr).toContain('text = Your sec… (38 chars)');
+    expect(r.stderr).not.toContain('77011234567');
+    expect(r.stderr).not.toContain('4711');
+  });
+
+  it('--show-pii shows them', async () => {
+    const r = await runCli(['message', 'list', '--to', '77011234567', '--text', 'Your code', '--verbose', '--show-pii'], { env: env() });
+    expect(r.stderr).toContain('criteria[to] = 77011234567');
+    expect(r.stderr).toContain('criteria[text] = Your code');
+  });
+});
