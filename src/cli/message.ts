@@ -8,6 +8,7 @@ import { callOperation, chunk, collectIds, mapLimit, parseConcurrency, printDryR
 import { EXIT, ExitError, PartialError } from './exit.js';
 import { addParams, examples, inputFrom, type CliValues } from './operation.js';
 import { listPages, pagingOptions } from './paging.js';
+import { parseDuration, waitForDelivery, waitOutcome, type WaitOptions, type WaitResult } from './wait.js';
 import type { Runner } from './run.js';
 
 async function send(ctx: RunContext, opts: CliValues): Promise<number> {
@@ -24,25 +25,54 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   }
   const result = await callOperation<SendMessageResult>(ctx, messageSend, input);
   const { renderRecord } = await import('../output/format.js');
-  await renderRecord(ctx.stdout, await ctx.view(messageSend), result as unknown as Record<string, unknown>);
-  return EXIT.OK;
+  if (!opts.wait) {
+    await renderRecord(ctx.stdout, await ctx.view(messageSend), result as unknown as Record<string, unknown>);
+    return EXIT.OK;
+  }
+  const ids = [result.messageId];
+  const waited = await waitForDelivery(ctx, await ctx.client(), ids, waitOptions(opts));
+  const final = waited.records.get(result.messageId);
+  const view = await ctx.view(messageSend, { columns: [...messageSend.output.columns, 'deliveryStatus', 'statusUpdateTs'] });
+  await renderRecord(ctx.stdout, view, { ...result, deliveryStatus: final?.status ?? null, statusUpdateTs: final?.statusUpdateTs ?? null });
+  return waitOutcome(ids, waited);
+}
+
+function waitOptions(opts: CliValues): WaitOptions {
+  return {
+    timeoutMs: parseDuration(typeof opts.waitTimeout === 'string' ? opts.waitTimeout : '10m', '--wait-timeout'),
+    concurrency: parseConcurrency(opts.concurrency),
+  };
+}
+
+function waitFlags(cmd: Command): Command {
+  return cmd
+    .option('--wait', 'wait until every message has a final status (exit 0 all delivered, 7 otherwise, 3 on timeout)')
+    .option('--wait-timeout <duration>', 'how long --wait waits: 90s, 10m, 1h (default 10m)');
 }
 
 async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<number> {
   const all = await collectIds(ctx, ids);
+  const waitOpts = opts.wait ? waitOptions(opts) : undefined;
   const client = await ctx.client();
   const max = messageStatus.params[0].maxItems!;
   const parts = chunk(all, max);
   const prepared = (parts.length ? parts : [[]]).map((part) => client.prepare(messageStatus, { ids: part }));
   if (ctx.globals.dryRun) return (await printDryRun(ctx, prepared), EXIT.OK);
-  const answers = await mapLimit(parts, parseConcurrency(opts.concurrency), (part) => client.getMessageStatus({ ids: part.map(Number) }));
-  const byId = new Map<number, MessageStatusRecord>();
-  for (const rec of answers.flat()) byId.set(Number(rec.id), rec);
+  let byId = new Map<number, MessageStatusRecord>();
+  let waited: WaitResult | undefined;
+  if (waitOpts) {
+    waited = await waitForDelivery(ctx, client, all.map(Number), waitOpts);
+    byId = waited.records;
+  } else {
+    const answers = await mapLimit(parts, parseConcurrency(opts.concurrency), (part) => client.getMessageStatus({ ids: part.map(Number) }));
+    for (const rec of answers.flat()) byId.set(Number(rec.id), rec);
+  }
   // Rows in the order the ids were given.
   const rows = all.map((id) => byId.get(Number(id))).filter((r): r is MessageStatusRecord => r !== undefined);
   const missing = all.filter((id) => !byId.has(Number(id)));
   const { renderRows } = await import('../output/format.js');
   await renderRows(ctx.stdout, await ctx.view(messageStatus), rows as Record<string, unknown>[]);
+  if (waited) return waitOutcome(all.map(Number), waited);
   if (missing.length && rows.length === 0) throw new ExitError(`no message found for ${missing.join(', ')} (unknown, or not yours)`, EXIT.NOT_FOUND);
   if (missing.length) throw new PartialError(`no message found for ${missing.join(', ')} (unknown, or not yours)`);
   return EXIT.OK;
@@ -51,7 +81,7 @@ async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<
 export function registerMessage(program: Command, runner: Runner): void {
   const message = program.command('message').description('Send single SMS messages and follow their delivery');
 
-  addParams(message.command('send').description(messageSend.summary), messageSend)
+  waitFlags(addParams(message.command('send').description(messageSend.summary), messageSend))
     .addHelpText(
       'after',
       `
@@ -63,11 +93,12 @@ ${examples([
   'echo "Meeting moved to 15:00" | smslink message send --to 77011234567 --text -',
   'smslink message send --to 77011234567 --text "Sale: https://example.com/sale" --shorten-links',
   'smslink message send --to 77011234567 --text "Reminder" --at "2026-12-01 09:00:00" --validity 120',
+  'smslink message send --to 77011234567 --text "CI check" --wait --wait-timeout 2m',
 ])}`,
     )
     .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => send(ctx, opts)));
 
-  addParams(message.command('status').description(messageStatus.summary), messageStatus)
+  waitFlags(addParams(message.command('status').description(messageStatus.summary), messageStatus))
     .option('--concurrency <n>', 'requests in flight when more than 100 ids are given (default 4)')
     .addHelpText(
       'after',
@@ -76,7 +107,12 @@ Statuses: NEW, ENQUEUD, ACCEPTD, PDLIVRD (not final); DELIVRD, UNDELIV,
 REJECTD, EXPIRED, DELETED (final). Ids the service does not know (or that
 belong to another key) are named on stderr: exit 6 when none was found, 5
 when some were. More than 100 ids are split into several requests.
-${examples(['smslink message status 123456', 'smslink message status 123456,123457 -q', 'cut -d, -f1 sent.csv | smslink message status - -o csv'])}`,
+${examples([
+  'smslink message status 123456',
+  'smslink message status 123456,123457 -q',
+  'cut -d, -f1 sent.csv | smslink message status - -o csv',
+  'smslink message status 123456 --wait --wait-timeout 5m   # exit 0 delivered, 7 not, 3 timeout',
+])}`,
     )
     .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => status(ctx, ids, opts)));
 

@@ -11,11 +11,21 @@ export type CliValues = Record<string, unknown>;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Values shell completion offers for an option (flag values from the catalog). */
+export const COMPLETIONS = new WeakMap<Option, readonly string[]>();
+
+function valuesOf(param: ParamSpec): string[] {
+  if (param.type === 'sort') return (param.sortFields ?? []).flatMap((f) => [f, `${f}:asc`, `${f}:desc`]);
+  return [...Object.keys(param.cli?.aliases ?? {}), ...(param.oneOf ?? []).map(String)];
+}
+
 function optionFor(param: ParamSpec): Option | undefined {
   const cli = param.cli;
   if (!cli?.flag) return undefined;
-  const option = new Option(cli.flag, cli.help + (cli.aliases ? '' : ''));
+  const option = new Option(cli.flag, cli.help);
   if (param.type === 'sort') option.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+  const values = valuesOf(param);
+  if (values.length && cli.boolean === undefined) COMPLETIONS.set(option, values);
   return option;
 }
 

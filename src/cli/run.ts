@@ -10,6 +10,8 @@ import { describeFailure, EXIT, EXIT_CODES_HELP } from './exit.js';
 import { registerLink } from './link.js';
 import { registerMessage } from './message.js';
 import { registerConfig } from './config.js';
+import { registerApi } from './api.js';
+import { registerCompletion } from './completion.js';
 import { examples, globalsOf } from './operation.js';
 
 export type { CliIO } from './context.js';
@@ -64,6 +66,8 @@ function buildProgram(io: CliIO, runner: Runner): Command {
   registerLink(program, runner);
   registerMessage(program, runner);
   registerConfig(program, runner);
+  registerApi(program, runner);
+  registerCompletion(program, runner);
   return program;
 }
 

@@ -33,7 +33,7 @@ import { userAgent } from '../version.js';
 import { dataOrThrow, parseEnvelope, type Envelope } from './envelope.js';
 import { ConfigError, TransportError, ValidationError } from './errors.js';
 import { normalize } from './normalize.js';
-import { arrayFormatOf, buildRequest, toWireParams, type PreparedRequest } from './request.js';
+import { arrayFormatOf, buildRequest, encodeForm, toWireParams, type PreparedRequest } from './request.js';
 import { createAgent, scrub, Transport, type ProxyEnv } from './transport.js';
 import type { RetryInfo } from './retry.js';
 
@@ -174,7 +174,7 @@ export class SmsLinkClient {
     const { values, issues } = validateInput(op, input as Record<string, unknown>, { now: this.#opts.now?.() ?? new Date() });
     if (issues.length) throw new ValidationError(name, issues);
     checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp);
-    return buildRequest(`${op.module}/${op.operation}`, name, toWireParams(op, values), this.#opts, arrayFormatOf(op));
+    return buildRequest(`${op.module}/${op.operation}`, name, encodeForm(toWireParams(op, values), arrayFormatOf(op)), this.#opts);
   }
 
   /** Validates, sends and returns the normalised data of any catalog operation. */
@@ -185,14 +185,18 @@ export class SmsLinkClient {
   }
 
   /**
-   * Calls an operation by path with parameters as given (bracket keys kept),
-   * without catalog checks: `smslink api` and operations smslink does not know yet.
+   * Builds a request for any operation path with a form body as given
+   * (bracket keys kept), without catalog checks: `smslink api`, and
+   * operations of the service that smslink does not know yet.
    */
-  async raw(path: string, params: Record<string, unknown>, options: { arrayFormat?: 'indices' | 'brackets'; idempotent?: boolean } = {}): Promise<Envelope> {
+  prepareRaw(path: string, body: string): PreparedRequest {
     checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp);
-    const req = buildRequest(path, path, params, this.#opts, options.arrayFormat);
-    // An operation smslink does not know may create something: never resend it blindly.
-    return this.execute(req, options.idempotent ?? false);
+    return buildRequest(path.replace(/^\/+|\/+$/g, ''), path, body, this.#opts);
+  }
+
+  /** Sends a raw request; returns the envelope whatever its code. Unknown operations are never retried blindly. */
+  raw(path: string, body: string, options: { idempotent?: boolean } = {}): Promise<Envelope> {
+    return this.execute(this.prepareRaw(path, body), options.idempotent ?? false);
   }
 
   /** Sends a prepared request and parses the envelope (any code). */

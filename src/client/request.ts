@@ -77,20 +77,14 @@ export function arrayFormatOf(op: OperationSpec): 'indices' | 'brackets' {
   return op.params.some((p) => p.list === 'brackets') ? 'brackets' : 'indices';
 }
 
-export function buildRequest(
-  path: string,
-  operationName: string,
-  params: Record<string, unknown>,
-  settings: { baseUrl: string; apiKey: string },
-  arrayFormat: 'indices' | 'brackets' = 'indices',
-): PreparedRequest {
+/** The request of one operation: path `Module/Operation`, an encoded form body. */
+export function buildRequest(path: string, operationName: string, body: string, settings: { baseUrl: string; apiKey: string }): PreparedRequest {
   const url = serviceUrl(settings.baseUrl, path);
   url.searchParams.set('output', 'json');
   url.searchParams.set('api', 'v1');
   const redacted = new URL(url);
   url.searchParams.set('apiKey', settings.apiKey);
   redacted.searchParams.set('apiKey', REDACTED);
-  const body = encodeForm(params, arrayFormat);
   return {
     operation: operationName,
     method: 'POST',

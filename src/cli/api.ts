@@ -1,0 +1,90 @@
+// `smslink api <Module/Operation> [key=value]...`: any operation with
+// parameters as given, for what the typed commands do not cover (and for
+// operations the service adds before smslink knows them).
+
+import type { Command } from 'commander';
+import qs from 'qs';
+import { findOperation } from '../catalog/index.js';
+import type { RunContext } from './context.js';
+import { printDryRun } from './common.js';
+import { describeFailure, EXIT, UsageError } from './exit.js';
+import { examples, type CliValues } from './operation.js';
+import type { Runner } from './run.js';
+
+/** key=value pairs into form fields, in the order given (ids[]=1 ids[]=2 stays repeated). */
+export function parsePairs(pairs: readonly string[]): Array<[string, string]> {
+  return pairs.map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`parameter "${pair}" must be written key=value, e.g. data[fullLink]=https://example.com`);
+    return [pair.slice(0, eq), pair.slice(eq + 1)];
+  });
+}
+
+function encodePairs(fields: Array<[string, string]>): string {
+  return fields.map(([k, v]) => qs.stringify({ [k]: v }, { encodeValuesOnly: true, format: 'RFC3986' })).join('&');
+}
+
+async function readInput(ctx: RunContext, file: string): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  let text: string;
+  try {
+    text = file === '-' ? await (await import('./common.js')).readStdin(ctx) : await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--input: cannot read "${file}": ${(err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--input: "${file}" is not JSON`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError('--input must hold a JSON object of parameters');
+  return qs.stringify(parsed, { encodeValuesOnly: true, arrayFormat: 'indices', format: 'RFC3986' });
+}
+
+async function call(ctx: RunContext, path: string, pairs: string[], opts: CliValues): Promise<number> {
+  if (!/^[A-Za-z][\w-]*\/[A-Za-z][\w-]*$/.test(path)) throw new UsageError(`operation "${path}" must be written Module/Operation, e.g. Link/Get or link/getStats`);
+  const op = findOperation(path);
+  if (!op) await ctx.warn(`${path} is not an operation smslink knows; sending it as given (it is not retried on failure)`);
+  const parts = [typeof opts.input === 'string' ? await readInput(ctx, opts.input) : '', encodePairs(parsePairs(pairs))].filter(Boolean);
+  const client = await ctx.client();
+  const req = client.prepareRaw(path, parts.join('&'));
+  if (ctx.globals.dryRun) return (await printDryRun(ctx, [req]), EXIT.OK);
+  const envelope = await client.execute(req, op?.idempotent ?? false);
+  const shown = opts.envelope ? envelope : envelope.data;
+  ctx.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+  if (envelope.code === 0) return EXIT.OK;
+  const { dataOrThrow } = await import('../client/envelope.js');
+  try {
+    dataOrThrow(path, envelope);
+  } catch (err) {
+    const failure = describeFailure(err);
+    ctx.note(`error: ${failure.message}`);
+    return failure.code;
+  }
+  return EXIT.API;
+}
+
+export function registerApi(program: Command, runner: Runner): void {
+  program
+    .command('api')
+    .description('Call any operation with parameters as given and print its data as JSON')
+    .argument('<operation>', 'Module/Operation, either spelling: Link/GetStats or link/getStats')
+    .argument('[params...]', 'key=value pairs with bracket keys as the service expects')
+    .option('--input <file>', 'JSON object of parameters (- for stdin)')
+    .option('--envelope', 'print the whole {code, data, message} envelope')
+    .addHelpText(
+      'after',
+      `
+Settings, --verbose and --dry-run work as for every command. Operations
+smslink does not know are passed through with a warning (and never retried).
+The exit code follows the service's result code, as for every command.
+${examples([
+  'smslink api Link/Get id=417863',
+  "smslink api link/create 'data[fullLink]=https://example.com' 'data[comment]=raw call'",
+  "smslink api Link/GetStats 'ids[]=1' 'ids[]=2' type=daily --envelope",
+  'smslink api Message/List --input criteria.json',
+])}`,
+    )
+    .action((path: string, pairs: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => call(ctx, path, pairs, opts)));
+}

@@ -1,0 +1,111 @@
+// --wait: poll Message/GetSMSStatus, backing off, until every message has a
+// final status or the wait runs out. Exit 0 when all were delivered, 7 when
+// any ended otherwise, 3 when the wait timed out.
+
+import { FINAL_STATUSES } from '../catalog/codes.js';
+import type { MessageStatusRecord } from '../catalog/types.js';
+import type { SmsLinkClient } from '../client/client.js';
+import type { RunContext } from './context.js';
+import { chunk, mapLimit } from './common.js';
+import { EXIT, ExitError, UsageError } from './exit.js';
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Durations like 90s, 10m, 1h, 500ms (a bare number is seconds). */
+export function parseDuration(value: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!m || Number(m[1]) <= 0) throw new UsageError(`${flag}: invalid value "${value}": must be a duration such as 90s, 10m or 1h`);
+  return Math.round(Number(m[1]) * UNITS[m[2] ?? 's']);
+}
+
+export interface WaitOptions {
+  timeoutMs: number;
+  concurrency: number;
+  /** First pause between polls; grows by half each time up to maxIntervalMs. */
+  intervalMs?: number;
+  maxIntervalMs?: number;
+}
+
+export interface WaitResult {
+  records: Map<number, MessageStatusRecord>;
+  timedOut: boolean;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function summary(ids: number[], records: Map<number, MessageStatusRecord>): string {
+  const counts = new Map<string, number>();
+  for (const id of ids) {
+    const status = String(records.get(id)?.status ?? 'unknown');
+    counts.set(status, (counts.get(status) ?? 0) + 1);
+  }
+  return [...counts.entries()].map(([s, n]) => `${s} ${n}`).join(' · ');
+}
+
+export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, ids: number[], opts: WaitOptions): Promise<WaitResult> {
+  const records = new Map<number, MessageStatusRecord>();
+  const started = Date.now();
+  const deadline = started + opts.timeoutMs;
+  const tty = ctx.io.stderr.isTTY === true;
+  let interval = opts.intervalMs ?? 500;
+  let lastLine = 0;
+  let lastText = '';
+  // A live line on a terminal; otherwise a line when something changed (at most every 3 s) or every 10 s.
+  const show = (text: string, final = false) => {
+    const now = Date.now();
+    if (tty) ctx.stderr.write(`\r\x1b[2K${text}${final ? '\n' : ''}`);
+    else if (final || (text !== lastText && now - lastLine >= 3000) || now - lastLine >= 10_000) {
+      ctx.note(text);
+      lastLine = now;
+    }
+    lastText = text;
+  };
+  for (let poll = 0; ; poll++) {
+    const pending = ids.filter((id) => !FINAL_STATUSES.has(String(records.get(id)?.status)));
+    if (pending.length) {
+      const answers = await mapLimit(chunk(pending, 100), opts.concurrency, (part) => client.getMessageStatus({ ids: part }));
+      for (const rec of answers.flat()) records.set(Number(rec.id), rec);
+    }
+    // An id the service does not know will never become final: say so instead of waiting.
+    const unknown = poll === 0 ? ids.filter((id) => !records.has(id)) : [];
+    if (unknown.length) throw new ExitError(`no message found for ${unknown.join(', ')} (unknown, or not yours)`, EXIT.NOT_FOUND);
+    const waiting = ids.filter((id) => !FINAL_STATUSES.has(String(records.get(id)?.status)));
+    const elapsed = Math.round((Date.now() - started) / 1000);
+    const status = summary(ids, records);
+    if (waiting.length) show(`waiting for delivery: ${status} (${elapsed}s)`);
+    if (waiting.length === 0) {
+      show(`delivery: ${status}`, true);
+      return { records, timedOut: false };
+    }
+    if (ctx.io.signal?.aborted) throw new ExitError(`interrupted while waiting; still pending: ${waiting.join(', ')}`, EXIT.INTERRUPTED);
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      show(`gave up waiting: ${status}`, true);
+      return { records, timedOut: true };
+    }
+    await sleep(Math.min(interval, left), ctx.io.signal);
+    interval = Math.min(opts.maxIntervalMs ?? 10_000, Math.round(interval * 1.5));
+  }
+}
+
+/** The exit code of a finished wait, with the message for stderr. */
+export function waitOutcome(ids: number[], result: WaitResult): number {
+  const notFinal = ids.filter((id) => !FINAL_STATUSES.has(String(result.records.get(id)?.status)));
+  if (result.timedOut) {
+    throw new ExitError(`the wait timed out (--wait-timeout); not final yet: ${notFinal.join(', ')}`, EXIT.TRANSPORT);
+  }
+  const failed = ids.filter((id) => result.records.get(id)?.status !== 'DELIVRD');
+  if (failed.length) {
+    const detail = failed.map((id) => `${id} ${result.records.get(id)?.status}`).join(', ');
+    throw new ExitError(`not delivered: ${detail}`, EXIT.UNDELIVERED);
+  }
+  return EXIT.OK;
+}
