@@ -192,8 +192,11 @@ export class RunContext {
     return Number(this.settings().timeout.value) * 1000;
   }
 
-  /** The run's client; created once (one dispatcher for every request). */
-  async client(): Promise<SmsLinkClient> {
+  /**
+   * The run's client; created once (one dispatcher for every request).
+   * `interruptible: false` lets requests in flight finish on Ctrl-C (bulk runs).
+   */
+  async client(opts: { interruptible?: boolean } = {}): Promise<SmsLinkClient> {
     if (this.#client) return this.#client;
     const settings = this.settings();
     const baseUrl = settings.baseUrl.value ?? '';
@@ -234,7 +237,7 @@ export class RunContext {
       },
       ca,
       now: () => this.now(),
-      signal: this.io.signal,
+      signal: opts.interruptible === false ? undefined : this.io.signal,
       onRequest: this.globals.verbose ? (e) => this.#logRequest(e) : undefined,
       onRetry: this.globals.verbose
         ? (r) => this.note(`~ ${r.operation}: ${r.reason}; retry ${r.attempt - 1} of ${settings.retries.value} in ${r.delayMs} ms`)

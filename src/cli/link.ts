@@ -7,6 +7,7 @@ import type { RunContext } from './context.js';
 import { callOperation, chunk, collectIds, dryRun, mapLimit, parseConcurrency, printDryRun } from './common.js';
 import { EXIT, PartialError, UsageError } from './exit.js';
 import { addParams, examples, inputFrom, type CliValues } from './operation.js';
+import { bulkFlags, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { listPages, pagingOptions } from './paging.js';
 import type { Runner } from './run.js';
 
@@ -23,6 +24,23 @@ async function renderList(ctx: RunContext, op: typeof linkCampaign, rows: object
     return;
   }
   await renderRows(ctx.stdout, view, rows as Record<string, unknown>[]);
+}
+
+async function bulkCreate(ctx: RunContext, opts: CliValues): Promise<number> {
+  const { runBulk } = await import('../bulk/run.js');
+  const defaults = inputFrom(linkCreate, [], opts, ['fullLink']);
+  const spec = columnSpec(
+    ctx,
+    'link create',
+    linkCreate,
+    { columns: { fullLink: 'fullLink', status: 'status', expirationDate: 'expirationDate', comment: 'comment' }, required: ['fullLink'], defaults },
+    {
+      send: async (input) => ({ ...(await (await ctx.client()).createLink(input as never)) }),
+      resultColumns: ['id', 'code', 'shortLink'],
+      primary: 'shortLink',
+    },
+  );
+  return runBulk(ctx, spec, bulkFlags(opts));
 }
 
 /** `link get <ref>`: all digits = id, a URL = shortLink, otherwise code; flags force it. */
@@ -118,18 +136,35 @@ async function stats(ctx: RunContext, ids: string[], opts: CliValues): Promise<n
 export function registerLink(program: Command, runner: Runner): void {
   const link = program.command('link').description('Create, find, change and delete short links');
 
-  addParams(link.command('create').description(linkCreate.summary), linkCreate)
+  bulkOptions(
+    addParams(link.command('create').description(linkCreate.summary), linkCreate, ['fullLink']).argument(
+      '[fullLink]',
+      'the URL to shorten (https://... or www....); or use --from-file',
+    ),
+  )
     .addHelpText(
       'after',
-      examples([
-        'smslink link create https://example.com/spring-sale',
-        'smslink link create www.example.com/a --expires 2026-12-31 --comment "winter promo"',
-        'smslink link create https://example.com/x --status inactive -q   # prints the short link only',
-      ]),
+      `
+With --from-file, each row of a CSV (header: fullLink, and optionally status,
+expirationDate, comment) or NDJSON file becomes one link; --status, --expires
+and --comment fill empty cells. Results stream as rows finish; a journal
+beside the file makes a rerun skip what was done.
+${examples([
+  'smslink link create https://example.com/spring-sale',
+  'smslink link create www.example.com/a --expires 2026-12-31 --comment "winter promo"',
+  'smslink link create https://example.com/x --status inactive -q   # prints the short link only',
+  'smslink link create --from-file links.csv --concurrency 8 -o csv > created.csv',
+  'smslink link create --from-file links.csv --validate-only',
+])}`,
     )
-    .action((fullLink: string, opts: CliValues, cmd: Command) =>
+    .action((fullLink: string | undefined, opts: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
-        const input = inputFrom(linkCreate, [fullLink], opts);
+        if (opts.fromFile !== undefined) {
+          if (fullLink !== undefined) throw new UsageError('give either <fullLink> or --from-file, not both');
+          return bulkCreate(ctx, opts);
+        }
+        rejectBulkFlagsWithoutFile(opts);
+        const input = { fullLink, ...inputFrom(linkCreate, [], opts, ['fullLink']) };
         if (ctx.globals.dryRun) return (await dryRun(ctx, linkCreate, input), EXIT.OK);
         await render(ctx, linkCreate, await callOperation(ctx, linkCreate, input));
       }),

@@ -5,13 +5,68 @@ import { messageList, messageSend, messageStatus } from '../catalog/message.js';
 import type { MessageStatusRecord, SendMessageResult } from '../catalog/types.js';
 import type { RunContext } from './context.js';
 import { callOperation, chunk, collectIds, mapLimit, parseConcurrency, printDryRun, readStdin } from './common.js';
-import { EXIT, ExitError, PartialError } from './exit.js';
+import { EXIT, ExitError, PartialError, UsageError } from './exit.js';
+import { bulkFlags, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { addParams, examples, inputFrom, type CliValues } from './operation.js';
 import { listPages, pagingOptions } from './paging.js';
 import { parseDuration, waitForDelivery, waitOutcome, type WaitOptions, type WaitResult } from './wait.js';
 import type { Runner } from './run.js';
 
+const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+
+/** Placeholders of a --text template: "Hi {{name}}" -> ['name']. */
+export function placeholders(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]);
+}
+
+async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
+  if (opts.to !== undefined) throw new UsageError('give either --to or --from-file, not both (the file has a recipient column)');
+  const { runBulk } = await import('../bulk/run.js');
+  const template = typeof opts.text === 'string' ? opts.text : undefined;
+  if (template === '-') throw new UsageError('--text - (stdin) cannot be combined with --from-file; give the template inline');
+  const { recipient: _r, text: _t, ...defaults } = inputFrom(messageSend, [], opts);
+  defaults.from ??= ctx.settings().sender.value;
+  // A column the template uses only fills the text: "Hi {{name}}" must not also name the campaign.
+  const used = new Set(template ? placeholders(template) : []);
+  const columns = Object.fromEntries(
+    Object.entries({ recipient: 'recipient', text: 'text', from: 'from', name: 'name', deferredToTs: 'at', validity: 'validity' }).filter(
+      ([key, column]) => key === 'recipient' || !used.has(column),
+    ),
+  );
+  const spec = columnSpec(
+    ctx,
+    'message send',
+    messageSend,
+    {
+      columns,
+      required: template ? ['recipient'] : ['recipient', 'text'],
+      defaults,
+    },
+    {
+      checkColumns(columns) {
+        const unknown = template ? placeholders(template).filter((p) => !columns.includes(p)) : [];
+        if (unknown.length)
+          throw new UsageError(`--text: unknown placeholder ${unknown.map((u) => `{{${u}}}`).join(', ')}; the input's columns are ${columns.join(', ')}`);
+      },
+      fill(input, fields, problems) {
+        if (!template) return;
+        input.text = template.replace(PLACEHOLDER, (_m, name: string) => {
+          const value = fields[name];
+          if (value === undefined || value === null || String(value) === '') problems.push({ column: name, rule: `is empty but --text uses {{${name}}}` });
+          return value === undefined || value === null ? '' : String(value);
+        });
+      },
+      send: async (input) => ({ ...(await (await ctx.client()).sendMessage(input as never)) }),
+      resultColumns: ['messageId', 'campaignId', 'status'],
+      primary: 'messageId',
+    },
+  );
+  return runBulk(ctx, spec, bulkFlags(opts));
+}
+
 async function send(ctx: RunContext, opts: CliValues): Promise<number> {
+  if (opts.fromFile !== undefined) return bulkSend(ctx, opts);
+  rejectBulkFlagsWithoutFile(opts);
   const input = inputFrom(messageSend, [], opts);
   if (input.text === '-') input.text = (await readStdin(ctx)).replace(/\r?\n$/, '');
   input.from ??= ctx.settings().sender.value;
@@ -81,19 +136,27 @@ async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<
 export function registerMessage(program: Command, runner: Runner): void {
   const message = program.command('message').description('Send single SMS messages and follow their delivery');
 
-  waitFlags(addParams(message.command('send').description(messageSend.summary), messageSend))
+  bulkOptions(waitFlags(addParams(message.command('send').description(messageSend.summary), messageSend)))
     .addHelpText(
       'after',
       `
 The recipient is written in international format; +, spaces, dashes and
 brackets are removed (7 to 15 digits remain). --dry-run also shows the
 encoding (GSM-7 or UCS-2) and the number of segments.
+
+With --from-file, each row of a CSV or NDJSON file (columns: recipient, text,
+and optionally from, name, at, validity) is one message. --text "Hi {{name}}"
+fills placeholders from the row's columns (a column used by the template
+only fills the text); --from, --name, --at and --validity fill empty cells. A journal beside the file records every
+outcome: a rerun skips sent rows, retries failed ones, and never resends a
+row whose outcome is unknown unless --resend-unknown is given.
 ${examples([
   'smslink message send --to +77011234567 --text "Your code is 4711"',
   'echo "Meeting moved to 15:00" | smslink message send --to 77011234567 --text -',
   'smslink message send --to 77011234567 --text "Sale: https://example.com/sale" --shorten-links',
   'smslink message send --to 77011234567 --text "Reminder" --at "2026-12-01 09:00:00" --validity 120',
   'smslink message send --to 77011234567 --text "CI check" --wait --wait-timeout 2m',
+  'smslink message send --from-file customers.csv --text "Hi {{name}}, your code is {{code}}" --rate 20',
 ])}`,
     )
     .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => send(ctx, opts)));

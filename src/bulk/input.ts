@@ -1,0 +1,115 @@
+// Bulk input: CSV (header row) or NDJSON, streamed record by record so a file
+// of a million rows never sits in memory. Standard input is first spooled to
+// a temporary file, so it can be hashed, counted and read twice like a file.
+
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, extname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createInterface } from 'node:readline';
+import { UsageError } from '../cli/exit.js';
+
+export type InputFormat = 'csv' | 'ndjson';
+
+export interface InputFile {
+  path: string;
+  /** What the user named: a path, or `stdin`. */
+  label: string;
+  fromStdin: boolean;
+  format: InputFormat;
+  cleanup(): void;
+}
+
+export interface InputRow {
+  /** 1-based number of the record among the data records (the CSV header is not a row). */
+  row: number;
+  fields: Record<string, unknown>;
+  /** The record could not be read (broken JSON, wrong number of CSV columns). */
+  error?: string;
+}
+
+export function formatOf(path: string, given: string | undefined): InputFormat {
+  if (given !== undefined) {
+    if (given === 'csv' || given === 'ndjson') return given;
+    throw new UsageError(`--format: invalid value "${given}": must be csv or ndjson`);
+  }
+  const ext = extname(path).toLowerCase();
+  if (ext === '.csv') return 'csv';
+  if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';
+  throw new UsageError(`--from-file: cannot tell the format of "${basename(path)}" from its extension; use .csv or .ndjson, or pass --format csv|ndjson`);
+}
+
+/** Opens the input; `-` spools stdin to a temporary file first. */
+export async function openInput(path: string, format: string | undefined, stdin: NodeJS.ReadableStream): Promise<InputFile> {
+  if (path !== '-') {
+    const { stat } = await import('node:fs/promises');
+    try {
+      const s = await stat(path);
+      if (!s.isFile()) throw new Error('not a file');
+    } catch (err) {
+      throw new UsageError(`--from-file: cannot read "${path}": ${(err as Error).message}`);
+    }
+    return { path, label: path, fromStdin: false, format: formatOf(path, format), cleanup: () => undefined };
+  }
+  if (format === undefined) throw new UsageError('--from-file -: pass --format csv|ndjson for standard input');
+  const fmt = formatOf('-', format);
+  const dir = mkdtempSync(join(tmpdir(), 'smslink-stdin-'));
+  const spooled = join(dir, `input.${fmt}`);
+  await pipeline(stdin, createWriteStream(spooled, { mode: 0o600 }));
+  return { path: spooled, label: 'stdin', fromStdin: true, format: fmt, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** sha256 of the input's bytes, streamed. */
+export async function hashInput(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return `sha256:${hash.digest('hex')}`;
+}
+
+async function* csvRows(path: string): AsyncGenerator<InputRow> {
+  const { parse } = await import('csv-parse');
+  const parser = createReadStream(path).pipe(
+    parse({ columns: (header: string[]) => header.map((h) => h.trim()), bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }),
+  );
+  let row = 0;
+  for await (const record of parser as AsyncIterable<Record<string, string>>) {
+    row += 1;
+    yield { row, fields: record };
+  }
+}
+
+async function* ndjsonRows(path: string): AsyncGenerator<InputRow> {
+  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+  let row = 0;
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    row += 1;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      yield { row, fields: {}, error: 'is not valid JSON' };
+      continue;
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) yield { row, fields: {}, error: 'must be a JSON object' };
+    else yield { row, fields: parsed as Record<string, unknown> };
+  }
+}
+
+/** Streams the records of an input, numbered from 1. */
+export function readRows(input: Pick<InputFile, 'path' | 'format'>): AsyncGenerator<InputRow> {
+  return input.format === 'csv' ? csvRows(input.path) : ndjsonRows(input.path);
+}
+
+/** The column names: the CSV header, or the keys of the first NDJSON record. */
+export async function columnsOf(input: Pick<InputFile, 'path' | 'format'>): Promise<string[]> {
+  if (input.format === 'csv') {
+    const { parse } = await import('csv-parse');
+    const parser = createReadStream(input.path).pipe(parse({ bom: true, to_line: 1 }));
+    for await (const header of parser as AsyncIterable<string[]>) return header.map((h) => h.trim());
+    return [];
+  }
+  for await (const r of readRows(input)) return Object.keys(r.fields);
+  return [];
+}

@@ -1,0 +1,126 @@
+// The bulk journal: an append-only NDJSON file recording each row's outcome,
+// so a rerun skips what was done, retries what failed and never resends what
+// may have reached the service. A row is marked `sending` before its request
+// leaves and gets its outcome after; a `sending` row without an outcome (the
+// process was killed) counts as unknown. Lines are written synchronously, so
+// what the journal says was sent is on disk before the next step.
+
+import { closeSync, existsSync, openSync, writeSync, createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { UsageError } from '../cli/exit.js';
+
+export type RowState = 'sending' | 'done' | 'failed' | 'unknown' | 'invalid';
+const CODES: Record<RowState, number> = { sending: 1, done: 2, failed: 3, unknown: 4, invalid: 5 };
+const NAMES: ReadonlyArray<RowState | undefined> = [undefined, 'sending', 'done', 'failed', 'unknown', 'invalid'];
+
+export interface JournalIdentity {
+  command: string;
+  inputHash: string;
+  input: string;
+}
+
+interface HeaderLine extends JournalIdentity {
+  smslinkJournal: 1;
+  created: string;
+}
+
+export class Journal {
+  #states = new Uint8Array(1024);
+  readonly #fd: number;
+  #closed = false;
+
+  private constructor(
+    readonly path: string,
+    fd: number,
+    private readonly scrub: (text: string) => string,
+  ) {
+    this.#fd = fd;
+  }
+
+  /** Opens (or creates) a journal; refuses one written for another input or command. */
+  static async open(path: string, identity: JournalIdentity, scrub: (text: string) => string = (t) => t): Promise<Journal> {
+    const exists = existsSync(path);
+    let fd: number;
+    try {
+      fd = openSync(path, 'a', 0o600);
+    } catch (err) {
+      throw new UsageError(`--journal: cannot write "${path}": ${(err as Error).message}`);
+    }
+    const journal = new Journal(path, fd, scrub);
+    if (exists) await journal.#load(identity);
+    else journal.#append({ smslinkJournal: 1, ...identity, created: new Date().toISOString() } satisfies HeaderLine);
+    return journal;
+  }
+
+  async #load(identity: JournalIdentity): Promise<void> {
+    const lines = createInterface({ input: createReadStream(this.path, 'utf8'), crlfDelay: Infinity });
+    let first = true;
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        continue; // a line cut short by a crash: its row stays as the line before said
+      }
+      if (first) {
+        first = false;
+        const header = entry as unknown as HeaderLine;
+        if (header.smslinkJournal !== 1) throw new UsageError(`--journal: "${this.path}" is not an smslink journal`);
+        if (header.command !== identity.command)
+          throw new UsageError(`--journal: "${this.path}" was written by \`smslink ${header.command}\`, not \`smslink ${identity.command}\`; use another --journal`);
+        if (header.inputHash !== identity.inputHash)
+          throw new UsageError(
+            `--journal: "${this.path}" belongs to a different input (${header.input}, ${header.inputHash.slice(0, 19)}...); ` +
+              'the file changed since that run. Use another --journal, or delete this one to start over',
+          );
+        continue;
+      }
+      const row = Number(entry.row);
+      const state = CODES[entry.state as RowState];
+      if (Number.isInteger(row) && row > 0 && state) this.#set(row, state);
+    }
+    if (first) this.#append({ smslinkJournal: 1, ...identity, created: new Date().toISOString() } satisfies HeaderLine);
+  }
+
+  #set(row: number, code: number): void {
+    if (row >= this.#states.length) {
+      let size = this.#states.length;
+      while (size <= row) size *= 2;
+      const grown = new Uint8Array(size);
+      grown.set(this.#states);
+      this.#states = grown;
+    }
+    this.#states[row] = code;
+  }
+
+  #append(entry: object): void {
+    if (this.#closed) return;
+    writeSync(this.#fd, `${this.scrub(JSON.stringify(entry))}\n`);
+  }
+
+  state(row: number): RowState | undefined {
+    const code = row < this.#states.length ? this.#states[row] : 0;
+    return NAMES[code];
+  }
+
+  /** Rows whose outcome is unknown: answered ambiguously, or marked sending and never finished. */
+  unknownRows(): number[] {
+    const rows: number[] = [];
+    this.#states.forEach((code, row) => {
+      if (code === CODES.unknown || code === CODES.sending) rows.push(row);
+    });
+    return rows;
+  }
+
+  record(row: number, state: RowState, detail: Record<string, unknown> = {}): void {
+    this.#set(row, CODES[state]);
+    this.#append({ row, state, ...detail });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    closeSync(this.#fd);
+  }
+}

@@ -1,0 +1,218 @@
+// The bulk engine shared by `link create --from-file` and `message send
+// --from-file`: validate every row with the catalog's rules, then send the
+// good ones with bounded concurrency and rate, journaling each outcome and
+// streaming results as rows finish. Ctrl-C stops new requests, lets those in
+// flight finish and leaves a journal the rerun picks up.
+
+import { validateInput, type Issue } from '../catalog/validate.js';
+import type { OperationSpec } from '../catalog/types.js';
+import { ApiError, TransportError, ValidationError } from '../client/errors.js';
+import type { RunContext } from '../cli/context.js';
+import { EXIT, UsageError } from '../cli/exit.js';
+import { columnsOf, hashInput, openInput, readRows, type InputFile } from './input.js';
+import { Journal, type RowState } from './journal.js';
+import { Progress } from './progress.js';
+
+export interface RowProblem {
+  column: string;
+  rule: string;
+}
+
+export interface BulkSpec {
+  /** `link create` or `message send`: also the journal's command identity. */
+  command: string;
+  op: OperationSpec;
+  /** Checks the columns before anything is read further (e.g. template placeholders). */
+  checkColumns(columns: string[]): void;
+  /** Turns a row into the operation's input, or says what is wrong with it. */
+  toInput(fields: Record<string, unknown>): { input: Record<string, unknown>; problems: RowProblem[] };
+  /** Which column feeds each parameter key, to name it in messages. */
+  columnOf(key: string): string;
+  send(input: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Result fields shown per row. */
+  resultColumns: readonly string[];
+  primary: string;
+}
+
+export interface BulkOptions {
+  file: string;
+  format?: string;
+  validateOnly: boolean;
+  concurrency: number;
+  /** Requests per second at most (0: no limit). */
+  rate: number;
+  journal?: string;
+  resendUnknown: boolean;
+}
+
+interface Checked {
+  input?: Record<string, unknown>;
+  problems: RowProblem[];
+}
+
+function check(ctx: RunContext, spec: BulkSpec, fields: Record<string, unknown>, readError?: string): Checked {
+  if (readError) return { problems: [{ column: '(row)', rule: readError }] };
+  const { input, problems } = spec.toInput(fields);
+  if (problems.length) return { problems };
+  const { values, issues } = validateInput(spec.op, input, { now: ctx.now() });
+  if (issues.length) return { problems: issues.map((i: Issue) => ({ column: spec.columnOf(i.key), rule: i.rule })) };
+  return { input: values, problems: [] };
+}
+
+const describeProblems = (problems: RowProblem[]) => problems.map((p) => `column ${p.column}: ${p.rule}`).join('; ');
+
+export function parsePositive(value: unknown, flag: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${flag}: invalid value "${value}": must be a whole number from 1 to ${max}`);
+  return n;
+}
+
+export async function runBulk(ctx: RunContext, spec: BulkSpec, opts: BulkOptions): Promise<number> {
+  const input = await openInput(opts.file, opts.format, ctx.io.stdin);
+  try {
+    return await run(ctx, spec, opts, input);
+  } finally {
+    input.cleanup();
+  }
+}
+
+async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: InputFile): Promise<number> {
+  spec.checkColumns(await columnsOf(input));
+  const { RowWriter } = await import('../output/format.js');
+  const columns = opts.validateOnly ? ['row', 'column', 'error'] : ['row', 'state', ...spec.resultColumns, 'error'];
+  const view = await ctx.view({ output: { rows: 'array', columns, primary: opts.validateOnly ? 'row' : spec.primary } });
+  const writer = new RowWriter(ctx.stdout, view);
+
+  // Pass 1: every row against the rules, before anything is sent.
+  let total = 0;
+  let invalid = 0;
+  try {
+    for await (const r of readRows(input)) {
+      total += 1;
+      const checked = check(ctx, spec, r.fields, r.error);
+      if (checked.problems.length) {
+        invalid += 1;
+        if (opts.validateOnly) await writer.write(checked.problems.map((p) => ({ row: r.row, column: p.column, error: p.rule })));
+      }
+    }
+  } catch (err) {
+    throw new UsageError(`--from-file: cannot read ${input.label} after row ${total}: ${(err as Error).message}`);
+  }
+  if (opts.validateOnly) {
+    await writer.end();
+    ctx.note(`${total} rows checked: ${total - invalid} valid, ${invalid} invalid. Nothing was sent.`);
+    return invalid ? EXIT.USAGE : EXIT.OK;
+  }
+  if (total === 0) {
+    await writer.end();
+    ctx.note(`${input.label} has no rows; nothing to do.`);
+    return EXIT.OK;
+  }
+
+  const journalPath = opts.journal ?? (input.fromStdin ? undefined : `${input.path}.journal`);
+  if (!journalPath) await ctx.warn('reading stdin without --journal: this run cannot be resumed; pass --journal FILE to make it resumable');
+  const { scrubSecrets } = await import('../cli/context.js');
+  const journal = journalPath
+    ? await Journal.open(journalPath, { command: spec.command, inputHash: await hashInput(input.path), input: input.label }, scrubSecrets)
+    : undefined;
+
+  // Ctrl-C must not cut requests in flight: their outcome would become unknown.
+  await ctx.client({ interruptible: false });
+  const { default: PQueue } = await import('p-queue');
+  const queue = new PQueue({ concurrency: opts.concurrency, ...(opts.rate > 0 ? { intervalCap: opts.rate, interval: 1000 } : {}) });
+  const counts: Record<RowState | 'skipped', number> = { sending: 0, done: 0, failed: 0, unknown: 0, invalid: 0, skipped: 0 };
+  const heldBack: number[] = [];
+  const alreadyDone = journal ? countDone(journal, total) : 0;
+  const progress = new Progress(ctx.io.stderr, ctx.io.stderr.isTTY === true, total - alreadyDone);
+  const emit = async (row: Record<string, unknown>) => writer.write([row]);
+  let interrupted = false;
+
+  const sendRow = async (row: number, request: Record<string, unknown>) => {
+    journal?.record(row, 'sending');
+    let state: RowState;
+    let out: Record<string, unknown>;
+    try {
+      const result = await spec.send(request);
+      state = 'done';
+      out = { row, state, ...result };
+      journal?.record(row, 'done', { result });
+    } catch (err) {
+      if (err instanceof TransportError && err.outcomeUnknown) state = 'unknown';
+      else if (err instanceof ApiError || err instanceof TransportError || err instanceof ValidationError) state = 'failed';
+      else throw err;
+      const error = (err as Error).message;
+      out = { row, state, error };
+      journal?.record(row, state, { error });
+    }
+    counts[state] += 1;
+    await emit(out);
+    progress.update({ done: counts.done + counts.failed + counts.unknown, failed: counts.failed + counts.unknown });
+  };
+
+  try {
+    for await (const r of readRows(input)) {
+      if (ctx.io.signal?.aborted) {
+        interrupted = true;
+        break;
+      }
+      const previous = journal?.state(r.row);
+      if (previous === 'done') {
+        counts.skipped += 1;
+        continue;
+      }
+      const checked = check(ctx, spec, r.fields, r.error);
+      if (!checked.input) {
+        counts.invalid += 1;
+        journal?.record(r.row, 'invalid', { error: describeProblems(checked.problems) });
+        await emit({ row: r.row, state: 'invalid', error: describeProblems(checked.problems) });
+        continue;
+      }
+      if ((previous === 'unknown' || previous === 'sending') && !opts.resendUnknown) {
+        heldBack.push(r.row);
+        counts.unknown += 1;
+        await emit({ row: r.row, state: 'unknown', error: 'outcome unknown from an earlier run; not resent (see --resend-unknown)' });
+        continue;
+      }
+      await queue.onSizeLessThan(opts.concurrency);
+      if (ctx.io.signal?.aborted) {
+        interrupted = true;
+        break;
+      }
+      const request = checked.input;
+      void queue.add(() => sendRow(r.row, request));
+    }
+    await queue.onIdle();
+  } finally {
+    progress.stop();
+    journal?.close();
+  }
+  await writer.end();
+
+  const parts = [
+    `${counts.done} done`,
+    counts.failed ? `${counts.failed} failed` : '',
+    counts.invalid ? `${counts.invalid} invalid` : '',
+    counts.unknown ? `${counts.unknown} unknown` : '',
+    counts.skipped ? `${counts.skipped} already done` : '',
+  ].filter(Boolean);
+  ctx.note(`${spec.command}: ${parts.join(', ')} of ${total} rows${journal ? ` (journal: ${journal.path})` : ''}.`);
+  if (heldBack.length) {
+    ctx.note(
+      `Rows ${heldBack.slice(0, 20).join(', ')}${heldBack.length > 20 ? ', ...' : ''} may have reached the service in an earlier run and were not sent again. ` +
+        `Check them (${spec.command === 'message send' ? '`smslink message list --to <number>`' : '`smslink link list --query <code or comment>`'}), ` +
+        'then rerun with --resend-unknown to send them.',
+    );
+  }
+  if (interrupted) {
+    ctx.note('Interrupted: no new requests were started; rerun the same command to continue.');
+    return EXIT.INTERRUPTED;
+  }
+  return counts.failed || counts.invalid || counts.unknown ? EXIT.PARTIAL : EXIT.OK;
+}
+
+function countDone(journal: Journal, total: number): number {
+  let done = 0;
+  for (let row = 1; row <= total; row++) if (journal.state(row) === 'done') done += 1;
+  return done;
+}

@@ -1,0 +1,102 @@
+// Flags of bulk runs (`--from-file` on link create and message send) and the
+// mapping from a file's columns to an operation's parameters.
+
+import type { Command } from 'commander';
+import type { OperationSpec } from '../catalog/types.js';
+import type { BulkOptions, BulkSpec, RowProblem } from '../bulk/run.js';
+import { parsePositive } from '../bulk/run.js';
+import type { RunContext } from './context.js';
+import { UsageError } from './exit.js';
+import { fromCli, type CliValues } from './operation.js';
+
+export function bulkOptions(cmd: Command): Command {
+  return cmd
+    .option('--from-file <file>', 'one request per row of a CSV (with header) or NDJSON file; - reads stdin')
+    .option('--format <format>', 'csv or ndjson (default: from the file extension)')
+    .option('--validate-only', 'check every row and report the bad ones; send nothing')
+    .option('--concurrency <n>', 'requests in flight (default 4)')
+    .option('--rate <n>', 'at most n requests per second')
+    .option('--journal <file>', 'journal of row outcomes (default: beside the input file); rerun to resume')
+    .option('--resend-unknown', 'also resend rows whose outcome was unknown in an earlier run');
+}
+
+export function bulkFlags(opts: CliValues): BulkOptions {
+  return {
+    file: String(opts.fromFile),
+    format: typeof opts.format === 'string' ? opts.format : undefined,
+    validateOnly: opts.validateOnly === true,
+    concurrency: parsePositive(opts.concurrency, '--concurrency', 4, 256),
+    rate: opts.rate === undefined ? 0 : parsePositive(opts.rate, '--rate', 0, 100_000),
+    journal: typeof opts.journal === 'string' ? opts.journal : undefined,
+    resendUnknown: opts.resendUnknown === true,
+  };
+}
+
+/** Bulk-only flags given without --from-file are a usage error, not silently ignored. */
+export function rejectBulkFlagsWithoutFile(opts: CliValues): void {
+  for (const [key, flag] of [
+    ['format', '--format'],
+    ['validateOnly', '--validate-only'],
+    ['rate', '--rate'],
+    ['journal', '--journal'],
+    ['resendUnknown', '--resend-unknown'],
+  ] as const) {
+    if (opts[key] !== undefined) throw new UsageError(`${flag} only applies with --from-file`);
+  }
+}
+
+const empty = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+export interface ColumnMapping {
+  /** Parameter key -> column name in the file. */
+  columns: Record<string, string>;
+  /** Columns that must exist. */
+  required: string[];
+  /** Values from flags used when a row leaves the column empty. */
+  defaults: Record<string, unknown>;
+}
+
+/** A BulkSpec reading the mapped columns of each row (aliases such as active/inactive apply as on the command line). */
+export function columnSpec(
+  ctx: RunContext,
+  command: string,
+  op: OperationSpec,
+  mapping: ColumnMapping,
+  extra: {
+    checkColumns?: (columns: string[]) => void;
+    fill?: (input: Record<string, unknown>, fields: Record<string, unknown>, problems: RowProblem[]) => void;
+    send: (input: Record<string, unknown>) => Promise<Record<string, unknown>>;
+    resultColumns: readonly string[];
+    primary: string;
+  },
+): BulkSpec {
+  const byColumn = Object.entries(mapping.columns);
+  return {
+    command,
+    op,
+    checkColumns(columns) {
+      const missing = mapping.required.filter((c) => !columns.includes(c));
+      if (missing.length) throw new UsageError(`--from-file: the input has no ${missing.join(', ')} column (columns: ${columns.join(', ') || 'none'})`);
+      const known = new Set(Object.values(mapping.columns));
+      extra.checkColumns?.(columns);
+      const ignored = columns.filter((c) => !known.has(c));
+      if (ignored.length) void ctx.warn(`ignoring columns ${ignored.join(', ')} (known: ${[...known].join(', ')})`);
+    },
+    toInput(fields) {
+      const input: Record<string, unknown> = {};
+      const problems: RowProblem[] = [];
+      for (const [key, column] of byColumn) {
+        const param = op.params.find((p) => p.key === key);
+        const raw = fields[column];
+        if (!empty(raw)) input[key] = param ? fromCli(param, typeof raw === 'string' ? raw.trim() : raw) : raw;
+        else if (mapping.defaults[key] !== undefined) input[key] = mapping.defaults[key];
+      }
+      extra.fill?.(input, fields, problems);
+      return { input, problems };
+    },
+    columnOf: (key) => mapping.columns[key] ?? key,
+    send: extra.send,
+    resultColumns: extra.resultColumns,
+    primary: extra.primary,
+  };
+}

@@ -1,0 +1,209 @@
+// Bulk create and send from files: validation first, streaming results,
+// journals that make reruns resume without sending anything twice.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/run-cli.js';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { fakeService, type FakeService } from '../helpers/fake-service.js';
+
+let server: RecordingServer;
+let svc: FakeService;
+let env: Record<string, string>;
+let dir: string;
+const KEY = 'BulkKey0123456789abcdefABCDEF0123456789ab';
+
+beforeEach(async () => {
+  server = await startRecordingServer();
+  svc = fakeService(server);
+  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY };
+  dir = tempDir();
+});
+afterEach(() => server.close());
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+const links = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `https://example.com/p${from + i}`);
+const csvOf = (urls: string[]) => `fullLink,comment\n${urls.map((u, i) => `${u},row ${i + 1}`).join('\n')}\n`;
+const ndjson = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('link create --from-file', () => {
+  it('creates one link per CSV row and streams results with row numbers', async () => {
+    const input = file('links.csv', csvOf(links(25)));
+    const r = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env });
+    expect(r.code).toBe(0);
+    const rows = ndjson(r.stdout);
+    expect(rows).toHaveLength(25);
+    expect(rows.map((x) => x.row).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(rows.every((x) => x.state === 'done' && typeof x.shortLink === 'string')).toBe(true);
+    expect([...svc.created.values()].every((n) => n === 1)).toBe(true);
+    expect(svc.created.size).toBe(25);
+    expect(r.stderr).toContain('link create: 25 done of 25 rows');
+  });
+
+  it('reads NDJSON (by extension) and stdin (with --format)', async () => {
+    const input = file('links.ndjson', '{"fullLink":"https://example.com/a","status":"inactive"}\n\n{"fullLink":"www.example.com/b","expirationDate":"2027-01-01"}\n');
+    expect((await runCli(['link', 'create', '--from-file', input], { env })).code).toBe(0);
+    expect(server.requests.map((q) => decodeURIComponent(q.body))).toEqual([
+      'data[fullLink]=https://example.com/a&data[status]=0',
+      'data[fullLink]=www.example.com/b&data[expirationDate]=2027-01-01',
+    ]);
+    const piped = await runCli(['link', 'create', '--from-file', '-', '--format', 'csv', '-q'], { env, stdin: 'fullLink\nhttps://example.com/c\n' });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toMatch(/^https:\/\/sho\.rt\/c\d+\n$/);
+    expect(piped.stderr).toContain('cannot be resumed; pass --journal FILE');
+  });
+
+  it('--validate-only reports every bad row with its column and rule, and sends nothing', async () => {
+    const input = file('links.csv', 'fullLink,status,expirationDate,comment\nhttps://example.com/ok,,,\nnot-a-url,,,\nhttps://example.com/x,maybe,2026-02-30,\n');
+    const r = await runCli(['link', 'create', '--from-file', input, '--validate-only', '-o', 'csv'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe(
+      'row,column,error\n' +
+        '2,fullLink,must be a URL with a scheme (https://...) or starting with www.\n' +
+        '3,status,must be 0 or 1\n' +
+        '3,expirationDate,must be a real date written YYYY-MM-DD\n',
+    );
+    expect(r.stderr).toContain('3 rows checked: 1 valid, 2 invalid. Nothing was sent.');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('skips bad rows, sends the rest and exits 5', async () => {
+    const input = file('links.csv', 'fullLink\nhttps://example.com/1\nbad\nhttps://example.com/3\n');
+    const r = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env });
+    expect(r.code).toBe(5);
+    expect(ndjson(r.stdout).find((x) => x.row === 2)).toMatchObject({ state: 'invalid', error: expect.stringContaining('column fullLink') });
+    expect(svc.created.size).toBe(2);
+  });
+
+  it('keeps at most --concurrency requests in flight', async () => {
+    svc.delayMs = 20;
+    const input = file('links.csv', csvOf(links(40)));
+    await runCli(['link', 'create', '--from-file', input, '--concurrency', '3'], { env });
+    expect(svc.inFlight.max).toBe(3);
+  });
+
+  it('--rate bounds requests per second', async () => {
+    const input = file('links.csv', csvOf(links(12)));
+    const started = Date.now();
+    await runCli(['link', 'create', '--from-file', input, '--rate', '5', '--concurrency', '8'], { env });
+    // 12 requests at 5 per second need at least two full intervals.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('refuses bulk flags without --from-file, and --from-file with a URL', async () => {
+    expect((await runCli(['link', 'create', 'https://example.com', '--journal', 'x'], { env })).code).toBe(2);
+    expect((await runCli(['link', 'create', 'https://example.com', '--from-file', 'x.csv'], { env })).code).toBe(2);
+    const nohdr = await runCli(['link', 'create', '--from-file', file('x.csv', 'url\nhttps://e.com\n')], { env });
+    expect(nohdr.code).toBe(2);
+    expect(nohdr.stderr).toContain('the input has no fullLink column (columns: url)');
+    const ext = await runCli(['link', 'create', '--from-file', file('x.txt', '')], { env });
+    expect(ext.stderr).toContain('cannot tell the format of "x.txt"');
+  });
+});
+
+describe('journals', () => {
+  it('a rerun skips rows already done and retries failed ones', async () => {
+    const input = file('links.csv', csvOf(links(10)));
+    svc.fault((k) => k.endsWith('/p4'), 'code1');
+    const first = await runCli(['link', 'create', '--from-file', input], { env });
+    expect(first.code).toBe(5);
+    expect(existsSync(`${input}.journal`)).toBe(true);
+    const before = server.requests.length;
+    svc.fault(() => false, 'code1');
+    // the fault is still planned for p4: it fails again, nothing else is resent
+    const second = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env });
+    expect(server.requests.length - before).toBe(1);
+    expect(second.stderr).toContain('9 already done');
+    expect(readFileSync(`${input}.journal`, 'utf8')).not.toContain(KEY);
+  });
+
+  it('never resends a row whose outcome is unknown, unless --resend-unknown', async () => {
+    const recipients = ['77010000001', '77010000002', '77010000003'];
+    const input = file('sms.csv', `recipient,text\n${recipients.map((r) => `${r},hello`).join('\n')}\n`);
+    svc.fault((k) => k === '77010000002', 'http502');
+    const first = await runCli(['message', 'send', '--from-file', input, '-o', 'ndjson'], { env });
+    expect(first.code).toBe(5);
+    expect(ndjson(first.stdout).find((x) => x.row === 2)).toMatchObject({ state: 'unknown' });
+    const second = await runCli(['message', 'send', '--from-file', input, '-o', 'ndjson'], { env });
+    expect(second.code).toBe(5);
+    expect(second.stderr).toContain('Rows 2 may have reached the service in an earlier run and were not sent again');
+    expect(second.stderr).toContain('smslink message list --to <number>');
+    expect(svc.created.get('77010000002')).toBe(1);
+    const third = await runCli(['message', 'send', '--from-file', input, '--resend-unknown'], { env });
+    expect(svc.created.get('77010000002')).toBe(2);
+    expect(third.code).toBe(5); // the planned fault answers 502 again
+    expect(svc.created.get('77010000001')).toBe(1);
+  });
+
+  it('a journal of another input or another command is refused', async () => {
+    const input = file('links.csv', csvOf(links(2)));
+    await runCli(['link', 'create', '--from-file', input], { env });
+    writeFileSync(input, csvOf(links(3)));
+    const changed = await runCli(['link', 'create', '--from-file', input], { env });
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain('belongs to a different input');
+    const sms = file('sms.csv', 'recipient,text\n77011234567,hi\n');
+    const other = await runCli(['message', 'send', '--from-file', sms, '--journal', `${input}.journal`], { env });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('was written by `smslink link create`, not `smslink message send`');
+  });
+
+  it('Ctrl-C stops new requests, lets those in flight finish, exits 130; the rerun completes each row exactly once', async () => {
+    svc.delayMs = 5;
+    const input = file('links.csv', csvOf(links(200)));
+    const ac = new AbortController();
+    const watcher = setInterval(() => {
+      if (server.requests.length >= 50) ac.abort();
+    }, 1);
+    const first = await runCli(['link', 'create', '--from-file', input, '--concurrency', '8'], { env, signal: ac.signal });
+    clearInterval(watcher);
+    expect(first.code).toBe(130);
+    expect(first.stderr).toContain('Interrupted');
+    expect(svc.created.size).toBeLessThan(200);
+    const second = await runCli(['link', 'create', '--from-file', input, '--concurrency', '8'], { env });
+    expect(second.code).toBe(0);
+    expect(svc.created.size).toBe(200);
+    expect([...svc.created.values()].every((n) => n === 1)).toBe(true);
+  });
+});
+
+describe('message send --from-file', () => {
+  it('fills --text placeholders from the row and flag defaults', async () => {
+    const input = file('sms.csv', 'recipient,name,code,validity\n+7 701 000 00 01,Ann,4711,\n77010000002,Bob,0815,120\n');
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}}, your code {{ code }}', '--validity', '90', '--from', 'SHOP'], { env });
+    expect(r.code).toBe(0);
+    const forms = server.requests.map((q) => Object.fromEntries(new URLSearchParams(q.body)));
+    expect(forms).toContainEqual({ recipient: '77010000001', text: 'Hi Ann, your code 4711', from: 'SHOP', 'params[validity]': '90' });
+    expect(forms).toContainEqual({ recipient: '77010000002', text: 'Hi Bob, your code 0815', from: 'SHOP', 'params[validity]': '120' });
+  });
+
+  it('an unknown placeholder is an error before anything is sent', async () => {
+    const input = file('sms.csv', 'recipient,name\n77010000001,Ann\n');
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}} {{surname}}'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--text: unknown placeholder {{surname}}; the input\'s columns are recipient, name');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('an empty placeholder value makes that row invalid', async () => {
+    const input = file('sms.csv', 'recipient,name\n77010000001,Ann\n77010000002,\n');
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}}', '-o', 'ndjson'], { env });
+    expect(r.code).toBe(5);
+    expect(ndjson(r.stdout).find((x) => x.row === 2)).toMatchObject({ state: 'invalid', error: 'column name: is empty but --text uses {{name}}' });
+  });
+
+  it('checks every row with the single-send rules', async () => {
+    const input = file('sms.ndjson', '{"recipient":"123","text":"x"}\n{"recipient":"77010000001","text":"x","validity":30}\n{"recipient":"77010000001","text":"x","at":"2020-01-01 00:00:00"}\nnot json\n');
+    const r = await runCli(['message', 'send', '--from-file', input, '--validate-only', '-o', 'ndjson'], { env });
+    expect(ndjson(r.stdout).map((x) => [x.row, x.column])).toEqual([
+      [1, 'recipient'],
+      [2, 'validity'],
+      [3, 'at'],
+      [4, '(row)'],
+    ]);
+  });
+});
