@@ -1,0 +1,97 @@
+// Property-based checks with fast-check: what the request builder encodes,
+// qs decodes to the same values, for any Unicode text and parameter set; and
+// normalising an answer never throws, whatever JSON arrives.
+import fc from 'fast-check';
+import qs from 'qs';
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../src/catalog/index.js';
+import { encodeForm, toWireParams, arrayFormatOf } from '../../src/client/request.js';
+import { normalize } from '../../src/client/normalize.js';
+
+const op = (id: string) => OPERATIONS.find((o) => o.id === id)!;
+const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 200 });
+
+describe('request builder round-trips through qs', () => {
+  it('any Unicode message text and sender', () => {
+    fc.assert(
+      fc.property(text, fc.option(text, { nil: undefined }), fc.option(text, { nil: undefined }), (t, from, name) => {
+        const values = { recipient: '77011234567', text: t, from, name };
+        const body = encodeForm(toWireParams(op('message.send'), values), arrayFormatOf(op('message.send')));
+        expect(body).toMatch(/^[A-Za-z0-9%._~\-=&[\]]*$/);
+        const decoded = qs.parse(body);
+        expect(decoded.text).toBe(t);
+        expect(decoded.from).toBe(from);
+        expect((decoded.params as Record<string, unknown> | undefined)?.name).toBe(name);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('any link list criteria, paging and sort', () => {
+    const sortField = fc.constantFrom('createTs', 'expirationDate', 'clickCnt', 'code', 'fullLink');
+    fc.assert(
+      fc.property(
+        fc.record(
+          {
+            status: fc.constantFrom(0, 1),
+            query: text,
+            pageSize: fc.constantFrom(25, 50, 100),
+            currentPage: fc.nat(),
+            sort: fc.dictionary(sortField, fc.constantFrom('ASC', 'DESC'), { maxKeys: 5 }),
+          },
+          { requiredKeys: [] },
+        ),
+        (values) => {
+          const decoded = qs.parse(encodeForm(toWireParams(op('link.list'), values)));
+          const criteria = (decoded.criteria ?? {}) as Record<string, string>;
+          const pagination = (decoded.pagination ?? {}) as Record<string, string>;
+          if (values.status !== undefined) expect(criteria.status).toBe(String(values.status));
+          if (values.query !== undefined) expect(criteria.query).toBe(values.query);
+          if (values.pageSize !== undefined) expect(pagination.pageSize).toBe(String(values.pageSize));
+          if (values.currentPage !== undefined) expect(pagination.currentPage).toBe(String(values.currentPage));
+          if (values.sort && Object.keys(values.sort).length) expect(decoded.sort).toEqual(values.sort);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('any id lists, in every wire form', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 2 ** 31 }), { minLength: 1, maxLength: 100 }), (ids) => {
+        for (const id of ['link.delete', 'link.stats', 'message.status']) {
+          const o = op(id);
+          const sent = id === 'link.stats' ? ids.slice(0, 5) : ids;
+          const decoded = qs.parse(encodeForm(toWireParams(o, { ids: sent, type: 'daily' }), arrayFormatOf(o)), { arrayLimit: 1000 });
+          const got = typeof decoded.ids === 'string' ? decoded.ids.split(',') : (decoded.ids as string[]);
+          expect(got.map(Number)).toEqual(sent);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('normalisation', () => {
+  it('never throws on any JSON value, for every result shape', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        for (const o of OPERATIONS) normalize(o.result, value);
+        for (const o of OPERATIONS) normalize(o.result, { items: [value, { id: value }], totalItemCount: value, totals: value });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('turns integer strings into numbers and leaves everything else as it came', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.string(), (n, s) => {
+        const out = normalize(op('link.get').result, { id: String(n), code: s, clickCnt: s, extra: String(n) }) as Record<string, unknown>;
+        expect(out.id).toBe(n);
+        expect(out.code).toBe(s);
+        expect(out.extra).toBe(String(n));
+        expect(out.clickCnt).toBe(/^-?\d+$/.test(s.trim()) && Number.isSafeInteger(Number(s.trim())) ? Number(s.trim()) : s);
+      }),
+    );
+  });
+});
