@@ -1,0 +1,161 @@
+// The stateful emulator of the service: `smslink serve`, `--sandbox` and the
+// test suites all start it through startEmulator(). It keeps its state in
+// SQLite, runs the message lifecycle on a clock and really redirects short
+// links (README "Emulator").
+
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KeyRing } from './auth.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Settings } from './context.js';
+import { buildRoutes, requestListener, type ServiceHooks } from './server.js';
+import { Store } from './store.js';
+import { TimeZone } from './time.js';
+
+export { ManualClock, systemClock, type Clock } from './clock.js';
+export type { ServiceHooks, ServiceExchange } from './server.js';
+export { TEST_NUMBERS, DEFAULT_VALIDITY_MIN } from './lifecycle.js';
+export { DEFAULT_SENDER } from './messages.js';
+export { MAX_BODY_BYTES } from './server.js';
+
+export interface EmulatorOptions {
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  /** Port; default 8080; 0 picks a free one. */
+  port?: number;
+  /** Database file, or ':memory:' (the default). */
+  db?: string;
+  /** Accepted API keys, each its own account; default ['sandbox']. */
+  apiKeys?: string[];
+  /** Base of short links; default the emulator's own base URL. */
+  shortBase?: string;
+  /** The message lifecycle runs this many times faster; default 1. */
+  timeScale?: number;
+  /** Account time zone (IANA name); default 'UTC'. */
+  tz?: string;
+  /** Sends await moderation (status 1) before they go out. */
+  moderation?: boolean;
+  /** Registered sender IDs accepted in `from`. */
+  senders?: string[];
+  /** Regular expression; links whose fullLink matches are created blocked. */
+  blockPattern?: string;
+  /** Price of one segment (segUserBuy); default 0.01. */
+  price?: number;
+  /** Clock for tests; default the system clock. */
+  clock?: Clock;
+  /** Hooks around each /service/ operation (fault injection). */
+  hooks?: ServiceHooks;
+  /** Where unexpected errors are reported; default nowhere. */
+  log?: (line: string) => void;
+}
+
+export interface RunningEmulator {
+  /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  port: number;
+  /** Accepted API keys. */
+  keys: string[];
+  /** Stops accepting, lets requests in flight finish, closes the database. */
+  close(): Promise<void>;
+}
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8080,
+  db: ':memory:',
+  apiKeys: ['sandbox'],
+  timeScale: 1,
+  tz: 'UTC',
+  price: 0.01,
+} as const;
+
+/** Header size and time limits against slow or oversized requests. */
+export const LIMITS = {
+  maxHeaderSize: 16 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  /** How long close() waits for requests in flight before cutting connections. */
+  closeGraceMs: 5_000,
+} as const;
+
+function checkOptions(opts: EmulatorOptions): void {
+  const { timeScale, price, port } = opts;
+  if (timeScale !== undefined && !(Number.isFinite(timeScale) && timeScale > 0)) throw new RangeError(`timeScale must be a positive number (got ${timeScale})`);
+  if (price !== undefined && !(Number.isFinite(price) && price >= 0)) throw new RangeError(`price must be zero or more (got ${price})`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new RangeError(`port must be 0 to 65535 (got ${port})`);
+  if (opts.apiKeys !== undefined && (opts.apiKeys.length === 0 || opts.apiKeys.some((k) => typeof k !== 'string' || k === ''))) {
+    throw new RangeError('apiKeys must name at least one non-empty key');
+  }
+}
+
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  checkOptions(opts);
+  const tz = new TimeZone(opts.tz ?? DEFAULTS.tz);
+  let blockPattern: RegExp | null = null;
+  if (opts.blockPattern !== undefined && opts.blockPattern !== '') {
+    try {
+      blockPattern = new RegExp(opts.blockPattern);
+    } catch (err) {
+      throw new SyntaxError(`block pattern is not a valid regular expression: ${(err as Error).message}`);
+    }
+  }
+  const clock = opts.clock ?? systemClock;
+  const keys = [...new Set(opts.apiKeys ?? DEFAULTS.apiKeys)];
+  const store = Store.open(opts.db ?? DEFAULTS.db);
+  let server: Server;
+  try {
+    const ring = new KeyRing(keys, (digest) => store.account(digest, clock.now()));
+    const settings: Settings = {
+      store,
+      clock,
+      tz,
+      shortBase: '',
+      moderation: opts.moderation ?? false,
+      senders: new Set(opts.senders ?? []),
+      blockPattern,
+      price: opts.price ?? DEFAULTS.price,
+      timeScale: opts.timeScale ?? DEFAULTS.timeScale,
+    };
+    server = createServer(
+      { maxHeaderSize: LIMITS.maxHeaderSize, requestTimeout: LIMITS.requestTimeoutMs, headersTimeout: LIMITS.headersTimeoutMs, noDelay: true },
+      requestListener({ settings, keys: ring, routes: buildRoutes(), hooks: opts.hooks ?? null, log: opts.log ?? (() => {}) }),
+    );
+    server.keepAliveTimeout = LIMITS.keepAliveTimeoutMs;
+    const host = opts.host ?? DEFAULTS.host;
+    server.listen(opts.port ?? DEFAULTS.port, host);
+    await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err))]);
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://${hostForUrl(host)}:${port}`;
+    settings.shortBase = (opts.shortBase ?? url).replace(/\/+$/, '');
+    return { url, port, keys, close: closer(server, store) };
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+}
+
+function closer(server: Server, store: Store): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= new Promise<void>((resolve) => {
+      // close() stops accepting and drops idle keep-alive connections; busy ones
+      // close once their answer is written. A stuck one is cut after a grace time.
+      const force = setTimeout(() => server.closeAllConnections(), LIMITS.closeGraceMs);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        store.close();
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+    return closing;
+  };
+}
