@@ -12,12 +12,14 @@ import type { Settings } from './context.js';
 import { buildRoutes, requestListener, type ServiceHooks } from './server.js';
 import { Store } from './store.js';
 import { TimeZone } from './time.js';
+import { DEFAULTS, LIMITS } from './defaults.js';
 
 export { ManualClock, systemClock, type Clock } from './clock.js';
 export type { ServiceHooks, ServiceExchange } from './server.js';
 export { TEST_NUMBERS, DEFAULT_VALIDITY_MIN } from './lifecycle.js';
 export { DEFAULT_SENDER } from './messages.js';
 export { MAX_BODY_BYTES } from './server.js';
+export { DEFAULTS, LIMITS } from './defaults.js';
 
 export interface EmulatorOptions {
   /** Interface to bind; default 127.0.0.1. */
@@ -59,26 +61,6 @@ export interface RunningEmulator {
   /** Stops accepting, lets requests in flight finish, closes the database. */
   close(): Promise<void>;
 }
-
-export const DEFAULTS = {
-  host: '127.0.0.1',
-  port: 8080,
-  db: ':memory:',
-  apiKeys: ['sandbox'],
-  timeScale: 1,
-  tz: 'UTC',
-  price: 0.01,
-} as const;
-
-/** Header size and time limits against slow or oversized requests. */
-export const LIMITS = {
-  maxHeaderSize: 16 * 1024,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  /** How long close() waits for requests in flight before cutting connections. */
-  closeGraceMs: 5_000,
-} as const;
 
 function checkOptions(opts: EmulatorOptions): void {
   const { timeScale, price, port } = opts;

@@ -60,7 +60,7 @@ describe('Link/GetStats intervals at each maximum', () => {
     it(`${row.type}: the last maximum interval, from dateFrom, and up to dateTo`, async () => {
       const { id } = await create();
       emu.clock.set(Date.UTC(2025, 0, 15, 10, 0, 0));
-      const labels = (s: Stats) => s.items.map((r) => r.param);
+      const labels = (s: Stats) => s.items.map((r) => String(r.param));
 
       const latest = labels(await stats({ ids: [id], type: row.type }));
       expect(latest).toHaveLength(row.rows);
