@@ -12,11 +12,22 @@ export const DEFAULTS = {
 } as const;
 
 /** Header size and time limits against slow or oversized requests. */
-export const LIMITS = {
+export const LIMITS: Limits = {
   maxHeaderSize: 16 * 1024,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
+  /** How often connections are checked against the two timeouts above. */
+  checkIntervalMs: 1_000,
   /** How long close() waits for requests in flight before cutting connections. */
   closeGraceMs: 5_000,
-} as const;
+};
+
+export interface Limits {
+  maxHeaderSize: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  checkIntervalMs: number;
+  closeGraceMs: number;
+}

@@ -12,14 +12,14 @@ import type { Settings } from './context.js';
 import { buildRoutes, requestListener, type ServiceHooks } from './server.js';
 import { Store } from './store.js';
 import { TimeZone } from './time.js';
-import { DEFAULTS, LIMITS } from './defaults.js';
+import { DEFAULTS, LIMITS, type Limits } from './defaults.js';
 
 export { ManualClock, systemClock, type Clock } from './clock.js';
 export type { ServiceHooks, ServiceExchange } from './server.js';
 export { TEST_NUMBERS, DEFAULT_VALIDITY_MIN } from './lifecycle.js';
 export { DEFAULT_SENDER } from './messages.js';
 export { MAX_BODY_BYTES } from './server.js';
-export { DEFAULTS, LIMITS } from './defaults.js';
+export { DEFAULTS, LIMITS, type Limits } from './defaults.js';
 
 export interface EmulatorOptions {
   /** Interface to bind; default 127.0.0.1. */
@@ -50,6 +50,8 @@ export interface EmulatorOptions {
   hooks?: ServiceHooks;
   /** Where unexpected errors are reported; default nowhere. */
   log?: (line: string) => void;
+  /** Tighter or looser header size and time limits (tests of slow clients). */
+  limits?: Partial<Limits>;
 }
 
 export interface RunningEmulator {
@@ -105,31 +107,38 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       price: opts.price ?? DEFAULTS.price,
       timeScale: opts.timeScale ?? DEFAULTS.timeScale,
     };
+    const limits = { ...LIMITS, ...opts.limits };
     server = createServer(
-      { maxHeaderSize: LIMITS.maxHeaderSize, requestTimeout: LIMITS.requestTimeoutMs, headersTimeout: LIMITS.headersTimeoutMs, noDelay: true },
+      {
+        maxHeaderSize: limits.maxHeaderSize,
+        requestTimeout: limits.requestTimeoutMs,
+        headersTimeout: limits.headersTimeoutMs,
+        connectionsCheckingInterval: limits.checkIntervalMs,
+        noDelay: true,
+      },
       requestListener({ settings, keys: ring, routes: buildRoutes(), hooks: opts.hooks ?? null, log: opts.log ?? (() => {}) }),
     );
-    server.keepAliveTimeout = LIMITS.keepAliveTimeoutMs;
+    server.keepAliveTimeout = limits.keepAliveTimeoutMs;
     const host = opts.host ?? DEFAULTS.host;
     server.listen(opts.port ?? DEFAULTS.port, host);
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err))]);
     const port = (server.address() as AddressInfo).port;
     const url = `http://${hostForUrl(host)}:${port}`;
     settings.shortBase = (opts.shortBase ?? url).replace(/\/+$/, '');
-    return { url, port, keys, close: closer(server, store) };
+    return { url, port, keys, close: closer(server, store, limits.closeGraceMs) };
   } catch (err) {
     store.close();
     throw err;
   }
 }
 
-function closer(server: Server, store: Store): () => Promise<void> {
+function closer(server: Server, store: Store, graceMs: number): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
     closing ??= new Promise<void>((resolve) => {
       // close() stops accepting and drops idle keep-alive connections; busy ones
       // close once their answer is written. A stuck one is cut after a grace time.
-      const force = setTimeout(() => server.closeAllConnections(), LIMITS.closeGraceMs);
+      const force = setTimeout(() => server.closeAllConnections(), graceMs);
       force.unref();
       server.close(() => {
         clearTimeout(force);

@@ -2,6 +2,7 @@
 // database and a manual clock, and talks to it over real HTTP. `call` encodes
 // parameters the way the client does (qs, bracket keys, values encoded).
 
+import type { Readable } from 'node:stream';
 import qs from 'qs';
 import { request } from 'undici';
 import { ManualClock, startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
@@ -29,7 +30,7 @@ export interface TestEmulator {
   /** POSTs a form body to /service/<path> with output=json, api=v1 and the key; returns the envelope. */
   call(path: string, params?: Record<string, unknown>, key?: string, options?: { arrayFormat?: 'indices' | 'brackets' }): Promise<Envelope>;
   /** Any request, nothing added: for protocol and hostile-input tests. */
-  raw(method: string, pathAndQuery: string, body?: string | Buffer, headers?: Record<string, string>): Promise<RawAnswer>;
+  raw(method: string, pathAndQuery: string, body?: string | Buffer | Readable, headers?: Record<string, string>): Promise<RawAnswer>;
   close(): Promise<void>;
 }
 
@@ -46,7 +47,7 @@ export function encodeParams(params: Record<string, unknown>, arrayFormat: 'indi
 export async function startTestEmulator(opts: EmulatorOptions & { clock?: ManualClock } = {}): Promise<TestEmulator> {
   const clock = opts.clock ?? new ManualClock(TEST_START);
   const emulator = await startEmulator({ port: 0, db: ':memory:', ...opts, clock });
-  const raw = async (method: string, pathAndQuery: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawAnswer> => {
+  const raw = async (method: string, pathAndQuery: string, body?: string | Buffer | Readable, headers: Record<string, string> = {}): Promise<RawAnswer> => {
     const res = await request(`${emulator.url}${pathAndQuery}`, { method: method as 'GET', body, headers });
     const text = await res.body.text();
     return { status: res.statusCode, headers: res.headers, text };
