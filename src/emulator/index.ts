@@ -13,6 +13,7 @@ import { buildRoutes, requestListener, type ServiceHooks } from './server.js';
 import { Store } from './store.js';
 import { TimeZone } from './time.js';
 import { DEFAULTS, LIMITS, type Limits } from './defaults.js';
+import { faultInjector, FAULT_KINDS, type FaultInjector, type FaultKind } from './faults.js';
 
 export { ManualClock, systemClock, type Clock } from './clock.js';
 export type { ServiceHooks, ServiceExchange } from './server.js';
@@ -20,6 +21,7 @@ export { TEST_NUMBERS, DEFAULT_VALIDITY_MIN } from './lifecycle.js';
 export { DEFAULT_SENDER } from './messages.js';
 export { MAX_BODY_BYTES } from './server.js';
 export { DEFAULTS, LIMITS, type Limits } from './defaults.js';
+export { parseFaults, DEFAULT_FAULTS, FAULT_KINDS, type Fault, type FaultKind } from './faults.js';
 
 export interface EmulatorOptions {
   /** Interface to bind; default 127.0.0.1. */
@@ -52,6 +54,12 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Tighter or looser header size and time limits (tests of slow clients). */
   limits?: Partial<Limits>;
+  /** Probability (0..1) that a /service/ request gets a fault; default 0. */
+  faultRate?: number;
+  /** Faults to draw from: `latency:MIN-MAXms`, reset, 500, 502, 503, code30, truncated, stall; default all but stall. */
+  faults?: string | string[];
+  /** Seed of the fault draw; the same seed and requests give the same faults. Default 1. */
+  seed?: number;
 }
 
 export interface RunningEmulator {
@@ -62,6 +70,8 @@ export interface RunningEmulator {
   keys: string[];
   /** Stops accepting, lets requests in flight finish, closes the database. */
   close(): Promise<void>;
+  /** Faults injected so far, by kind (all zero without faultRate). */
+  faultCounts(): Readonly<Record<FaultKind, number>>;
 }
 
 function checkOptions(opts: EmulatorOptions): void {
@@ -90,6 +100,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       throw new SyntaxError(`block pattern is not a valid regular expression: ${(err as Error).message}`);
     }
   }
+  const faults: FaultInjector | null = opts.faultRate !== undefined && opts.faultRate !== 0 ? faultInjector({ faultRate: opts.faultRate, faults: opts.faults, seed: opts.seed }) : null;
+  const hooks = combineHooks(faults, opts.hooks ?? null);
   const clock = opts.clock ?? systemClock;
   const keys = [...new Set(opts.apiKeys ?? DEFAULTS.apiKeys)];
   const store = Store.open(opts.db ?? DEFAULTS.db);
@@ -116,7 +128,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         connectionsCheckingInterval: limits.checkIntervalMs,
         noDelay: true,
       },
-      requestListener({ settings, keys: ring, routes: buildRoutes(), hooks: opts.hooks ?? null, log: opts.log ?? (() => {}) }),
+      requestListener({ settings, keys: ring, routes: buildRoutes(), hooks, log: opts.log ?? (() => {}) }),
     );
     server.keepAliveTimeout = limits.keepAliveTimeoutMs;
     const host = opts.host ?? DEFAULTS.host;
@@ -125,17 +137,34 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     const port = (server.address() as AddressInfo).port;
     const url = `http://${hostForUrl(host)}:${port}`;
     settings.shortBase = (opts.shortBase ?? url).replace(/\/+$/, '');
-    return { url, port, keys, close: closer(server, store, limits.closeGraceMs) };
+    const noFaults = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+    return {
+      url,
+      port,
+      keys,
+      close: closer(server, store, limits.closeGraceMs, () => faults?.dispose()),
+      faultCounts: () => ({ ...(faults?.counts ?? noFaults) }),
+    };
   } catch (err) {
     store.close();
     throw err;
   }
 }
 
-function closer(server: Server, store: Store, graceMs: number): () => Promise<void> {
+/** Runs the hooks of `a`, then those of `b`, each step stopping at the first that took over. */
+function combineHooks(a: ServiceHooks | null, b: ServiceHooks | null): ServiceHooks | null {
+  if (!a || !b) return a ?? b;
+  return {
+    before: async (x) => ((await a.before?.(x)) ?? false) || ((await b.before?.(x)) ?? false),
+    after: async (x, answer) => ((await a.after?.(x, answer)) ?? false) || ((await b.after?.(x, answer)) ?? false),
+  };
+}
+
+function closer(server: Server, store: Store, graceMs: number, beforeClose: () => void): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
     closing ??= new Promise<void>((resolve) => {
+      beforeClose();
       // close() stops accepting and drops idle keep-alive connections; busy ones
       // close once their answer is written. A stuck one is cut after a grace time.
       const force = setTimeout(() => server.closeAllConnections(), graceMs);
