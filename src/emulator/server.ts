@@ -44,7 +44,7 @@ export function buildRoutes(): Map<string, Route> {
 export interface ServiceExchange {
   req: IncomingMessage;
   res: ServerResponse;
-  /** Lower-case `module/operation` as requested. */
+  /** `module/operation` as the caller spelled it. */
   path: string;
 }
 
@@ -83,7 +83,8 @@ export function answerIssues(op: OperationSpec, issues: Array<Pick<Issue, 'key' 
   const chosen = issues.filter((i) => i.code === first.code);
   const data: Record<string, string> = {};
   for (const i of chosen) data[i.key] ??= i.rule;
-  const message = chosen.map((i) => `${i.wire} ${i.rule}`).join('; ');
+  // A choice between parameters (`id|code|shortLink`) is named by its rule alone.
+  const message = chosen.map((i) => (i.wire.includes('|') ? i.rule : `${i.wire} ${i.rule}`)).join('; ');
   return fail(first.code, `${op.module}/${op.operation}: ${message}`, data);
 }
 
@@ -98,7 +99,7 @@ function decodeBody(buf: Buffer): string | null {
 }
 
 /** Carries out one /service/ request whose parameters are decoded. */
-export function service(parts: ServerParts, path: string, params: FormObject): Answer {
+export function service(parts: ServerParts, spelled: string, params: FormObject): Answer {
   const output = params.output;
   if (typeof output !== 'string' || output.toLowerCase() !== 'json') {
     return fail(6, 'unsupported output format: this service answers output=json');
@@ -106,11 +107,12 @@ export function service(parts: ServerParts, path: string, params: FormObject): A
   const accountId = parts.keys.account(params.apiKey);
   if (accountId === null) return fail(8, 'failed.api.auth', []);
   if (params.api !== undefined && params.api !== 'v1') return fail(5, 'unknown API version: send api=v1');
+  const path = spelled.toLowerCase();
   const route = parts.routes.get(path);
   if (!route) {
-    const module = path.split('/')[0];
-    const known = [...parts.routes.keys()].some((k) => k.startsWith(`${module}/`));
-    return known ? fail(5, `unknown method: ${path}`) : fail(4, `unknown module: ${module}`);
+    const known = [...parts.routes.keys()].some((k) => k.startsWith(`${path.split('/')[0]}/`));
+    const shown = spelled.slice(0, 100);
+    return known ? fail(5, `unknown method: ${shown}`) : fail(4, `unknown module: ${shown.split('/')[0]}`);
   }
   const { op, handler } = route;
   const { input, problems } = fromWire(op, params);
@@ -147,7 +149,7 @@ async function answerService(parts: ServerParts, req: IncomingMessage, res: Serv
 }
 
 function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse, rawPath: string, query: string): void {
-  const path = rawPath.slice(SERVICE_PREFIX.length).replace(/\/+$/, '').toLowerCase();
+  const path = rawPath.slice(SERVICE_PREFIX.length).replace(/\/+$/, '');
   const method = req.method;
   if (method === 'GET') {
     run(parts, req, res, path, query, '');

@@ -97,7 +97,7 @@ describe('Link/Get', () => {
   });
 
   it('says 12 with none or several selectors and 2 when nothing matches', async () => {
-    expect((await get({})).code).toBe(12);
+    expect(await get({})).toMatchObject({ code: 12, message: 'Link/Get: give exactly one of id, code, shortLink' });
     const made = await create({ fullLink: 'https://example.com/two' });
     expect((await get({ id: made.id, code: made.code })).code).toBe(12);
     expect(await get({ id: 999_999 })).toMatchObject({ code: 2, data: null });

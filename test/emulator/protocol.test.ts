@@ -31,8 +31,8 @@ describe('routing', () => {
   });
 
   it('says 4 for an unknown module and 5 for an unknown operation', async () => {
-    expect(await emu.call('Foo/Create')).toMatchObject({ code: 4, data: null });
-    expect(await emu.call('Link/Explode')).toMatchObject({ code: 5, data: null });
+    expect(await emu.call('Foo/Create')).toMatchObject({ code: 4, data: null, message: 'unknown module: Foo' });
+    expect(await emu.call('Link/Explode')).toMatchObject({ code: 5, data: null, message: 'unknown method: Link/Explode' });
     expect(await emu.call('Link')).toMatchObject({ code: 5 });
     expect(await emu.call('')).toMatchObject({ code: 4 });
   });
