@@ -22,6 +22,7 @@ export { DEFAULT_SENDER } from './messages.js';
 export { MAX_BODY_BYTES } from './server.js';
 export { DEFAULTS, LIMITS, type Limits } from './defaults.js';
 export { parseFaults, DEFAULT_FAULTS, FAULT_KINDS, type Fault, type FaultKind } from './faults.js';
+export { sandboxDbPath, sandboxOptions, resetSandbox, localTimeZone, SANDBOX_KEY, SANDBOX_FILE } from './sandbox.js';
 
 export interface EmulatorOptions {
   /** Interface to bind; default 127.0.0.1. */

@@ -190,17 +190,22 @@ function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerRes
 }
 
 function run(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): void {
+  const failed = (err: unknown) => {
+    parts.log(`emulator: ${path.slice(0, 100)}: ${(err as Error)?.stack ?? String(err)}`);
+    if (!res.headersSent && !res.destroyed) writeJson(res, 200, envelope(fail(3, 'unknown application error')));
+  };
   if (parts.hooks === null) {
     // The common case stays synchronous: no promise per request.
-    const params = parseForm(query);
-    if (body) parseForm(body, params);
-    writeJson(res, 200, envelope(guarded(parts, path, params)));
+    try {
+      const params = parseForm(query);
+      if (body) parseForm(body, params);
+      writeJson(res, 200, envelope(guarded(parts, path, params)));
+    } catch (err) {
+      failed(err);
+    }
     return;
   }
-  answerService(parts, req, res, path, query, body).catch((err: unknown) => {
-    parts.log(`emulator: ${path}: ${(err as Error)?.stack ?? String(err)}`);
-    if (!res.headersSent && !res.destroyed) writeJson(res, 200, envelope(fail(3, 'unknown application error')));
-  });
+  answerService(parts, req, res, path, query, body).catch(failed);
 }
 
 function tooLarge(res: ServerResponse): void {
