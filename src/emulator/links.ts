@@ -116,10 +116,15 @@ export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** ORDER BY from a validated sort map; fields come from the catalog's list, columns from a fixed table. */
+/**
+ * ORDER BY from a validated sort map; fields come from the catalog's list,
+ * columns from a fixed table. Ties go by id in the direction of the last
+ * field, so one (account_id, column) index serves the whole order.
+ */
 export function orderBy(sort: Record<string, 'ASC' | 'DESC'> | undefined, columns: Record<string, string>, fallback: string): string {
   const parts = Object.entries(sort ?? {}).map(([field, dir]) => `${columns[field]} ${dir === 'DESC' ? 'DESC' : 'ASC'}`);
-  return parts.length ? `${parts.join(', ')}, id ASC` : fallback;
+  if (parts.length === 0) return fallback;
+  return `${parts.join(', ')}, id ${parts.at(-1)!.endsWith('DESC') ? 'DESC' : 'ASC'}`;
 }
 
 export function page(v: Record<string, unknown>): { limit: number; offset: number } {
