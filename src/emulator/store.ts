@@ -11,6 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
+import { CommitWatch } from './commits.js';
 import type { LifecyclePlan } from './lifecycle.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
@@ -154,7 +155,7 @@ const STATEMENT_CACHE_LIMIT = 256;
 
 export class SchemaTooNewError extends Error {}
 
-/** Links kept by the read cache of a private (':memory:') database. */
+/** Most links kept by the read cache. */
 const LINK_CACHE_LIMIT = 10_000;
 
 export class Store {
@@ -164,23 +165,24 @@ export class Store {
   readonly #s: ReturnType<typeof prepareAll>;
   /**
    * Link/Get is the hot read. A libsql call costs about 20 us inside a busy
-   * server (block_on, N-API), more than the rest of the request, so a private
-   * in-memory database, which only this Store writes, keeps the links it read
-   * until the next write of any kind. A file may be written by other
-   * processes, so it is always read.
+   * server (block_on, N-API), more than the rest of the request, so links read
+   * are kept until anything is written: for a private in-memory database only
+   * this Store writes; a file may be written by other processes too, which
+   * CommitWatch notices from the wal-index header.
    */
-  readonly #linkCache: Map<string, LinkRow> | null;
+  readonly #linkCache = new Map<string, LinkRow>();
+  readonly #commits: CommitWatch | null;
 
   constructor(db: Database, path: string) {
     this.#db = db;
     this.path = path;
     this.#s = prepareAll(db);
-    this.#linkCache = path === ':memory:' ? new Map() : null;
+    this.#commits = path === ':memory:' ? null : new CommitWatch(path);
   }
 
   /** Every write calls this: cached reads are no longer true. */
   #wrote(): void {
-    if (this.#linkCache?.size) this.#linkCache.clear();
+    if (this.#linkCache.size) this.#linkCache.clear();
   }
 
   /** Opens (creating if needed) and migrates the database. ':memory:' gives a private, empty one. */
@@ -205,6 +207,7 @@ export class Store {
   }
 
   close(): void {
+    this.#commits?.close();
     if (this.#db.open) this.#db.close();
   }
 
@@ -245,12 +248,13 @@ export class Store {
 
   linkById(accountId: number, id: number): LinkRow | undefined {
     const cache = this.#linkCache;
-    const key = cache && `${accountId}/${id}`;
-    const hit = key && cache.get(key);
+    if (this.#commits && !this.#commits.unchanged()) cache.clear();
+    const key = `${accountId}/${id}`;
+    const hit = cache.get(key);
     if (hit) return hit;
     const r = this.#s.linkById.get(id, accountId) as Raw | undefined;
     const row = r && linkRow(r);
-    if (row && key) {
+    if (row) {
       if (cache.size >= LINK_CACHE_LIMIT) cache.clear();
       cache.set(key, row);
     }

@@ -96,6 +96,30 @@ describe('one database file, several processes', () => {
   });
 });
 
+describe('reads across processes', () => {
+  it('sees at once what another process changed, however often it read before', async () => {
+    const db = join(dir, 'coherent.db');
+    const key = 'k';
+    const other = await startChild({ port: 0, db, apiKeys: [key] });
+    const here = await startEmulator({ port: 0, db, apiKeys: [key] });
+    try {
+      const made = (await call(here.url, 'Link/Create', { data: { fullLink: 'https://example.com/c', comment: 'v0' } }, key)).data as { id: string; code: string };
+      for (let round = 1; round <= 20; round++) {
+        for (let i = 0; i < 3; i++) expect((await call(here.url, 'Link/Get', { id: made.id }, key)).data).toMatchObject({ comment: `v${round - 1}` });
+        expect((await call(other.url, 'Link/Update', { id: made.id, data: { comment: `v${round}` } }, key)).code).toBe(0);
+        expect((await call(here.url, 'Link/Get', { id: made.id }, key)).data).toMatchObject({ comment: `v${round}` });
+      }
+      await fetch(`${other.url}/${made.code}`, { redirect: 'manual' });
+      expect((await call(here.url, 'Link/Get', { id: made.id }, key)).data).toMatchObject({ clickCnt: '1' });
+      expect((await call(other.url, 'Link/Delete', { ids: [made.id] }, key)).code).toBe(0);
+      expect((await call(here.url, 'Link/Get', { id: made.id }, key)).code).toBe(2);
+    } finally {
+      await here.close();
+      await stopChild(other.child);
+    }
+  });
+});
+
 describe('database file', () => {
   it('keeps state across restarts, in WAL mode, with the schema version recorded', async () => {
     const db = join(dir, 'restart.db');
