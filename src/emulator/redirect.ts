@@ -10,7 +10,7 @@ const CODE_PATH = /^\/([0-9A-Za-z]{1,64})\/?$/;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function page(res: ServerResponse, status: number, title: string, text: string, head: boolean): void {
+function htmlPage(res: ServerResponse, status: number, title: string, text: string, head: boolean): void {
   const body = `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body><h1>${escapeHtml(
     title,
   )}</h1><p>${escapeHtml(text)}</p></body></html>\n`;
@@ -32,17 +32,17 @@ export function visit(s: Settings, req: IncomingMessage, res: ServerResponse, pa
   const head = req.method === 'HEAD';
   if (req.method !== 'GET' && !head) {
     res.setHeader('allow', 'GET, HEAD');
-    page(res, 405, 'Method not allowed', 'Short links answer GET and HEAD.', false);
+    htmlPage(res, 405, 'Method not allowed', 'Short links answer GET and HEAD.', false);
     return;
   }
   if (path === '/') {
-    page(res, 200, 'smslink emulator', 'This is the smslink emulator. The API is under /service/<Module>/<Operation>; short links are /<code>.', head);
+    htmlPage(res, 200, 'smslink emulator', 'This is the smslink emulator. The API is under /service/<Module>/<Operation>; short links are /<code>.', head);
     return;
   }
   const m = CODE_PATH.exec(path);
   const link = m ? s.store.linkForVisit(m[1]) : undefined;
   if (!link) {
-    page(res, 404, 'Short link not found', `There is no short link ${path.slice(0, 80)} here.`, head);
+    htmlPage(res, 404, 'Short link not found', `There is no short link ${path.slice(0, 80)} here.`, head);
     return;
   }
   const now = s.clock.now();
@@ -54,7 +54,7 @@ export function visit(s: Settings, req: IncomingMessage, res: ServerResponse, pa
   else if (location === null) refusal = [404, 'Short link broken', 'The address this short link points to cannot be used.'];
   s.store.recordVisit(link.id, now, refusal === null);
   if (refusal) {
-    page(res, refusal[0], refusal[1], refusal[2], head);
+    htmlPage(res, refusal[0], refusal[1], refusal[2], head);
     return;
   }
   res.writeHead(302, { location: location!, 'content-length': 0, 'cache-control': 'no-store' });

@@ -88,8 +88,4 @@ export function formatWall(wall: number): string {
   )}:${pad2(d.getUTCSeconds())}`;
 }
 
-export function formatWallDate(wall: number): string {
-  return formatWall(wall).slice(0, 10);
-}
-
 export const DAY_MS = 86_400_000;
