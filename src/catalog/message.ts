@@ -147,6 +147,7 @@ export const messageList = define<ListMessagesInput, Page<Message>>({
       wire: 'criteria[campaignIds]',
       type: 'ids',
       maxItems: 100,
+      truncate: true,
       list: 'comma',
       doc: 'criteria[campaignIds]: array or comma-separated; only the first 100 are used',
       cli: { flag: '--campaign-ids <ids>', help: 'campaign ids, comma-separated (at most 100)' },

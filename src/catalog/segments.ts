@@ -1,33 +1,63 @@
-// How many SMS segments a text takes: GSM-7 (160 characters, 153 per part of
-// a long message; extension characters count twice) or UCS-2 when any
-// character is outside GSM-7 (70 UTF-16 units, 67 per part).
+// How many SMS segments a text takes, by the GSM 03.38 rules: texts made only
+// of GSM-7 characters use 160 septets in one segment or 153 per part of a
+// long message (extension characters such as € { } take two septets and are
+// never split across parts); any other character makes the whole text UCS-2,
+// 70 UTF-16 code units in one segment or 67 per part (a surrogate pair is never
+// split). Shared by the emulator (segNum, price) and the CLI's --dry-run.
 
 const GSM_BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\u001bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
-const GSM_EXTENDED = '^{}\\[~]|€\f';
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
+  '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM_EXTENSION = '\f^{}\\[~]|€';
 
 const BASIC = new Set(GSM_BASIC);
-const EXTENDED = new Set(GSM_EXTENDED);
+const EXTENSION = new Set(GSM_EXTENSION);
 
 export interface SegmentCount {
   encoding: 'GSM-7' | 'UCS-2';
+  /** Segments the text is sent as; 0 for an empty text. */
   segments: number;
-  /** Characters as the encoding counts them (septets for GSM-7, UTF-16 units for UCS-2). */
+  /** Length in the units of the encoding: septets for GSM-7 (extension characters count 2), UTF-16 code units for UCS-2. */
   characters: number;
 }
 
+export const GSM7_SINGLE = 160;
+export const GSM7_PART = 153;
+export const UCS2_SINGLE = 70;
+export const UCS2_PART = 67;
+
+/** Fills parts of `capacity` units with indivisible items of the given widths. */
+function parts(widths: number[], capacity: number): number {
+  let count = 1;
+  let used = 0;
+  for (const w of widths) {
+    if (used + w > capacity) {
+      count++;
+      used = 0;
+    }
+    used += w;
+  }
+  return count;
+}
+
 export function countSegments(text: string): SegmentCount {
-  let septets = 0;
+  const widths: number[] = [];
   let gsm = true;
   for (const ch of text) {
-    if (BASIC.has(ch)) septets += 1;
-    else if (EXTENDED.has(ch)) septets += 2;
+    if (BASIC.has(ch)) widths.push(1);
+    else if (EXTENSION.has(ch)) widths.push(2);
     else {
       gsm = false;
       break;
     }
   }
-  if (gsm) return { encoding: 'GSM-7', characters: septets, segments: septets <= 160 ? 1 : Math.ceil(septets / 153) };
-  const units = text.length;
-  return { encoding: 'UCS-2', characters: units, segments: units <= 70 ? 1 : Math.ceil(units / 67) };
+  if (gsm) {
+    const characters = widths.reduce((a, b) => a + b, 0);
+    if (characters === 0) return { encoding: 'GSM-7', segments: 0, characters: 0 };
+    return { encoding: 'GSM-7', segments: characters <= GSM7_SINGLE ? 1 : parts(widths, GSM7_PART), characters };
+  }
+  const units: number[] = [];
+  for (const ch of text) units.push(ch.length);
+  const characters = text.length;
+  return { encoding: 'UCS-2', segments: characters <= UCS2_SINGLE ? 1 : parts(units, UCS2_PART), characters };
 }

@@ -21,6 +21,8 @@ export interface ParamSpec {
   minLength?: number;
   maxLength?: number;
   maxItems?: number;
+  /** The service ignores items beyond maxItems instead of refusing them (the emulator cuts the list). */
+  truncate?: boolean;
   /** For datetimes relative to now: allowed distance from now in ms. */
   window?: { minMs: number; maxMs: number };
   sortFields?: readonly string[];

@@ -1,0 +1,33 @@
+// Defaults and limits of the emulator, in a module of their own so that the
+// sandbox helpers can name them without loading the server.
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8080,
+  db: ':memory:',
+  apiKeys: ['sandbox'],
+  timeScale: 1,
+  tz: 'UTC',
+  price: 0.01,
+} as const;
+
+/** Header size and time limits against slow or oversized requests. */
+export const LIMITS: Limits = {
+  maxHeaderSize: 16 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  /** How often connections are checked against the two timeouts above. */
+  checkIntervalMs: 1_000,
+  /** How long close() waits for requests in flight before cutting connections. */
+  closeGraceMs: 5_000,
+};
+
+export interface Limits {
+  maxHeaderSize: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  checkIntervalMs: number;
+  closeGraceMs: number;
+}

@@ -1,0 +1,84 @@
+// The planned life of one message, fixed when it is sent: NEW, then ENQUEUD,
+// ACCEPTD (or REJECTD) and a final status a few simulated seconds later, the
+// outcome picked by the recipient's last four digits (the test numbers of the
+// README). Times are on the emulator's clock; durations shrink by timeScale.
+// The store applies the plan lazily (Store.advance), so a manual clock gives
+// the same statuses on every run.
+
+/** Simulated durations, in ms at time scale 1. */
+export const STEP_MS = 1_000;
+export const MODERATION_MS = 60_000;
+/** Validity when params[validity] is not sent (the contract's maximum). */
+export const DEFAULT_VALIDITY_MIN = 1440;
+
+export interface Stage {
+  t: number;
+  status: string;
+  campaign: string;
+}
+
+export interface LifecyclePlan {
+  /** Five slots: ready (t0), ENQUEUD (t1), accepted or rejected (t2), partly delivered (t3), final (t4). */
+  stages: [Stage, Stage, Stage | null, Stage | null, Stage | null];
+  status: string;
+  campaignStatus: string;
+  nextTs: number;
+}
+
+export type Outcome = 'REJECTD' | 'UNDELIV' | 'EXPIRED' | 'PDLIVRD' | 'DELIVRD';
+
+/** The test numbers: what a recipient's last four digits make of a message. */
+export const TEST_NUMBERS: Readonly<Record<string, Outcome>> = {
+  '0000': 'REJECTD',
+  '1111': 'UNDELIV',
+  '2222': 'EXPIRED',
+  '3333': 'PDLIVRD',
+};
+
+export function outcomeOf(recipient: string): Outcome {
+  return TEST_NUMBERS[recipient.slice(-4)] ?? 'DELIVRD';
+}
+
+export interface PlanInput {
+  recipient: string;
+  createTs: number;
+  deferredTs: number | null;
+  validityMin: number;
+  moderation: boolean;
+  timeScale: number;
+}
+
+export function planLifecycle(input: PlanInput): LifecyclePlan {
+  const scaled = (ms: number) => Math.round(ms / input.timeScale);
+  const u = scaled(STEP_MS);
+  const t0 = input.moderation ? input.createTs + scaled(MODERATION_MS) : input.createTs;
+  const ready: Stage = { t: t0, status: 'NEW', campaign: input.moderation ? 'READY_FOR_SEND' : 'AUTO_READY_FOR_SEND' };
+  const t1 = Math.max(t0 + u, input.deferredTs ?? 0);
+  const enqueued: Stage = { t: t1, status: 'ENQUEUD', campaign: 'RUNNING' };
+  const accepted: Stage = { t: t1 + u, status: 'ACCEPTD', campaign: 'SENT' };
+  const done = (t: number, status: string): Stage => ({ t, status, campaign: 'DONE' });
+  let stages: LifecyclePlan['stages'];
+  switch (outcomeOf(input.recipient)) {
+    case 'REJECTD':
+      stages = [ready, enqueued, done(t1 + u, 'REJECTD'), null, null];
+      break;
+    case 'UNDELIV':
+      stages = [ready, enqueued, accepted, null, done(t1 + 4 * u, 'UNDELIV')];
+      break;
+    case 'EXPIRED':
+      // The handset never answers: the operator keeps trying until the validity runs out.
+      stages = [ready, enqueued, accepted, null, done(t1 + scaled(input.validityMin * 60_000), 'EXPIRED')];
+      break;
+    case 'PDLIVRD':
+      stages = [ready, enqueued, accepted, { t: t1 + 3 * u, status: 'PDLIVRD', campaign: 'SENT' }, done(t1 + 5 * u, 'DELIVRD')];
+      break;
+    default:
+      stages = [ready, enqueued, accepted, null, done(t1 + 4 * u, 'DELIVRD')];
+  }
+  return {
+    stages,
+    status: 'NEW',
+    campaignStatus: input.moderation ? 'MODERATION' : ready.campaign,
+    nextTs: input.moderation ? t0 : t1,
+  };
+}

@@ -1,0 +1,55 @@
+// The sandbox: one emulator database in the user's data directory that
+// `--sandbox` commands and `smslink serve` share, so state survives between
+// commands and a link made with --sandbox opens while `serve` runs. This file
+// only names the place and the options; the CLI starts and stops the emulator.
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import envPaths from 'env-paths';
+import { DEFAULTS } from './defaults.js';
+import type { EmulatorOptions } from './index.js';
+
+export const SANDBOX_KEY = 'sandbox';
+export const SANDBOX_FILE = 'sandbox.db';
+
+/** Where the sandbox database lives: $SMSLINK_DATA_DIR/sandbox.db, else the user data directory (Linux: ~/.local/share/smslink). */
+export function sandboxDbPath(env: Record<string, string | undefined>): string {
+  const dir = env.SMSLINK_DATA_DIR || envPaths('smslink', { suffix: '' }).data;
+  return join(dir, SANDBOX_FILE);
+}
+
+/** The user's local time zone, so deferred times typed by the user mean the same to the client and the sandbox. */
+export function localTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/**
+ * Options of the in-process sandbox emulator: the sandbox key on an
+ * ephemeral loopback port, the shared database file, the local time zone,
+ * and short links on the address `smslink serve` uses by default, so they
+ * keep working after the command that made them has exited.
+ */
+export function sandboxOptions(env: Record<string, string | undefined>): EmulatorOptions {
+  return {
+    host: DEFAULTS.host,
+    port: 0,
+    db: sandboxDbPath(env),
+    apiKeys: [SANDBOX_KEY],
+    tz: localTimeZone(),
+    shortBase: `http://${DEFAULTS.host}:${DEFAULTS.port}`,
+  };
+}
+
+/** Empties the sandbox (schema kept, safe while `serve` runs on it). Returns its path and whether it existed. */
+export async function resetSandbox(env: Record<string, string | undefined>): Promise<{ path: string; existed: boolean }> {
+  const path = sandboxDbPath(env);
+  if (!existsSync(path)) return { path, existed: false };
+  const { Store } = await import('./store.js');
+  const store = Store.open(path);
+  try {
+    store.reset();
+  } finally {
+    store.close();
+  }
+  return { path, existed: true };
+}

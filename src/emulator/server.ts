@@ -1,0 +1,232 @@
+// The HTTP side: reads requests with bounded size, routes /service/<module>/
+// <operation> through a Map to the handler named by the catalog id, checks
+// output/api/apiKey and the catalog's parameter rules, and writes the
+// {code, data, message} envelope (HTTP 200 for API-level errors). Anything else
+// is a short-link visit. No request gets a 500: unexpected failures answer
+// code 3 (or 10 when the database stayed locked) and the server keeps going.
+// Hooks run before and after each /service/ operation (fault injection).
+
+import { isAscii } from 'node:buffer';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OPERATIONS } from '../catalog/index.js';
+import type { OperationSpec } from '../catalog/types.js';
+import { validateInput, type Issue } from '../catalog/validate.js';
+import type { KeyRing } from './auth.js';
+import { fail, RawJson, type Answer, type Handler, type Settings } from './context.js';
+import { LINK_HANDLERS } from './links.js';
+import { MESSAGE_HANDLERS } from './messages.js';
+import { visit } from './redirect.js';
+import { fromWire, parseForm, type FormObject } from './wire.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
+const SERVICE_PREFIX = '/service/';
+
+export interface Route {
+  op: OperationSpec;
+  handler: Handler;
+}
+
+const HANDLERS: Record<string, Handler> = { ...LINK_HANDLERS, ...MESSAGE_HANDLERS };
+
+/** `module/operation` in lower case -> route; every catalog operation must have a handler. */
+export function buildRoutes(): Map<string, Route> {
+  const routes = new Map<string, Route>();
+  for (const op of OPERATIONS) {
+    const handler = HANDLERS[op.id];
+    if (!handler) throw new Error(`no emulator handler for catalog operation ${op.id}`);
+    routes.set(`${op.module}/${op.operation}`.toLowerCase(), { op, handler });
+  }
+  return routes;
+}
+
+/** What a hook sees of a /service/ request. */
+export interface ServiceExchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** `module/operation` as the caller spelled it. */
+  path: string;
+}
+
+/**
+ * Points where fault injection (issue 5) plugs in. `before` runs once the
+ * request is read and before anything is carried out; `after` runs once the
+ * operation is done, with the answer about to be sent. Either returns true
+ * when it has dealt with the response itself (answered, delayed, dropped).
+ */
+export interface ServiceHooks {
+  before?(x: ServiceExchange): boolean | Promise<boolean>;
+  after?(x: ServiceExchange, answer: { status: number; body: string }): boolean | Promise<boolean>;
+}
+
+export interface ServerParts {
+  settings: Settings;
+  keys: KeyRing;
+  routes: Map<string, Route>;
+  hooks: ServiceHooks | null;
+  log: (line: string) => void;
+}
+
+function writeJson(res: ServerResponse, status: number, body: string, headers?: Record<string, string>): void {
+  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+function envelope(a: Answer): string {
+  if (a.data instanceof RawJson) return `{"code":${a.code},"data":${a.data.text},"message":${JSON.stringify(a.message)}}`;
+  return JSON.stringify({ code: a.code, data: a.data, message: a.message });
+}
+
+/** The answer for validation problems: missing (11) and constraint (12) codes win over plain validation (1). */
+export function answerIssues(op: OperationSpec, issues: Array<Pick<Issue, 'key' | 'wire' | 'rule' | 'code'>>): Answer {
+  const first = issues.find((i) => i.code !== 1) ?? issues[0];
+  const chosen = issues.filter((i) => i.code === first.code);
+  const data: Record<string, string> = {};
+  for (const i of chosen) data[i.key] ??= i.rule;
+  // A choice between parameters (`id|code|shortLink`) is named by its rule alone.
+  const message = chosen.map((i) => (i.wire.includes('|') ? i.rule : `${i.wire} ${i.rule}`)).join('; ');
+  return fail(first.code, `${op.module}/${op.operation}: ${message}`, data);
+}
+
+function decodeBody(buf: Buffer): string | null {
+  if (buf.length === 0) return '';
+  if (isAscii(buf)) return buf.toString('latin1');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    return null;
+  }
+}
+
+/** Carries out one /service/ request whose parameters are decoded. */
+export function service(parts: ServerParts, spelled: string, params: FormObject): Answer {
+  const output = params.output;
+  if (typeof output !== 'string' || output.toLowerCase() !== 'json') {
+    return fail(6, 'unsupported output format: this service answers output=json');
+  }
+  const accountId = parts.keys.account(params.apiKey);
+  if (accountId === null) return fail(8, 'failed.api.auth', []);
+  if (params.api !== undefined && params.api !== 'v1') return fail(5, 'unknown API version: send api=v1');
+  const path = spelled.toLowerCase();
+  const route = parts.routes.get(path);
+  if (!route) {
+    const known = [...parts.routes.keys()].some((k) => k.startsWith(`${path.split('/')[0]}/`));
+    const shown = spelled.slice(0, 100);
+    return known ? fail(5, `unknown method: ${shown}`) : fail(4, `unknown module: ${shown.split('/')[0]}`);
+  }
+  const { op, handler } = route;
+  const { input, problems } = fromWire(op, params);
+  if (problems.length) return answerIssues(op, problems.map((p) => ({ key: p.key, wire: p.key, rule: p.rule, code: 1 })));
+  const s = parts.settings;
+  const now = s.clock.now();
+  const { values, issues } = validateInput(op, input, { now: new Date(now), toInstant: s.tz.toInstant });
+  if (issues.length) return answerIssues(op, issues);
+  return handler({ settings: s, accountId, now, values });
+}
+
+function guarded(parts: ServerParts, path: string, params: FormObject): Answer {
+  try {
+    return service(parts, path, params);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))) {
+      return fail(10, 'save failed: the database is busy (concurrent access); try again');
+    }
+    parts.log(`emulator: ${path}: ${(err as Error)?.stack ?? String(err)}`);
+    return fail(3, 'unknown application error');
+  }
+}
+
+async function answerService(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): Promise<void> {
+  const exchange: ServiceExchange = { req, res, path };
+  if (parts.hooks?.before && (await parts.hooks.before(exchange))) return;
+  const params = parseForm(query);
+  if (body) parseForm(body, params);
+  const answer = guarded(parts, path, params);
+  const text = envelope(answer);
+  if (parts.hooks?.after && (await parts.hooks.after(exchange, { status: 200, body: text }))) return;
+  writeJson(res, 200, text);
+}
+
+function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse, rawPath: string, query: string): void {
+  const path = rawPath.slice(SERVICE_PREFIX.length).replace(/\/+$/, '');
+  const method = req.method;
+  if (method === 'GET') {
+    run(parts, req, res, path, query, '');
+    return;
+  }
+  if (method !== 'POST') {
+    writeJson(res, 405, envelope(fail(5, `method ${method} is not used here: send POST (or GET)`)), { allow: 'GET, POST' });
+    return;
+  }
+  const declared = Number(req.headers['content-length']);
+  if (declared > MAX_BODY_BYTES) {
+    tooLarge(res);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let refused = false;
+  req.on('data', (chunk: Buffer) => {
+    if (refused) return;
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      refused = true;
+      chunks.length = 0;
+      tooLarge(res);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (refused) return;
+    const text = decodeBody(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    if (text === null) {
+      writeJson(res, 200, envelope(fail(1, 'the request body is not valid UTF-8', { body: 'is not valid UTF-8' })));
+      return;
+    }
+    run(parts, req, res, path, query, text);
+  });
+}
+
+function run(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): void {
+  const failed = (err: unknown) => {
+    parts.log(`emulator: ${path.slice(0, 100)}: ${(err as Error)?.stack ?? String(err)}`);
+    if (!res.headersSent && !res.destroyed) writeJson(res, 200, envelope(fail(3, 'unknown application error')));
+  };
+  if (parts.hooks === null) {
+    // The common case stays synchronous: no promise per request.
+    try {
+      const params = parseForm(query);
+      if (body) parseForm(body, params);
+      writeJson(res, 200, envelope(guarded(parts, path, params)));
+    } catch (err) {
+      failed(err);
+    }
+    return;
+  }
+  answerService(parts, req, res, path, query, body).catch(failed);
+}
+
+function tooLarge(res: ServerResponse): void {
+  if (res.headersSent) return;
+  writeJson(res, 413, envelope(fail(1, `request body larger than ${MAX_BODY_BYTES} bytes`)), { connection: 'close' });
+}
+
+/** The node:http request listener of the emulator. */
+export function requestListener(parts: ServerParts): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    req.on('error', () => {});
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = q < 0 ? '' : url.slice(q + 1);
+    try {
+      if (path.startsWith(SERVICE_PREFIX)) serviceRequest(parts, req, res, path, query);
+      else visit(parts.settings, req, res, path);
+    } catch (err) {
+      parts.log(`emulator: ${path.slice(0, 80)}: ${(err as Error)?.stack ?? String(err)}`);
+      if (!res.headersSent) writeJson(res, 200, envelope(fail(3, 'unknown application error')));
+    }
+  };
+}
