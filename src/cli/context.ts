@@ -23,6 +23,8 @@ export interface CliIO {
 /** Options every command accepts (program-level flags). */
 export interface GlobalOptions {
   apiKey?: string;
+  /** Every --api-key given (serve accepts several). */
+  apiKeys?: string[];
   baseUrl?: string;
   profile?: string;
   output?: string;
@@ -124,6 +126,7 @@ export class RunContext {
   settings(): Settings {
     if (!this.#settings) {
       const g = this.globals;
+      if ((g.apiKeys?.length ?? 0) > 1) throw new UsageError('--api-key was given more than once; give one key');
       this.#settings = resolveSettings(
         { apiKey: g.apiKey, baseUrl: g.baseUrl, profile: g.profile, output: g.json ? 'json' : g.output, timeout: g.timeout, retries: g.retries },
         this.io.env,
@@ -199,9 +202,16 @@ export class RunContext {
   async client(opts: { interruptible?: boolean } = {}): Promise<SmsLinkClient> {
     if (this.#client) return this.#client;
     const settings = this.settings();
-    const baseUrl = settings.baseUrl.value ?? '';
+    let baseUrl = settings.baseUrl.value ?? '';
     let apiKey = settings.apiKey.value ?? '';
-    {
+    if (this.sandbox) {
+      const { startEmulator, sandboxOptions } = await import('../emulator/index.js');
+      const emu = await startEmulator(sandboxOptions(this.io.env));
+      this.#cleanups.push(() => emu.close());
+      baseUrl = emu.url;
+      apiKey = emu.keys[0];
+      if (this.io.stderr.isTTY) this.note('Using the sandbox: a local emulator, nothing reaches the real service (`smslink sandbox path` shows where it keeps its data).');
+    } else {
       if (settings.apiKey.source === 'flag' && this.io.stderr.isTTY && !this.#warnedKeyFlag) {
         this.#warnedKeyFlag = true;
         await this.warn('--api-key is visible to other users in the process list; prefer SMSLINK_API_KEY or `smslink config set api-key -`.');

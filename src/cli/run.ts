@@ -12,6 +12,7 @@ import { registerMessage } from './message.js';
 import { registerConfig } from './config.js';
 import { registerApi } from './api.js';
 import { registerCompletion } from './completion.js';
+import { registerServe } from './serve.js';
 import { examples, globalsOf } from './operation.js';
 
 export type { CliIO } from './context.js';
@@ -34,7 +35,7 @@ function buildProgram(io: CliIO, runner: Runner): Command {
     });
 
   program
-    .option('--api-key <key>', 'API key (prefer SMSLINK_API_KEY or `config set api-key -`)')
+    .option('--api-key <key>', 'API key (prefer SMSLINK_API_KEY or `config set api-key -`)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .option('--base-url <url>', 'base URL of the service, e.g. https://api.example.com')
     .option('--profile <name>', 'config profile to use')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv', 'tsv']))
@@ -67,6 +68,7 @@ function buildProgram(io: CliIO, runner: Runner): Command {
   registerMessage(program, runner);
   registerConfig(program, runner);
   registerApi(program, runner);
+  registerServe(program, runner);
   registerCompletion(program, runner);
   return program;
 }
@@ -75,7 +77,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   let ctx: RunContext | undefined;
   let code: number = EXIT.OK;
   const runner: Runner = async (cmd, action) => {
-    ctx = new RunContext(io, globalsOf(cmd));
+    const { apiKey, ...globals } = globalsOf(cmd);
+    // --api-key is collected so that `serve` can take several; everywhere else the one given is used.
+    const keys = (apiKey as unknown as string[] | undefined) ?? [];
+    ctx = new RunContext(io, { ...globals, apiKey: keys.at(-1), apiKeys: keys });
     const result = await action(ctx);
     code = typeof result === 'number' ? result : EXIT.OK;
   };

@@ -1,0 +1,116 @@
+// `smslink serve` runs the emulator until interrupted; `smslink sandbox`
+// shows or empties the sandbox database that --sandbox and serve share.
+
+import type { Command } from 'commander';
+import type { RunContext } from './context.js';
+import { EXIT, UsageError } from './exit.js';
+import { examples, type CliValues } from './operation.js';
+import type { Runner } from './run.js';
+
+const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
+
+function number(value: unknown, flag: string, check: (n: number) => boolean, rule: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || !check(n)) throw new UsageError(`${flag}: invalid value "${value}": ${rule}`);
+  return n;
+}
+
+async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
+  const { startEmulator, sandboxDbPath, DEFAULTS } = await import('../emulator/index.js');
+  const options = {
+    host: typeof opts.host === 'string' ? opts.host : DEFAULTS.host,
+    port: number(opts.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'must be a port number from 0 to 65535') ?? DEFAULTS.port,
+    db: typeof opts.db === 'string' ? opts.db : sandboxDbPath(ctx.env),
+    apiKeys: ctx.globals.apiKeys?.length ? ctx.globals.apiKeys : undefined,
+    shortBase: typeof opts.shortBase === 'string' ? opts.shortBase : undefined,
+    timeScale: number(opts.timeScale, '--time-scale', (n) => n > 0, 'must be a positive number'),
+    tz: typeof opts.tz === 'string' ? opts.tz : undefined,
+    moderation: opts.moderation === true,
+    senders: opts.sender as string[] | undefined,
+    blockPattern: typeof opts.blockPattern === 'string' ? opts.blockPattern : undefined,
+    price: number(opts.price, '--price', (n) => n >= 0, 'must be zero or more'),
+    faultRate: number(opts.faultRate, '--fault-rate', (n) => n >= 0 && n <= 1, 'must be a probability from 0 to 1'),
+    faults: typeof opts.faults === 'string' ? opts.faults : undefined,
+    seed: number(opts.seed, '--seed', (n) => Number.isInteger(n), 'must be a whole number'),
+    log: (line: string) => ctx.note(line),
+  };
+  let emulator;
+  try {
+    emulator = await startEmulator(options);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new UsageError(`--port: ${options.host}:${options.port} is already in use; pick another port or --port 0`);
+    if (err instanceof RangeError || err instanceof SyntaxError) throw new UsageError(e.message);
+    throw err;
+  }
+  ctx.stdout.write(`listening on ${emulator.url}\n`);
+  ctx.stdout.write(`accepting API keys: ${emulator.keys.join(', ')}\n`);
+  if (options.db !== ':memory:') ctx.note(`database: ${options.db}`);
+  if (options.faultRate) ctx.note(`injecting faults into ${options.faultRate * 100}% of /service/ requests`);
+  // Run until SIGINT/SIGTERM (the bin aborts io.signal), then stop cleanly.
+  await new Promise<void>((resolve) => {
+    if (!ctx.io.signal) return; // no way to be told to stop: serve forever
+    if (ctx.io.signal.aborted) return resolve();
+    ctx.io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await emulator.close();
+  ctx.note('stopped');
+  return EXIT.OK;
+}
+
+export function registerServe(program: Command, runner: Runner): void {
+  program
+    .command('serve')
+    .description('Run the emulator of the service (stateful, on 127.0.0.1:8080 by default)')
+    .option('--host <host>', 'interface to bind (default 127.0.0.1)')
+    .option('--port <port>', 'port; 0 picks a free one (default 8080)')
+    .option('--db <path>', 'database file, or :memory: (default: the sandbox database)')
+    .option('--short-base <url>', 'base of the short links it hands out (default: its own URL)')
+    .option('--time-scale <n>', 'run the message lifecycle n times faster (default 1)')
+    .option('--tz <zone>', 'account time zone, e.g. Asia/Almaty (default UTC)')
+    .option('--moderation', 'sends await moderation (status 1) before they go out')
+    .option('--sender <name>', 'a registered sender ID (repeatable)', collect)
+    .option('--block-pattern <regex>', 'create links whose fullLink matches as blocked')
+    .option('--price <amount>', 'price of one segment (default 0.01)')
+    .option('--fault-rate <p>', 'probability that a /service/ request gets a fault (default 0)')
+    .option('--faults <list>', 'faults to draw from: latency:MIN-MAXms,reset,500,502,503,code30,truncated,stall')
+    .option('--seed <n>', 'seed of the fault draw (default 1)')
+    .addHelpText(
+      'after',
+      `
+The accepted keys are given with --api-key (repeatable); without it the key
+is "sandbox". Test numbers pick a message's fate: a recipient ending in 0000
+is REJECTD, 1111 UNDELIV, 2222 EXPIRED, 3333 passes through PDLIVRD, anything
+else DELIVRD. Ctrl-C (or SIGTERM) stops accepting, finishes what is in flight
+and exits 0.
+${examples([
+  'smslink serve',
+  'smslink serve --port 0 --db :memory: --api-key key-one --api-key key-two',
+  'smslink serve --time-scale 60 --sender ACME --block-pattern "casino"',
+  'smslink serve --fault-rate 0.2 --faults reset,502,code30 --seed 7',
+])}`,
+    )
+    .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => serve(ctx, opts)));
+
+  const sandbox = program.command('sandbox').description('Show or empty the local sandbox used by --sandbox and serve');
+  sandbox
+    .command('path')
+    .description('Print where the sandbox database is')
+    .action((_o: CliValues, cmd: Command) =>
+      runner(cmd, async (ctx) => {
+        const { sandboxDbPath } = await import('../emulator/sandbox.js');
+        ctx.stdout.write(`${sandboxDbPath(ctx.env)}\n`);
+      }),
+    );
+  sandbox
+    .command('reset')
+    .description('Delete everything in the sandbox (safe while serve runs on it)')
+    .action((_o: CliValues, cmd: Command) =>
+      runner(cmd, async (ctx) => {
+        const { resetSandbox } = await import('../emulator/sandbox.js');
+        const { path, existed } = await resetSandbox(ctx.env);
+        ctx.note(existed ? `Sandbox emptied: ${path}` : `The sandbox is already empty (${path} does not exist).`);
+      }),
+    );
+}
