@@ -44,8 +44,8 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
     if (err instanceof RangeError || err instanceof SyntaxError) throw new UsageError(e.message);
     throw err;
   }
-  ctx.stdout.write(`listening on ${emulator.url}\n`);
-  ctx.stdout.write(`accepting API keys: ${emulator.keys.join(', ')}\n`);
+  // The emulator's own keys are what this command is asked to name: they are not scrubbed like a service key.
+  ctx.io.stdout.write(`listening on ${emulator.url}\naccepting API keys: ${emulator.keys.join(', ')}\n`);
   if (options.db !== ':memory:') ctx.note(`database: ${options.db}`);
   if (options.faultRate) ctx.note(`injecting faults into ${options.faultRate * 100}% of /service/ requests`);
   // Run until SIGINT/SIGTERM (the bin aborts io.signal), then stop cleanly.
