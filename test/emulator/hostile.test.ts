@@ -181,22 +181,30 @@ describe('generated input', () => {
   const key = fc.oneof(fc.constantFrom(...wireNames), fc.string({ maxLength: 12 }), fc.constantFrom('a[', 'a]', '[', 'a[b][c][d][e]', '__proto__', 'constructor[prototype]'));
   const value = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 20 }), fc.integer().map(String), fc.constantFrom('', '%', '%FF', '%00', '2025-01-01 00:00:00', 'https://example.com'));
 
-  it('answers every generated request with an envelope or a 4xx, never a 5xx', async () => {
+  // Paths: the real operations and their near misses, plus arbitrary segments.
+  const segment = fc.string({ maxLength: 16 }).map((s) => encodeURIComponent(s));
+  const path = fc.oneof(fc.constantFrom(...paths), fc.tuple(segment, segment).map(([a, b]) => `${a}/${b}`), segment);
+  const encodePairs = (pairs: Array<[string, string]>, encodeKeys: boolean) =>
+    pairs.map(([k, v]) => `${encodeKeys ? encodeURIComponent(k) : k.replace(/[&=#?\s]/g, '')}=${/%/.test(v) ? v : encodeURIComponent(v)}`).join('&');
+
+  it('answers every generated path, query and body with an envelope or a 4xx, never a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom(...paths),
+        path,
         fc.constantFrom('GET', 'POST'),
         fc.array(fc.tuple(key, value), { maxLength: 8 }),
+        fc.array(fc.tuple(key, value), { maxLength: 3 }),
         fc.boolean(),
-        async (path, method, pairs, encodeKeys) => {
-          const body = pairs.map(([k, v]) => `${encodeKeys ? encodeURIComponent(k) : k.replace(/[&=#?\s]/g, '')}=${/%/.test(v) ? v : encodeURIComponent(v)}`).join('&');
-          const target = `/service/${path}?${q()}${method === 'GET' && body ? `&${body}` : ''}`;
+        async (path, method, pairs, queryPairs, encodeKeys) => {
+          const body = encodePairs(pairs, encodeKeys);
+          const query = encodePairs(queryPairs, true);
+          const target = `/service/${path}?${q()}${query ? `&${query}` : ''}${method === 'GET' && body ? `&${body}` : ''}`;
           const res = await emu.raw(method, target, method === 'POST' ? body : undefined, method === 'POST' ? form : {});
           expect(res.status).toBeLessThan(500);
           if (res.status === 200) envelopeOf(res);
         },
       ),
-      { numRuns: 1500 },
+      { numRuns: 3000 },
     );
     await stillServing();
   });
