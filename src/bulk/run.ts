@@ -61,13 +61,6 @@ function check(ctx: RunContext, spec: BulkSpec, fields: Record<string, unknown>,
 
 const describeProblems = (problems: RowProblem[]) => problems.map((p) => `column ${p.column}: ${p.rule}`).join('; ');
 
-export function parsePositive(value: unknown, flag: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${flag}: invalid value "${value}": must be a whole number from 1 to ${max}`);
-  return n;
-}
-
 export async function runBulk(ctx: RunContext, spec: BulkSpec, opts: BulkOptions): Promise<number> {
   const input = await openInput(opts.file, opts.format, ctx.io.stdin);
   try {

@@ -3,7 +3,6 @@
 // operations the service adds before smslink knows them).
 
 import type { Command } from 'commander';
-import qs from 'qs';
 import { findOperation } from '../catalog/index.js';
 import type { RunContext } from './context.js';
 import { printDryRun } from './common.js';
@@ -20,11 +19,7 @@ export function parsePairs(pairs: readonly string[]): Array<[string, string]> {
   });
 }
 
-function encodePairs(fields: Array<[string, string]>): string {
-  return fields.map(([k, v]) => qs.stringify({ [k]: v }, { encodeValuesOnly: true, format: 'RFC3986' })).join('&');
-}
-
-async function readInput(ctx: RunContext, file: string): Promise<string> {
+async function readInput(ctx: RunContext, file: string): Promise<Record<string, unknown>> {
   const { readFile } = await import('node:fs/promises');
   let text: string;
   try {
@@ -39,14 +34,17 @@ async function readInput(ctx: RunContext, file: string): Promise<string> {
     throw new UsageError(`--input: "${file}" is not JSON`);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError('--input must hold a JSON object of parameters');
-  return qs.stringify(parsed, { encodeValuesOnly: true, arrayFormat: 'indices', format: 'RFC3986' });
+  return parsed as Record<string, unknown>;
 }
 
 async function call(ctx: RunContext, path: string, pairs: string[], opts: CliValues): Promise<number> {
   if (!/^[A-Za-z][\w-]*\/[A-Za-z][\w-]*$/.test(path)) throw new UsageError(`operation "${path}" must be written Module/Operation, e.g. Link/Get or link/getStats`);
   const op = findOperation(path);
   if (!op) await ctx.warn(`${path} is not an operation smslink knows; sending it as given (it is not retried on failure)`);
-  const parts = [typeof opts.input === 'string' ? await readInput(ctx, opts.input) : '', encodePairs(parsePairs(pairs))].filter(Boolean);
+  // The client's form encoding (qs) loads with the call, not with the command tree.
+  const { encodeForm } = await import('../client/request.js');
+  const input = typeof opts.input === 'string' ? encodeForm(await readInput(ctx, opts.input), 'indices') : '';
+  const parts = [input, ...parsePairs(pairs).map(([k, v]) => encodeForm({ [k]: v }))].filter(Boolean);
   const client = await ctx.client();
   const req = client.prepareRaw(path, parts.join('&'));
   if (ctx.globals.dryRun) return (await printDryRun(ctx, [req]), EXIT.OK);

@@ -4,7 +4,6 @@
 import type { Command } from 'commander';
 import type { OperationSpec } from '../catalog/types.js';
 import type { BulkOptions, BulkSpec, RowProblem } from '../bulk/run.js';
-import { parsePositive } from '../bulk/run.js';
 import type { RunContext } from './context.js';
 import { UsageError } from './exit.js';
 import { fromCli, type CliValues } from './operation.js';
@@ -18,6 +17,13 @@ export function bulkOptions(cmd: Command): Command {
     .option('--rate <n>', 'at most n requests per second')
     .option('--journal <file>', 'journal of row outcomes (default: beside the input file); rerun to resume')
     .option('--resend-unknown', 'also resend rows whose outcome was unknown in an earlier run');
+}
+
+function parsePositive(value: unknown, flag: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${flag}: invalid value "${value}": must be a whole number from 1 to ${max}`);
+  return n;
 }
 
 export function bulkFlags(opts: CliValues): BulkOptions {
