@@ -3,6 +3,11 @@
 // twice, once for safe and once for unsafe operations, sharing the same
 // connections. undici is imported on first use, so commands that send
 // nothing never load it.
+//
+// undici is CommonJS: its default export (module.exports) is what both Node
+// and the bundled bin (build/bundle.mjs, which swaps in a smaller entry of
+// the same shape) provide, so only the default export and the public
+// Dispatcher API (dispatcher.request) are used here.
 
 import type { Dispatcher } from 'undici';
 import { TransportError } from './errors.js';
@@ -51,7 +56,7 @@ export interface RawResponse {
 
 /** Creates the run's agent. Certificate verification is always on. */
 export async function createAgent(opts: DispatcherOptions): Promise<Dispatcher> {
-  const undici = await import('undici');
+  const { default: undici } = await import('undici');
   const tls = opts.ca ? { ca: await trustedCas(opts.ca) } : {};
   const connect = { timeout: opts.timeoutMs, ...tls };
   const common = {
@@ -89,12 +94,14 @@ export class Transport {
   }
 
   async send(req: PreparedRequest, idempotent: boolean, signal?: AbortSignal): Promise<RawResponse> {
-    const { request } = await import('undici');
+    const url = new URL(req.url);
     const started = performance.now();
     try {
-      const res = await request(req.url, {
+      const dispatcher = idempotent ? this.#safe : this.#unsafe;
+      const res = await dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: req.method,
-        dispatcher: idempotent ? this.#safe : this.#unsafe,
         signal,
         headers: {
           'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
