@@ -1,13 +1,20 @@
 #!/usr/bin/env node
 // The only file that touches `process`: argv, env, stdio, signals, exit code.
-import { readFileSync } from 'node:fs';
+// Built-ins come from process.getBuiltinModule(): an `import` of one builds
+// an ES module facade of it, a cost every start would pay.
 
 const argv = process.argv.slice(2);
 
 // `--version` is answered before anything else loads: scripts call it often.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  process.stdout.write(`${pkg.version}\n`);
+  const { readFileSync, writeSync } = process.getBuiltinModule('node:fs');
+  const text = `${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`;
+  try {
+    writeSync(1, text); // process.stdout on a pipe would first set up a socket stream
+  } catch (err) {
+    if (err.code !== 'EAGAIN') throw err;
+    process.stdout.write(text);
+  }
 } else {
   const interrupt = new AbortController();
   let interrupted = false;
@@ -18,7 +25,14 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const { run, scrubSecrets } = await import('../dist/cli/run.js');
+  // Node 22+ keeps V8's compiled code of the bundle between runs (Node 20 has no such cache).
+  process.getBuiltinModule('node:module').enableCompileCache?.();
+  // undici parses HTTP with a WebAssembly module. After a few responses V8
+  // starts optimising it on a background thread, and exit waits for that
+  // (100 ms and more on a busy machine). A short run is better off with the
+  // baseline code; a long bulk run still gets the optimised code eventually.
+  process.getBuiltinModule('node:v8').setFlagsFromString('--wasm-tiering-budget=100000000');
+  const { run, scrubSecrets } = await import('../dist/bundle/run.js');
   // A crash must not print the key either (undici errors can carry the URL).
   const crash = (err) => {
     const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
