@@ -1,0 +1,85 @@
+// Design rule 7, kept from regressing: what the bin loads for `--version` and
+// `--help` never includes undici, conf, cli-table3, libsql or the emulator.
+// The real bin runs with a preload that records every module file it loads;
+// a file of the bundle (dist/bundle/, built by global-setup) stands for the
+// sources and packages esbuild put in it (dist/bundle/contents.json). The
+// same probe must see undici and libsql where they are used, or it proves
+// nothing.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { tempDir } from '../helpers/run-cli.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin/smslink.js');
+const TRACE = join(ROOT, 'test/helpers/module-trace.mjs');
+const HEAVY = ['undici', 'conf', 'cli-table3', 'libsql', 'src/emulator'];
+
+/** Package names (`undici`), source folders (`src/emulator`) and files the bin loads for `args`. */
+async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; modules: Set<string> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'smslink-trace-'));
+  try {
+    const trace = join(dir, 'modules.txt');
+    // Not spawnSync: the recording server answers on this process's event loop.
+    const child = spawn(process.execPath, ['--import', TRACE, BIN, ...args], {
+      env: { PATH: process.env.PATH, SMSLINK_CONFIG_DIR: tempDir(), SMSLINK_DATA_DIR: tempDir(), SMSLINK_TRACE_FILE: trace, ...env },
+      stdio: 'ignore',
+    });
+    const [status] = (await once(child, 'close')) as [number | null];
+    const contents = JSON.parse(readFileSync(join(ROOT, 'dist/bundle/contents.json'), 'utf8')) as Record<string, string[]>;
+    const modules = new Set<string>();
+    for (const line of readFileSync(trace, 'utf8').split('\n').filter(Boolean)) {
+      if (line.startsWith('node:')) continue;
+      const file = relative(ROOT, line.startsWith('file:') ? fileURLToPath(line) : line);
+      const inputs = file.startsWith('dist/bundle/') ? (contents[file.slice('dist/bundle/'.length)] ?? [file]) : [file];
+      for (const input of inputs) {
+        modules.add(input);
+        const pkg = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+        if (pkg) modules.add(pkg[1]);
+        if (input.startsWith('src/')) modules.add(input.split('/').slice(0, 2).join('/'));
+      }
+    }
+    return { status, modules };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const heavyIn = (modules: Set<string>) => HEAVY.filter((m) => modules.has(m));
+
+let server: RecordingServer;
+beforeAll(async () => {
+  server = await startRecordingServer();
+});
+afterAll(() => server.close());
+
+describe('modules loaded by the bin', () => {
+  it('--version loads only the bin', async () => {
+    const { status, modules } = await loadedBy(['--version']);
+    expect(status).toBe(0);
+    expect([...modules]).toEqual(['bin/smslink.js']);
+  });
+
+  it('--version among other flags and --help build the command tree without the heavy modules', async () => {
+    for (const args of [['--help'], ['--no-color', '--version'], ['link', '--help'], ['message', 'send', '--help']]) {
+      const { status, modules } = await loadedBy(args);
+      expect(status, args.join(' ')).toBe(0);
+      expect(modules.has('commander'), args.join(' ')).toBe(true); // the bundle's files are read through contents.json
+      expect(heavyIn(modules), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('the same probe sees undici when a command sends, and libsql and the emulator with --sandbox', async () => {
+    const sent = await loadedBy(['link', 'get', '417863'], { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'TraceKey0123456789' });
+    expect(sent.status).toBe(0);
+    expect(heavyIn(sent.modules)).toEqual(['undici']);
+    const sandbox = await loadedBy(['--sandbox', 'link', 'list']);
+    expect(sandbox.status).toBe(0);
+    expect(heavyIn(sandbox.modules)).toEqual(['undici', 'libsql', 'src/emulator']);
+  });
+});
