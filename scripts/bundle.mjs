@@ -55,14 +55,16 @@ const lazyRequires = {
 /**
  * `import ... from 'node:fs'` makes Node build an ES module facade of the
  * built-in (a few milliseconds for fs, events, process ...); the CommonJS
- * object that process.getBuiltinModule() returns is free. Bundled modules get
- * that object, so named imports become property reads.
+ * object that process.getBuiltinModule() returns is free. Static imports in
+ * bundled modules get that object, so named imports become property reads.
+ * Dynamic imports stay Node's own: a CommonJS module split into a chunk of
+ * its own would only have a default export.
  */
 const builtinsWithoutFacades = {
   name: 'builtins-without-facades',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) =>
-      args.kind !== 'require-call' && isBuiltin(args.path) ? { path: args.path, namespace: 'builtin' } : undefined,
+      args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path, namespace: 'builtin' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
       contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,

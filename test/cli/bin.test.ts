@@ -1,6 +1,8 @@
 // The built bin as a user runs it: real process, real exit codes, data on
 // stdout and messages on stderr.
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +59,18 @@ describe('bin/smslink.js', () => {
     expect(partial.status).toBe(5);
     expect(JSON.parse(partial.stdout)).toEqual({ processed: [1], notProcessed: [999] });
     expect(partial.stderr).toContain('999');
+  });
+
+  // Paths the bundle reaches through dynamic imports of built-ins and packages (csv-parse, node:fs/promises, node:tls).
+  it('checks a CSV file with --validate-only and reads --ca-file', async () => {
+    const file = join(tempDir(), 'links.csv');
+    writeFileSync(file, 'fullLink,status\nhttps://example.com/a,active\nnope,active\n');
+    const checked = await bin(['link', 'create', '--from-file', file, '--validate-only']);
+    expect(checked.status).toBe(2);
+    expect(checked.stderr).toContain('2 rows checked: 1 valid, 1 invalid');
+    const ca = fileURLToPath(new URL('../fixtures/tls/ca.pem', import.meta.url));
+    const got = await bin(['link', 'get', '417863', '-q', '--ca-file', ca], { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'BinKey0123456789' });
+    expect(got).toEqual({ status: 0, stdout: 'https://sho.rt/ddoj\n', stderr: '' });
   });
 
   // The bin runs the bundle, whose undici is a smaller entry (scripts/undici-cli.js): both proxy agents must be in it.
