@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // The only file that touches `process`: argv, env, stdio, signals, exit code.
-// Built-ins come from process.getBuiltinModule(): an `import` of one builds
-// an ES module facade of it, a cost every start would pay.
+// CommonJS (bin/package.json), so that --version does not start Node's ES
+// module loader; built-ins come from process.getBuiltinModule() for the same
+// reason. Everything else is the bundled CLI (dist/bundle, see
+// scripts/bundle.mjs), imported on demand.
 
 const argv = process.argv.slice(2);
 
 // `--version` is answered before anything else loads: scripts call it often.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const { readFileSync, writeSync } = process.getBuiltinModule('node:fs');
-  const text = `${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`;
+  const text = `${JSON.parse(readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`;
   try {
     writeSync(1, text); // process.stdout on a pipe would first set up a socket stream
   } catch (err) {
@@ -16,6 +18,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(text);
   }
 } else {
+  main();
+}
+
+async function main() {
   const interrupt = new AbortController();
   let interrupted = false;
   const onSignal = () => {
