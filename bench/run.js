@@ -1,0 +1,401 @@
+#!/usr/bin/env node
+// `npm run bench`: every budget of issue 6, each measured against a reference
+// taken in the same run on the same machine (a shared 2-core machine is too
+// noisy for absolute numbers). Start-up rows are medians of --runs runs
+// (default 20) after a warm-up, with hyperfine when it is installed and a
+// Node timing loop (reference and target interleaved) otherwise; throughput
+// rows use autocannon. Prints a table, writes bench/results.json. Starts and
+// stops its own emulators (`smslink serve`) and a bare node:http server, in
+// a temporary directory that also holds the config and sandbox
+// (SMSLINK_CONFIG_DIR, SMSLINK_DATA_DIR), and removes all of it at the end,
+// on failure and on Ctrl-C too. Not part of CI.
+//
+//   npm run bench [-- --runs 20] [--duration 10] [--only version,help,...] [--timer node|hyperfine] [--keep-node-env]
+
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin/smslink.js');
+const MAX_RSS = join(ROOT, 'bench/max-rss.mjs');
+const KEY = 'bench-key-0123456789';
+const NODE = process.execPath;
+
+const { values: opts } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '20' },
+    duration: { type: 'string', default: '10' },
+    only: { type: 'string' },
+    timer: { type: 'string' },
+    'keep-node-env': { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(opts.runs);
+const DURATION = Number(opts.duration);
+if (!Number.isInteger(RUNS) || RUNS < 10) throw new Error('--runs must be a whole number of at least 10');
+
+// ---------------------------------------------------------------- housekeeping
+
+const tmp = mkdtempSync(join(tmpdir(), 'smslink-bench-'));
+const children = new Set();
+let cleaned = false;
+
+function cleanup() {
+  if (cleaned) return;
+  cleaned = true;
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.on('exit', cleanup);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
+
+/**
+ * The environment of every run, reference included: nothing from the user's
+ * config, sandbox or SMSLINK_* variables, and by default none of the
+ * variables that change Node's own start-up. NODE_EXTRA_CA_CERTS makes every
+ * Node process read and parse a CA bundle before it starts (about 50 ms on
+ * the machine of the README), which would hide smslink's own cost behind a
+ * slower `node -e 0`; --keep-node-env measures with them.
+ */
+const NODE_ENV_VARS = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS'];
+const dropped = opts['keep-node-env'] ? [] : NODE_ENV_VARS.filter((k) => process.env[k] !== undefined);
+const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SMSLINK_') && !dropped.includes(k)));
+Object.assign(baseEnv, { SMSLINK_CONFIG_DIR: join(tmp, 'config'), SMSLINK_DATA_DIR: join(tmp, 'data'), NO_COLOR: '1' });
+
+function track(child) {
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+/** Starts a server process that prints `listening on <url>` first; resolves with its URL and a stop(). */
+async function startServer(args, env = baseEnv) {
+  const child = track(spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const lines = createInterface({ input: child.stdout });
+  const url = await new Promise((resolve, reject) => {
+    lines.on('line', (line) => {
+      const m = /^listening on (\S+)/.exec(line);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code} before listening: ${err}`)));
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+const startEmulator = () => startServer([BIN, 'serve', '--port', '0', '--db', ':memory:', '--api-key', KEY]);
+
+/** Runs the bin to completion; stdout is counted (lines) or dropped. */
+async function smslink(args, env = {}, { countLines = false, rssFile } = {}) {
+  const node = rssFile ? [NODE, '--import', MAX_RSS] : [NODE];
+  const started = performance.now();
+  const child = track(
+    spawn(node[0], [...node.slice(1), BIN, ...args], {
+      env: { ...baseEnv, ...env, ...(rssFile ? { SMSLINK_BENCH_RSS_FILE: rssFile } : {}) },
+      stdio: ['ignore', countLines ? 'pipe' : 'ignore', 'pipe'],
+    }),
+  );
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  let lines = 0;
+  if (countLines) createInterface({ input: child.stdout }).on('line', () => lines++);
+  const [code] = await once(child, 'close');
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`smslink ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`);
+  return { ms, lines, maxRssMb: rssFile ? Number(readFileSync(rssFile, 'utf8')) / 1024 : undefined };
+}
+
+/** One request to the emulator over HTTP, as the client sends it; returns the envelope. */
+async function call(url, operation, body) {
+  const res = await fetch(`${url}/service/${operation}?output=json&api=v1&apiKey=${KEY}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+    body,
+  });
+  const envelope = await res.json();
+  if (envelope.code !== 0) throw new Error(`${operation}: ${JSON.stringify(envelope)}`);
+  return envelope;
+}
+
+/** autocannon against one request; resolves with the mean requests per second. */
+async function cannon(url, { path = '/', method = 'GET', body, connections = 10, duration = DURATION, amount } = {}) {
+  const result = await autocannon({
+    url: `${url}${path}`,
+    method,
+    body,
+    headers: body ? { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' } : {},
+    connections,
+    ...(amount ? { amount } : { duration }),
+  });
+  if (result.errors || result.non2xx || result.timeouts) {
+    throw new Error(`autocannon ${path}: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts`);
+  }
+  return result.requests.average;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+// ---------------------------------------------------------------- start-up
+
+const hyperfineVersion = opts.timer === 'node' ? undefined : spawnSync('hyperfine', ['--version'], { encoding: 'utf8' }).stdout?.trim();
+const hyperfine = Boolean(hyperfineVersion);
+if (opts.timer === 'hyperfine' && !hyperfine) throw new Error('--timer hyperfine: hyperfine is not installed');
+const TIMER = hyperfineVersion ?? 'Node timing loop (interleaved)';
+const quote = (a) => (/^[\w./:=,@+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+
+/** Median wall times (ms) of `node -e 0` and of `node bin/smslink.js ...args`, output discarded. */
+async function startup(args, env = {}) {
+  const reference = [NODE, '-e', '0'];
+  const target = [NODE, BIN, ...args];
+  const fullEnv = { ...baseEnv, ...env };
+  if (hyperfine) {
+    const out = join(tmp, 'hyperfine.json');
+    const r = spawnSync(
+      'hyperfine',
+      ['-N', '--warmup', '3', '--runs', String(RUNS), '--export-json', out, reference.map(quote).join(' '), target.map(quote).join(' ')],
+      { env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
+    );
+    if (r.status !== 0) throw new Error(`hyperfine: ${r.stderr}`);
+    const [ref, tgt] = JSON.parse(readFileSync(out, 'utf8')).results;
+    return { reference: ref.median * 1000, target: tgt.median * 1000 };
+  }
+  const once_ = (cmd) => {
+    const started = process.hrtime.bigint();
+    const r = spawnSync(cmd[0], cmd.slice(1), { env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (r.status !== 0) throw new Error(`${cmd.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return ms;
+  };
+  for (let i = 0; i < 3; i++) {
+    once_(reference);
+    once_(target);
+  }
+  const times = { reference: [], target: [] };
+  for (let i = 0; i < RUNS; i++) {
+    // Alternating order spreads slow moments of a shared machine over both.
+    const order = i % 2 ? ['reference', 'target'] : ['target', 'reference'];
+    for (const which of order) times[which].push(once_(which === 'reference' ? reference : target));
+  }
+  return { reference: median(times.reference), target: median(times.target) };
+}
+
+function startupRow(id, what, budget, t) {
+  return {
+    id,
+    what,
+    value: t.target / t.reference,
+    unit: 'x',
+    budget: `<= ${budget}`,
+    pass: t.target / t.reference <= budget,
+    detail: `median ${t.target.toFixed(1)} ms vs node -e 0 ${t.reference.toFixed(1)} ms`,
+  };
+}
+
+// ---------------------------------------------------------------- rows
+
+const ROWS = {
+  async version() {
+    return startupRow('version', '`smslink --version` / `node -e 0`', 1.3, await startup(['--version']));
+  },
+
+  async help() {
+    return startupRow('help', '`smslink --help` / `node -e 0`', 1.6, await startup(['--help']));
+  },
+
+  async get() {
+    const emulator = await startEmulator();
+    try {
+      const { data } = await call(emulator.url, 'Link/Create', 'data[fullLink]=https%3A%2F%2Fexample.com%2Fget');
+      const env = { SMSLINK_BASE_URL: emulator.url, SMSLINK_API_KEY: KEY };
+      return startupRow('get', '`smslink link get <id>` against `smslink serve` / `node -e 0`', 2.0, await startup(['link', 'get', String(data.id)], env));
+    } finally {
+      await emulator.stop();
+    }
+  },
+
+  async sandbox() {
+    await smslink(['--sandbox', 'link', 'create', 'https://example.com/sandbox', '-q']);
+    return startupRow('sandbox', '`smslink --sandbox link get <id>` / `node -e 0`', 3.0, await startup(['--sandbox', 'link', 'get', '1']));
+  },
+
+  async bulk() {
+    const rows = 10_000;
+    const file = join(tmp, 'links-10k.csv');
+    writeFileSync(file, `fullLink,comment\n${Array.from({ length: rows }, (_, i) => `https://example.com/bulk/${i},row ${i}`).join('\n')}\n`);
+    const emulator = await startEmulator();
+    try {
+      const body = 'data[fullLink]=https%3A%2F%2Fexample.com%2Fbulk%2F1&data[comment]=row%201';
+      await call(emulator.url, 'Link/Create', body);
+      const path = `/service/Link/Create?output=json&api=v1&apiKey=${KEY}`;
+      await cannon(emulator.url, { path, method: 'POST', body, connections: 16, duration: 2 }); // warm-up
+      const env = { SMSLINK_BASE_URL: emulator.url, SMSLINK_API_KEY: KEY };
+      const run = await smslink(['link', 'create', '--from-file', file, '--concurrency', '16', '-o', 'ndjson'], env);
+      const perSecond = rows / (run.ms / 1000);
+      const reference = await cannon(emulator.url, { path, method: 'POST', body, connections: 16 });
+      return {
+        id: 'bulk',
+        what: 'bulk `link create --from-file` 10,000 rows, --concurrency 16 / autocannon Link/Create (16 connections), `serve --db :memory:`',
+        value: perSecond / reference,
+        unit: 'x',
+        budget: '>= 0.7',
+        pass: perSecond / reference >= 0.7,
+        detail: `${Math.round(perSecond)} rows/s (${(run.ms / 1000).toFixed(2)} s, start-up included) vs ${Math.round(reference)} req/s`,
+      };
+    } finally {
+      await emulator.stop();
+    }
+  },
+
+  async emulator() {
+    const emulator = await startEmulator();
+    let bare;
+    try {
+      const { data } = await call(emulator.url, 'Link/Create', 'data[fullLink]=https%3A%2F%2Fexample.com%2Fthroughput');
+      const body = `id=${data.id}`;
+      const path = `/service/Link/Get?output=json&api=v1&apiKey=${KEY}`;
+      const answer = JSON.stringify(await call(emulator.url, 'Link/Get', body));
+      // The bare server answers the emulator's own Link/Get answer, byte for byte, to any request.
+      const server = `const b = Buffer.from(${JSON.stringify(answer)});
+        const s = require('node:http').createServer((q, r) => { q.resume(); q.on('end', () => r.writeHead(200, { 'content-type': 'application/json', 'content-length': b.length }).end(b)); });
+        s.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + s.address().port));`;
+      bare = await startServer(['-e', server]);
+      const options = { path, method: 'POST', body, connections: 10 };
+      await cannon(bare.url, { ...options, duration: 2 });
+      await cannon(emulator.url, { ...options, duration: 2 });
+      const reference = await cannon(bare.url, options);
+      const perSecond = await cannon(emulator.url, options);
+      return {
+        id: 'emulator',
+        what: 'emulator Link/Get req/s (`serve --db :memory:`) / bare node:http with a fixed JSON body; autocannon, 10 connections',
+        value: perSecond / reference,
+        unit: 'x',
+        budget: '>= 0.5',
+        pass: perSecond / reference >= 0.5,
+        detail: `${Math.round(perSecond)} vs ${Math.round(reference)} req/s over ${DURATION} s`,
+      };
+    } finally {
+      await emulator.stop();
+      await bare?.stop();
+    }
+  },
+
+  async validate() {
+    const rows = 1_000_000;
+    const file = join(tmp, 'links-1m.csv');
+    const out = createWriteStream(file);
+    out.write('fullLink,status,comment\n');
+    for (let i = 0; i < rows; i++) {
+      if (!out.write(`https://example.com/million/${i},active,row ${i}\n`)) await once(out, 'drain');
+    }
+    out.end();
+    await once(out, 'close');
+    const run = await smslink(['link', 'create', '--from-file', file, '--validate-only'], {}, { rssFile: join(tmp, 'rss-validate') });
+    return {
+      id: 'validate',
+      what: 'peak RSS of `link create --from-file` 1,000,000 rows --validate-only',
+      value: run.maxRssMb,
+      unit: 'MB',
+      budget: '<= 150',
+      pass: run.maxRssMb <= 150,
+      detail: `${(run.ms / 1000).toFixed(1)} s, ${Math.round(rows / (run.ms / 1000))} rows/s`,
+    };
+  },
+
+  async list() {
+    const links = 100_000;
+    const emulator = await startEmulator();
+    try {
+      const path = `/service/Link/Create?output=json&api=v1&apiKey=${KEY}`;
+      await cannon(emulator.url, { path, method: 'POST', body: 'data[fullLink]=https%3A%2F%2Fexample.com%2Flist', connections: 16, amount: links });
+      const { data } = await call(emulator.url, 'Link/List', 'pagination[pageSize]=25');
+      if (Number(data.totalItemCount) !== links) throw new Error(`expected ${links} links, the emulator has ${data.totalItemCount}`);
+      const env = { SMSLINK_BASE_URL: emulator.url, SMSLINK_API_KEY: KEY };
+      const run = await smslink(['link', 'list', '--all', '-o', 'ndjson'], env, { countLines: true, rssFile: join(tmp, 'rss-list') });
+      if (run.lines !== links) throw new Error(`link list --all printed ${run.lines} links, not ${links}`);
+      return {
+        id: 'list',
+        what: 'peak RSS of `link list --all -o ndjson` over 100,000 links',
+        value: run.maxRssMb,
+        unit: 'MB',
+        budget: '<= 150',
+        pass: run.maxRssMb <= 150,
+        detail: `${(run.ms / 1000).toFixed(1)} s, ${links / 100} pages of 100`,
+      };
+    } finally {
+      await emulator.stop();
+    }
+  },
+};
+
+// ---------------------------------------------------------------- main
+
+function machine() {
+  const cpu = cpus();
+  return {
+    cpu: cpu[0]?.model.trim() ?? 'unknown',
+    cores: cpu.length,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    os: `${platform()} ${release()}`,
+    node: process.version,
+  };
+}
+
+function table(rows) {
+  const cells = rows.map((r) => [r.what, r.unit === 'x' ? r.value.toFixed(2) : `${r.value.toFixed(1)} ${r.unit}`, r.budget, r.pass ? 'pass' : 'FAIL']);
+  const lines = [['what', 'ratio or value', 'budget', 'result'], ...cells].map((c) => `| ${c.join(' | ')} |`);
+  lines.splice(1, 0, '|---|---|---|---|');
+  return lines.join('\n');
+}
+
+async function main() {
+  const only = opts.only?.split(',');
+  const ids = only ?? Object.keys(ROWS);
+  for (const id of ids) if (!ROWS[id]) throw new Error(`unknown row "${id}"; rows: ${Object.keys(ROWS).join(', ')}`);
+  mkdirSync(join(tmp, 'config'));
+  const info = machine();
+  process.stderr.write(`smslink bench: ${info.cpu}, ${info.cores} cores, Node ${info.node}; start-up timed with ${TIMER}, ${RUNS} runs\n`);
+  if (dropped.length) process.stderr.write(`  measuring without ${dropped.join(', ')} (--keep-node-env keeps them)\n`);
+  const rows = [];
+  for (const id of ids) {
+    process.stderr.write(`  ${id} ...`);
+    const row = await ROWS[id]();
+    process.stderr.write(` ${row.unit === 'x' ? row.value.toFixed(2) : row.value.toFixed(1)} ${row.unit} (${row.detail})\n`);
+    rows.push(row);
+  }
+  const environment = { without: dropped, keptNodeEnv: opts['keep-node-env'] };
+  const results = { date: new Date().toISOString(), machine: info, timer: TIMER, runs: RUNS, autocannonSeconds: DURATION, environment, rows };
+  if (!only) writeFileSync(join(ROOT, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`${table(rows)}\n`);
+  return rows.every((r) => r.pass) ? 0 : 1;
+}
+
+try {
+  process.exitCode = await main();
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  cleanup();
+}
