@@ -202,7 +202,14 @@ export class SmsLinkClient {
   /** Sends a prepared request and parses the envelope (any code). */
   async execute(req: PreparedRequest, idempotent: boolean): Promise<Envelope> {
     const transport = await this.#getTransport();
-    const event: RequestEvent = { operation: req.operation, method: req.method, url: req.redactedUrl, fields: req.fields };
+    const event: RequestEvent = {
+      operation: req.operation,
+      method: req.method,
+      url: req.redactedUrl,
+      get fields() {
+        return req.fields;
+      },
+    };
     try {
       const res = await transport.send(req, idempotent, this.#opts.signal);
       event.status = res.status;

@@ -108,20 +108,38 @@ export function arrayFormatOf(op: OperationSpec): 'indices' | 'brackets' {
   return op.params.some((p) => p.list === 'brackets') ? 'brackets' : 'indices';
 }
 
+/** URL and redacted URL of each (base URL, key, path) seen: a bulk run sends thousands of requests to one. */
+const urls = new Map<string, { url: string; redactedUrl: string }>();
+
+function urlsOf(path: string, settings: { baseUrl: string; apiKey: string }): { url: string; redactedUrl: string } {
+  const id = `${settings.baseUrl}\n${settings.apiKey}\n${path}`;
+  let known = urls.get(id);
+  if (!known) {
+    const url = serviceUrl(settings.baseUrl, path);
+    url.searchParams.set('output', 'json');
+    url.searchParams.set('api', 'v1');
+    const redacted = new URL(url);
+    url.searchParams.set('apiKey', settings.apiKey);
+    redacted.searchParams.set('apiKey', REDACTED);
+    known = { url: url.toString(), redactedUrl: redacted.toString().replace(encodeURIComponent(REDACTED), REDACTED) };
+    if (urls.size >= 100) urls.clear();
+    urls.set(id, known);
+  }
+  return known;
+}
+
 /** The request of one operation: path `Module/Operation`, an encoded form body. */
 export function buildRequest(path: string, operationName: string, body: string, settings: { baseUrl: string; apiKey: string }): PreparedRequest {
-  const url = serviceUrl(settings.baseUrl, path);
-  url.searchParams.set('output', 'json');
-  url.searchParams.set('api', 'v1');
-  const redacted = new URL(url);
-  url.searchParams.set('apiKey', settings.apiKey);
-  redacted.searchParams.set('apiKey', REDACTED);
+  let fields: Array<[string, string]> | undefined;
   return {
     operation: operationName,
     method: 'POST',
-    url: url.toString(),
-    redactedUrl: redacted.toString().replace(encodeURIComponent(REDACTED), REDACTED),
+    ...urlsOf(path, settings),
     body,
-    fields: decodeFields(body),
+    // Decoded when shown (--verbose, --dry-run), not for every request.
+    get fields() {
+      fields ??= decodeFields(body);
+      return fields;
+    },
   };
 }
