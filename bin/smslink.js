@@ -50,7 +50,10 @@ async function main() {
   const code = await run(argv, {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // Setting up stdin takes a few milliseconds; most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     signal: interrupt.signal,
   });
