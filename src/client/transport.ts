@@ -5,9 +5,10 @@
 // nothing never load it.
 //
 // undici is CommonJS: its default export (module.exports) is what both Node
-// and the bundled bin (build/bundle.mjs, which swaps in a smaller entry of
-// the same shape) provide, so only the default export and the public
-// Dispatcher API (dispatcher.request) are used here.
+// and the bundled bin provide (scripts/bundle.mjs swaps in
+// scripts/undici-cli.js, a smaller entry of the same shape), so only the
+// default export and the public Dispatcher API (dispatcher.request) are used
+// here.
 
 import type { Dispatcher } from 'undici';
 import { TransportError } from './errors.js';
