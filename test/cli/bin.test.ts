@@ -3,10 +3,9 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 import { tempDir } from '../helpers/run-cli.js';
 
@@ -75,29 +74,16 @@ describe('bin/smslink.js', () => {
 
   // The bin runs the bundle, whose undici is a smaller entry (scripts/undici-cli.js): both proxy agents must be in it.
   it('sends through a proxy from HTTP_PROXY and from --proxy', async () => {
-    const tunnels: string[] = [];
-    const proxy: Server = createServer((_req, res) => res.writeHead(405).end());
-    proxy.on('connect', (req, socket, head) => {
-      tunnels.push(req.url!);
-      const [host, port] = req.url!.split(':');
-      const up = connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        up.write(head);
-        up.pipe(socket);
-        socket.pipe(up);
-      });
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const proxy = await startForwardProxy();
+    const proxyUrl = proxy.url;
     try {
       const env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'BinKey0123456789' };
       const fromEnv = await bin(['link', 'get', '417863', '-q'], { ...env, HTTP_PROXY: proxyUrl });
       const fromFlag = await bin(['link', 'get', '417863', '-q', '--proxy', proxyUrl], env);
       expect([fromEnv.status, fromFlag.status]).toEqual([0, 0]);
       expect(fromEnv.stdout).toBe('https://sho.rt/ddoj\n');
-      expect(tunnels).toEqual([new URL(server.url).host, new URL(server.url).host]);
+      expect(proxy.proxied).toEqual([`CONNECT ${new URL(server.url).host}`, `CONNECT ${new URL(server.url).host}`]);
     } finally {
-      proxy.closeAllConnections();
       proxy.close();
     }
   });

@@ -2,12 +2,13 @@
 // from HTTP_PROXY/NO_PROXY or --proxy carry the requests.
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/tls/${name}`, import.meta.url));
 const KEY = 'TlsProxyKey0123456789abcdefABCDEF01234567';
@@ -16,9 +17,9 @@ const envelope = JSON.stringify({ code: 0, data: { id: '1', code: 'abcd', shortL
 let https: Server;
 let httpsUrl: string;
 let target: RecordingServer;
-let proxy: Server;
+let proxy: ForwardProxy;
 let proxyUrl: string;
-const proxied: string[] = [];
+let proxied: string[];
 
 beforeAll(async () => {
   https = createHttpsServer({ key: readFileSync(fixture('server.key')), cert: readFileSync(fixture('server.pem')) }, (_req, res) => {
@@ -28,34 +29,14 @@ beforeAll(async () => {
   httpsUrl = `https://localhost:${(https.address() as AddressInfo).port}`;
   target = await startRecordingServer();
 
-  // A forward proxy: absolute-form requests for http:// and CONNECT tunnels.
-  proxy = createServer((req, res) => {
-    proxied.push(`${req.method} ${req.url!.replace(/apiKey=[^&]+/, 'apiKey=...')}`);
-    const url = new URL(req.url!);
-    const upstream = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode!, up.headers);
-      up.pipe(res);
-    });
-    req.pipe(upstream);
-  });
-  proxy.on('connect', (req, socket, head) => {
-    proxied.push(`CONNECT ${req.url}`);
-    const [host, port] = req.url!.split(':');
-    const up = connect(Number(port), host, () => {
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      up.write(head);
-      up.pipe(socket);
-      socket.pipe(up);
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  proxy = await startForwardProxy();
+  proxyUrl = proxy.url;
+  proxied = proxy.proxied;
 });
 
 afterAll(async () => {
   https.closeAllConnections();
   https.close();
-  proxy.closeAllConnections();
   proxy.close();
   await target.close();
 });
