@@ -21,4 +21,10 @@ export default tseslint.config(
     files: ['bin/**', 'bench/**', 'test/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // The bin is CommonJS (bin/package.json), like the bundle it loads.
+    files: ['bin/**'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

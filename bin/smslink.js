@@ -1,15 +1,13 @@
 #!/usr/bin/env node
 // The only file that touches `process`: argv, env, stdio, signals, exit code.
-// CommonJS (bin/package.json), so that --version does not start Node's ES
-// module loader; built-ins come from process.getBuiltinModule() for the same
-// reason. Everything else is the bundled CLI (dist/bundle, see
-// scripts/bundle.mjs), imported on demand.
+// CommonJS (bin/package.json), like the bundled CLI it runs (dist/bundle, see
+// scripts/bundle.mjs): Node's ES module loader would cost every start ~8 ms.
 
 const argv = process.argv.slice(2);
 
 // `--version` is answered before anything else loads: scripts call it often.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  const { readFileSync, writeSync } = process.getBuiltinModule('node:fs');
+  const { readFileSync, writeSync } = require('node:fs');
   const text = `${JSON.parse(readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`;
   try {
     writeSync(1, text); // process.stdout on a pipe would first set up a socket stream
@@ -32,13 +30,13 @@ async function main() {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // Node 22+ keeps V8's compiled code of the bundle between runs (Node 20 has no such cache).
-  process.getBuiltinModule('node:module').enableCompileCache?.();
+  require('node:module').enableCompileCache?.();
   // undici parses HTTP with a WebAssembly module. After a few responses V8
   // starts optimising it on a background thread, and exit waits for that
   // (100 ms and more on a busy machine). A short run is better off with the
   // baseline code; a long bulk run still gets the optimised code eventually.
-  process.getBuiltinModule('node:v8').setFlagsFromString('--wasm-tiering-budget=100000000');
-  const { run, scrubSecrets } = await import('../dist/bundle/run.js');
+  require('node:v8').setFlagsFromString('--wasm-tiering-budget=100000000');
+  const { run, scrubSecrets } = require('../dist/bundle/run.cjs');
   // A crash must not print the key either (undici errors can carry the URL).
   const crash = (err) => {
     const text = err instanceof Error ? (err.stack ?? err.message) : String(err);

@@ -1,12 +1,21 @@
-// Bundles the CLI (src/cli/run.ts) into dist/bundle/ for bin/smslink.js.
-// Start-up time is mostly module loading: one ESM file per chunk instead of
-// hundreds of files, with every dynamic import() of the sources kept as a
-// chunk of its own, so each command still loads only what it needs (design
-// rule 7). Run by `npm run build` after tsc; dist/index.js and the emulator
-// entry stay plain tsc output. Writes dist/bundle/contents.json: the sources
-// and packages in each chunk, which test/cli/lazy-loading.test.ts reads.
+// Bundles the CLI into dist/bundle/ for bin/smslink.js. Start-up time is
+// mostly module loading, so the bin loads a few CommonJS files instead of
+// hundreds of modules, and no ES module loader at all:
+//
+//   run.cjs            src/cli/run.ts with the sources it needs and commander
+//   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
+//   vendor/<pkg>.cjs   each package the sources import dynamically: the part
+//                      of undici the transport uses, conf, cli-table3, chalk,
+//                      csv-parse, p-queue
+//
+// A dynamic import() in the sources becomes a require() of one of these
+// files, made when a command first needs it (design rule 7); everything else
+// a command imports is in run.cjs, parsed but only run when imported. libsql
+// is a native addon, loaded from node_modules. Run by `npm run build` after
+// tsc; dist/index.js and smslink/emulator stay plain tsc output. Writes
+// dist/bundle/contents.json: the sources and packages in each file, which
+// test/cli/lazy-loading.test.ts reads.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -14,14 +23,27 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
-/** `undici` imported by the sources resolves to the slim entry (scripts/undici-cli.js). */
-const slimUndici = {
-  name: 'slim-undici',
-  setup(b) {
-    b.onResolve({ filter: /^undici$/ }, (args) =>
-      args.importer.startsWith(`${root}src${'/'}`) ? { path: `${root}scripts/undici-cli.js` } : undefined,
-    );
-  },
+/** Packages the sources import dynamically, each its own file; undici is the slim entry (scripts/undici-cli.js). */
+const VENDOR = { undici: './scripts/undici-cli.js', conf: 'conf', 'cli-table3': 'cli-table3', chalk: 'chalk', 'csv-parse': 'csv-parse', 'p-queue': 'p-queue' };
+
+const common = {
+  absWorkingDir: root,
+  outdir,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // import() becomes a require() when it runs, so nothing starts Node's ES module loader.
+  supported: { 'dynamic-import': false },
+  // ES modules of the sources read import.meta.url (libsql's require, package.json).
+  define: { 'import.meta.url': '__smslinkModuleUrl', SMSLINK_BUNDLED_VERSION: JSON.stringify(pkg.version) },
+  banner: { js: "var __smslinkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  external: ['libsql'],
+  metafile: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
 };
 
 /**
@@ -29,7 +51,7 @@ const slimUndici = {
  * level but only uses in a path the CLI never takes, replaced by a stub that
  * requires them on first use: commander spawns child processes only for
  * stand-alone executable subcommands (smslink has none), undici speaks HTTP/2
- * only with allowH2 (smslink never sets it). Each costs 10-20 ms of start-up.
+ * only with allowH2 (smslink never sets it). They cost ~3 and ~15 ms.
  */
 const LAZY = [
   { importer: /node_modules\/commander\/lib\/command\.js$/, path: 'node:child_process', stub: (real) => `module.exports = new Proxy({}, { get: (_, key) => require(${real})[key] });` },
@@ -38,66 +60,72 @@ const LAZY = [
 const lazyRequires = {
   name: 'lazy-requires',
   setup(b) {
-    for (const [i, lazy] of LAZY.entries()) {
-      b.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.path !== lazy.path || !lazy.importer.test(args.importer) || args.pluginData === 'real') return undefined;
-        const real = lazy.path.startsWith('node:') ? lazy.path : (await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'real' })).path;
-        return { path: `lazy-${i}`, namespace: 'lazy', pluginData: { real, resolveDir: args.resolveDir } };
-      });
-    }
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => {
-      const lazy = LAZY[Number(args.path.slice(5))];
-      return { contents: lazy.stub(JSON.stringify(args.pluginData.real)), loader: 'js', resolveDir: args.pluginData.resolveDir };
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      const i = LAZY.findIndex((lazy) => args.path === lazy.path && lazy.importer.test(args.importer));
+      if (i < 0 || args.pluginData === 'real') return undefined;
+      const real = args.path.startsWith('node:') ? args.path : (await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'real' })).path;
+      return { path: `lazy-${i}`, namespace: 'lazy', pluginData: { real, resolveDir: args.resolveDir } };
     });
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
+      contents: LAZY[Number(args.path.slice(5))].stub(JSON.stringify(args.pluginData.real)),
+      loader: 'js',
+      resolveDir: args.pluginData.resolveDir,
+    }));
+  },
+};
+
+/** Each vendor file re-exports its package (`vendor:<name>` entry points). */
+const vendorEntries = {
+  name: 'vendor-entries',
+  setup(b) {
+    b.onResolve({ filter: /^vendor:/ }, (args) => ({ path: args.path.slice(7), namespace: 'vendor' }));
+    b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(VENDOR[args.path])});`,
+      loader: 'js',
+      resolveDir: root,
+    }));
   },
 };
 
 /**
- * `import ... from 'node:fs'` makes Node build an ES module facade of the
- * built-in (a few milliseconds for fs, events, process ...); the CommonJS
- * object that process.getBuiltinModule() returns is free. Static imports in
- * bundled modules get that object, so named imports become property reads.
- * Dynamic imports stay Node's own: a CommonJS module split into a chunk of
- * its own would only have a default export.
+ * In run.cjs, the vendor packages and the emulator are files of their own,
+ * required when first imported. A vendor package is reached through a small
+ * stub module that re-exports the file: the sources import undici and
+ * cli-table3 (CommonJS) for their default export and conf, chalk, csv-parse
+ * and p-queue (ES modules) for their exports, and the stub keeps both as
+ * Node has them.
  */
-const builtinsWithoutFacades = {
-  name: 'builtins-without-facades',
+const ownFiles = {
+  name: 'own-files',
   setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) =>
-      args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path, namespace: 'builtin' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (Object.hasOwn(VENDOR, args.path)) return { path: args.path, namespace: 'vendor-stub' };
+      if (args.path.startsWith('vendor-file:')) return { path: `./vendor/${args.path.slice(12)}.cjs`, external: true };
+      const emulator = /^\.\.\/emulator\/(index|sandbox)\.js$/.test(args.path) && !args.importer.includes(`${'/'}src${'/'}emulator${'/'}`);
+      return emulator ? { path: './emulator.cjs', external: true } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'vendor-stub' }, (args) => ({
+      contents: `export * from 'vendor-file:${args.path}';\nexport { default } from 'vendor-file:${args.path}';\n`,
       loader: 'js',
     }));
   },
 };
 
 rmSync(`${root}${outdir}`, { recursive: true, force: true });
-const result = await build({
-  absWorkingDir: root,
-  entryPoints: { run: 'src/cli/run.ts' },
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // A native addon: loaded from node_modules at run time.
-  external: ['libsql'],
-  // The chunks sit two levels below package.json, where src/version.ts does not look.
-  define: { SMSLINK_BUNDLED_VERSION: JSON.stringify(pkg.version) },
-  // CommonJS packages inside an ESM bundle call require() for Node's built-ins.
-  banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
-  plugins: [slimUndici, lazyRequires, builtinsWithoutFacades],
-  metafile: true,
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-});
+const builds = await Promise.all([
+  build({
+    ...common,
+    entryPoints: Object.fromEntries(Object.keys(VENDOR).map((name) => [`vendor/${name}`, `vendor:${name}`])),
+    plugins: [vendorEntries, lazyRequires],
+  }),
+  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [ownFiles, lazyRequires] }),
+  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' } }),
+]);
 
 const contents = {};
-for (const [file, output] of Object.entries(result.metafile.outputs)) {
-  contents[file.slice(outdir.length + 1)] = Object.keys(output.inputs).sort();
+for (const { metafile } of builds) {
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    contents[file.slice(outdir.length + 1)] = Object.keys(output.inputs).sort();
+  }
 }
 writeFileSync(`${root}${outdir}/contents.json`, `${JSON.stringify(contents, null, 1)}\n`);
