@@ -1,7 +1,7 @@
 // The package version, read once from package.json (one level above both src/ and dist/).
 import { readFileSync } from 'node:fs';
 
-/** Set by the bundled bin's build (scripts/bundle.mjs), whose chunks are not one level below package.json. */
+/** Set by the bundled CLI's build (scripts/bundle.mjs): its files in dist/bundle/ are not one level below package.json. */
 declare const SMSLINK_BUNDLED_VERSION: string | undefined;
 
 let cached: string | undefined;
