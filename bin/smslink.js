@@ -18,11 +18,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const { run, scrubSecrets } = await import('../dist/cli/run.js');
+  const { run, redact } = await import('../dist/cli/run.js');
   // A crash must not print the key either (undici errors can carry the URL).
   const crash = (err) => {
     const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    process.stderr.write(`smslink crashed (please report this): ${scrubSecrets(text)}\n`);
+    process.stderr.write(`smslink crashed (please report this): ${redact(text)}\n`);
     process.exit(1);
   };
   process.on('uncaughtException', crash);

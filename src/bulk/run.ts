@@ -112,9 +112,9 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
 
   const journalPath = opts.journal ?? (input.fromStdin ? undefined : `${input.path}.journal`);
   if (!journalPath) await ctx.warn('reading stdin without --journal: this run cannot be resumed; pass --journal FILE to make it resumable');
-  const { scrubSecrets } = await import('../cli/context.js');
+  const { redact } = await import('../secrets.js');
   const journal = journalPath
-    ? await Journal.open(journalPath, { command: spec.command, inputHash: await hashInput(input.path), input: input.label }, scrubSecrets)
+    ? await Journal.open(journalPath, { command: spec.command, inputHash: await hashInput(input.path), input: input.label }, redact)
     : undefined;
 
   // Ctrl-C must not cut requests in flight: their outcome would become unknown.
@@ -138,7 +138,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
       out = { row, state, ...result };
       journal?.record(row, 'done', { result });
     } catch (err) {
-      if (err instanceof TransportError && err.outcomeUnknown) state = 'unknown';
+      if ((err instanceof TransportError || err instanceof ApiError) && err.outcomeUnknown) state = 'unknown';
       else if (err instanceof ApiError || err instanceof TransportError || err instanceof ValidationError) state = 'failed';
       else throw err;
       const error = (err as Error).message;

@@ -16,7 +16,7 @@ import { registerServe } from './serve.js';
 import { examples, globalsOf } from './operation.js';
 
 export type { CliIO } from './context.js';
-export { scrubSecrets } from './context.js';
+export { redact } from '../secrets.js';
 
 /** Runs one command action with a fresh context; the action returns its exit code. */
 export type Runner = (cmd: Command, action: (ctx: RunContext) => Promise<number | void>) => Promise<void>;

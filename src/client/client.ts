@@ -34,7 +34,8 @@ import { dataOrThrow, parseEnvelope, type Envelope } from './envelope.js';
 import { ConfigError, TransportError, ValidationError } from './errors.js';
 import { normalize } from './normalize.js';
 import { arrayFormatOf, buildRequest, encodeForm, toWireParams, type PreparedRequest } from './request.js';
-import { createAgent, scrub, Transport, type ProxyEnv } from './transport.js';
+import { createAgent, Transport, type ProxyEnv } from './transport.js';
+import { redact, registerSecret } from '../secrets.js';
 import type { RetryInfo } from './retry.js';
 
 export interface RequestEvent {
@@ -68,8 +69,8 @@ export interface SmsLinkClientOptions {
   proxy?: string;
   /** Proxy variables to honour instead of those in process.env. */
   proxyEnv?: ProxyEnv;
-  /** Extra trusted CA certificates (PEM). */
-  ca?: string | Buffer;
+  /** Extra trusted CA certificates (PEM), added to Node's bundled roots. */
+  ca?: string | Buffer | ReadonlyArray<string | Buffer>;
   /** Use this dispatcher instead of creating an agent (it is not closed by close()). */
   dispatcher?: Dispatcher;
   userAgent?: string;
@@ -113,6 +114,7 @@ export class SmsLinkClient {
 
   constructor(options: SmsLinkClientOptions) {
     this.#opts = { timeoutMs: 30_000, retries: 3, ...options };
+    registerSecret(options.apiKey);
   }
 
   get baseUrl(): string {
@@ -181,7 +183,7 @@ export class SmsLinkClient {
   async call<I extends object, R>(op: OperationSpec<I, R>, input: I): Promise<R> {
     const req = this.prepare(op, input);
     const env = await this.execute(req, op.idempotent);
-    return normalize(op.result, dataOrThrow(req.operation, env)) as R;
+    return normalize(op.result, dataOrThrow(req.operation, env, !op.idempotent)) as R;
   }
 
   /**
@@ -207,7 +209,7 @@ export class SmsLinkClient {
       const res = await transport.send(req, idempotent, this.#opts.signal);
       event.status = res.status;
       event.ms = res.ms;
-      const env = parseEnvelope(req.operation, res.status, scrub(res.text, this.#opts.apiKey), !idempotent);
+      const env = parseEnvelope(req.operation, res.status, redact(res.text), !idempotent);
       event.code = env.code;
       return env;
     } catch (err) {
@@ -229,7 +231,9 @@ export class SmsLinkClient {
   #getTransport(): Promise<Transport> {
     this.#transport ??= (async () => {
       const o = this.#opts;
-      const agent = o.dispatcher ?? (await createAgent({ proxy: o.proxy, proxyEnv: o.proxyEnv, ca: o.ca, timeoutMs: o.timeoutMs! }));
+      // Loopback hosts are reached directly: through a proxy the key of a plain http:// URL would travel in clear.
+      const direct = isLoopbackHost(new URL(o.baseUrl).hostname);
+      const agent = o.dispatcher ?? (await createAgent({ proxy: o.proxy, proxyEnv: o.proxyEnv, direct, ca: o.ca, timeoutMs: o.timeoutMs! }));
       return new Transport(
         agent,
         {
@@ -240,7 +244,6 @@ export class SmsLinkClient {
           onRetry: o.onRetry,
         },
         o.userAgent ?? userAgent(),
-        o.apiKey,
       );
     })();
     return this.#transport;
