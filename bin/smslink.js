@@ -27,8 +27,25 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   };
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
+  // A reader that goes away (`smslink link list | head`) is not a crash: stop like Ctrl-C would,
+  // quietly; bulk runs then finish what is in flight and keep their journal right.
+  let stdoutClosed = false;
+  process.stdout.on('error', (err) => {
+    if (err.code !== 'EPIPE') return crash(err);
+    stdoutClosed = true;
+    if (!interrupt.signal.aborted) interrupt.abort('stdout-closed');
+  });
+  const stdout = {
+    get isTTY() {
+      return process.stdout.isTTY;
+    },
+    get columns() {
+      return process.stdout.columns;
+    },
+    write: (chunk) => (stdoutClosed ? true : process.stdout.write(chunk)),
+  };
   const code = await run(argv, {
-    stdout: process.stdout,
+    stdout,
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,
@@ -36,5 +53,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   });
   process.exitCode = code;
   // Keep-alive sockets and timers are closed by run(); exit promptly regardless.
-  process.stdout.write('', () => process.exit(code));
+  if (stdoutClosed) process.exit(code);
+  else process.stdout.write('', () => process.exit(code));
 }

@@ -79,6 +79,8 @@ export class RunContext {
   #paint: Paint | undefined;
   #cleanups: Array<() => Promise<void>> = [];
   #warnedKeyFlag = false;
+  /** Requests retried so far in this run. */
+  retried = 0;
 
   constructor(
     readonly io: CliIO,
@@ -242,9 +244,10 @@ export class RunContext {
       now: () => this.now(),
       signal: opts.interruptible === false ? undefined : this.io.signal,
       onRequest: this.globals.verbose ? (e) => this.#logRequest(e) : undefined,
-      onRetry: this.globals.verbose
-        ? (r) => this.note(`~ ${r.operation}: ${r.reason}; retry ${r.attempt - 1} of ${settings.retries.value} in ${r.delayMs} ms`)
-        : undefined,
+      onRetry: (r) => {
+        this.retried += 1;
+        if (this.globals.verbose) this.note(`~ ${r.operation}: ${r.reason}; retry ${r.attempt - 1} of ${settings.retries.value} in ${r.delayMs} ms`);
+      },
     });
     this.#cleanups.push(() => this.#client!.close());
     return this.#client;

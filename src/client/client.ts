@@ -181,9 +181,19 @@ export class SmsLinkClient {
 
   /** Validates, sends and returns the normalised data of any catalog operation. */
   async call<I extends object, R>(op: OperationSpec<I, R>, input: I): Promise<R> {
-    const req = this.prepare(op, input);
+    // async: a broken rule rejects the promise, like every other failure of a call.
+    return this.perform(op, this.prepare(op, input));
+  }
+
+  /** Sends a request made by prepare() and returns the operation's normalised data. */
+  async perform<R>(op: OperationSpec<object, R>, req: PreparedRequest): Promise<R> {
     const env = await this.execute(req, op.idempotent);
     return normalize(op.result, dataOrThrow(req.operation, env, !op.idempotent)) as R;
+  }
+
+  /** Throws ConfigError when the base URL or key is missing or unsafe; nothing is sent. */
+  assertReady(): void {
+    checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp);
   }
 
   /**
