@@ -36,17 +36,34 @@ async function main() {
   // (100 ms and more on a busy machine). A short run is better off with the
   // baseline code; a long bulk run still gets the optimised code eventually.
   require('node:v8').setFlagsFromString('--wasm-tiering-budget=100000000');
-  const { run, scrubSecrets } = require('../dist/bundle/run.cjs');
+  const { run, redact } = require('../dist/bundle/run.cjs');
   // A crash must not print the key either (undici errors can carry the URL).
   const crash = (err) => {
     const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    process.stderr.write(`smslink crashed (please report this): ${scrubSecrets(text)}\n`);
+    process.stderr.write(`smslink crashed (please report this): ${redact(text)}\n`);
     process.exit(1);
   };
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
+  // A reader that goes away (`smslink link list | head`) is not a crash: stop like Ctrl-C would,
+  // quietly; bulk runs then finish what is in flight and keep their journal right.
+  let stdoutClosed = false;
+  process.stdout.on('error', (err) => {
+    if (err.code !== 'EPIPE') return crash(err);
+    stdoutClosed = true;
+    if (!interrupt.signal.aborted) interrupt.abort('stdout-closed');
+  });
+  const stdout = {
+    get isTTY() {
+      return process.stdout.isTTY;
+    },
+    get columns() {
+      return process.stdout.columns;
+    },
+    write: (chunk) => (stdoutClosed ? true : process.stdout.write(chunk)),
+  };
   const code = await run(argv, {
-    stdout: process.stdout,
+    stdout,
     stderr: process.stderr,
     // Setting up stdin takes a few milliseconds; most commands never read it.
     get stdin() {
@@ -57,5 +74,6 @@ async function main() {
   });
   process.exitCode = code;
   // Keep-alive sockets and timers are closed by run(); exit promptly regardless.
-  process.stdout.write('', () => process.exit(code));
+  if (stdoutClosed) process.exit(code);
+  else process.stdout.write('', () => process.exit(code));
 }

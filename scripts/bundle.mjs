@@ -111,6 +111,11 @@ const ownFiles = {
   },
 };
 
+// The slim undici entry must have every member the transport takes from undici.
+const { default: slim } = await import('./undici-cli.js');
+const missing = [...readFileSync(`${root}src/client/transport.ts`, 'utf8').matchAll(/\bundici\.(\w+)/g)].map((m) => m[1]).filter((name) => !(name in slim));
+if (missing.length) throw new Error(`scripts/undici-cli.js lacks what src/client/transport.ts uses: ${[...new Set(missing)].join(', ')}`);
+
 rmSync(`${root}${outdir}`, { recursive: true, force: true });
 const builds = await Promise.all([
   build({

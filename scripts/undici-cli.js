@@ -6,10 +6,11 @@
 // (dist/) imports undici itself.
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import api from 'undici/lib/api/index.js';
+import Agent from 'undici/lib/dispatcher/agent.js';
 import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 
 // What undici's index.js does so that every dispatcher has request(), stream() ...
 Object.assign(Dispatcher.prototype, api);
 
-export default { ProxyAgent, EnvHttpProxyAgent };
+export default { Agent, ProxyAgent, EnvHttpProxyAgent };

@@ -69,13 +69,24 @@ export async function hashInput(path: string): Promise<string> {
 
 async function* csvRows(path: string): AsyncGenerator<InputRow> {
   const { parse } = await import('csv-parse');
-  const parser = createReadStream(path).pipe(
-    parse({ columns: (header: string[]) => header.map((h) => h.trim()), bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }),
-  );
+  // Records as arrays: a row with more or fewer fields than the header is that row's error,
+  // never a silently dropped or shifted value ("Hello, world" unquoted is two fields).
+  const parser = createReadStream(path).pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true }));
+  let header: string[] | undefined;
   let row = 0;
-  for await (const record of parser as AsyncIterable<Record<string, string>>) {
+  for await (const record of parser as AsyncIterable<string[]>) {
+    if (!header) {
+      header = record.map((h) => h.trim());
+      continue;
+    }
     row += 1;
-    yield { row, fields: record };
+    if (record.length !== header.length) {
+      yield { row, fields: {}, error: `has ${record.length} fields but the header has ${header.length} (quote values that contain commas)` };
+      continue;
+    }
+    const fields: Record<string, string> = {};
+    header.forEach((name, i) => (fields[name] = record[i]));
+    yield { row, fields };
   }
 }
 

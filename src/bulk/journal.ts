@@ -5,7 +5,8 @@
 // process was killed) counts as unknown. Lines are written synchronously, so
 // what the journal says was sent is on disk before the next step.
 
-import { closeSync, existsSync, openSync, writeSync, createReadStream } from 'node:fs';
+import { closeSync, openSync, writeSync, createReadStream, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../cli/exit.js';
 
@@ -37,18 +38,36 @@ export class Journal {
     this.#fd = fd;
   }
 
-  /** Opens (or creates) a journal; refuses one written for another input or command. */
-  static async open(path: string, identity: JournalIdentity, scrub: (text: string) => string = (t) => t): Promise<Journal> {
-    const exists = existsSync(path);
+  /**
+   * Opens (or creates) a journal. Refuses the input file itself, a file that
+   * is not a journal, and a journal written for another input or command.
+   */
+  static async open(
+    path: string,
+    identity: JournalIdentity,
+    opts: { inputPath?: string; scrub?: (text: string) => string } = {},
+  ): Promise<Journal> {
+    if (opts.inputPath && resolve(opts.inputPath) === resolve(path)) throw new UsageError('--journal must not be the input file itself');
+    let size = 0;
+    try {
+      size = statSync(path).size;
+    } catch {
+      // a new journal
+    }
     let fd: number;
     try {
       fd = openSync(path, 'a', 0o600);
     } catch (err) {
       throw new UsageError(`--journal: cannot write "${path}": ${(err as Error).message}`);
     }
-    const journal = new Journal(path, fd, scrub);
-    if (exists) await journal.#load(identity);
-    else journal.#append({ smslinkJournal: 1, ...identity, created: new Date().toISOString() } satisfies HeaderLine);
+    const journal = new Journal(path, fd, opts.scrub ?? ((t) => t));
+    try {
+      if (size > 0) await journal.#load(identity);
+      else journal.#append({ smslinkJournal: 1, ...identity, created: new Date().toISOString() } satisfies HeaderLine);
+    } catch (err) {
+      journal.close();
+      throw err;
+    }
     return journal;
   }
 
@@ -57,16 +76,16 @@ export class Journal {
     let first = true;
     for await (const line of lines) {
       if (!line.trim()) continue;
-      let entry: Record<string, unknown>;
+      let entry: Record<string, unknown> | null = null;
       try {
         entry = JSON.parse(line) as Record<string, unknown>;
       } catch {
-        continue; // a line cut short by a crash: its row stays as the line before said
+        // a line cut short by a crash: its row stays as the line before said
       }
       if (first) {
         first = false;
-        const header = entry as unknown as HeaderLine;
-        if (header.smslinkJournal !== 1) throw new UsageError(`--journal: "${this.path}" is not an smslink journal`);
+        const header = entry as unknown as HeaderLine | null;
+        if (header?.smslinkJournal !== 1) throw new UsageError(`--journal: "${this.path}" is not an smslink journal; choose another file`);
         if (header.command !== identity.command)
           throw new UsageError(`--journal: "${this.path}" was written by \`smslink ${header.command}\`, not \`smslink ${identity.command}\`; use another --journal`);
         if (header.inputHash !== identity.inputHash)
@@ -76,11 +95,11 @@ export class Journal {
           );
         continue;
       }
+      if (!entry) continue;
       const row = Number(entry.row);
       const state = CODES[entry.state as RowState];
       if (Number.isInteger(row) && row > 0 && state) this.#set(row, state);
     }
-    if (first) this.#append({ smslinkJournal: 1, ...identity, created: new Date().toISOString() } satisfies HeaderLine);
   }
 
   #set(row: number, code: number): void {
@@ -102,15 +121,6 @@ export class Journal {
   state(row: number): RowState | undefined {
     const code = row < this.#states.length ? this.#states[row] : 0;
     return NAMES[code];
-  }
-
-  /** Rows whose outcome is unknown: answered ambiguously, or marked sending and never finished. */
-  unknownRows(): number[] {
-    const rows: number[] = [];
-    this.#states.forEach((code, row) => {
-      if (code === CODES.unknown || code === CODES.sending) rows.push(row);
-    });
-    return rows;
   }
 
   record(row: number, state: RowState, detail: Record<string, unknown> = {}): void {

@@ -6,7 +6,7 @@
 
 import { validateInput, type Issue } from '../catalog/validate.js';
 import type { OperationSpec } from '../catalog/types.js';
-import { ApiError, TransportError, ValidationError } from '../client/errors.js';
+import { ApiError, SmsLinkError, TransportError } from '../client/errors.js';
 import type { RunContext } from '../cli/context.js';
 import { EXIT, UsageError } from '../cli/exit.js';
 import { columnsOf, hashInput, openInput, readRows, type InputFile } from './input.js';
@@ -28,8 +28,7 @@ export interface BulkSpec {
   toInput(fields: Record<string, unknown>): { input: Record<string, unknown>; problems: RowProblem[] };
   /** Which column feeds each parameter key, to name it in messages. */
   columnOf(key: string): string;
-  send(input: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** Result fields shown per row. */
+  /** Result fields shown per row (from the operation's data). */
   resultColumns: readonly string[];
   primary: string;
 }
@@ -72,29 +71,37 @@ export async function runBulk(ctx: RunContext, spec: BulkSpec, opts: BulkOptions
 
 async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: InputFile): Promise<number> {
   spec.checkColumns(await columnsOf(input));
+  // --dry-run sends nothing: it checks every row and shows the first request.
+  const validateOnly = opts.validateOnly || ctx.globals.dryRun === true;
   const { RowWriter } = await import('../output/format.js');
-  const columns = opts.validateOnly ? ['row', 'column', 'error'] : ['row', 'state', ...spec.resultColumns, 'error'];
-  const view = await ctx.view({ output: { rows: 'array', columns, primary: opts.validateOnly ? 'row' : spec.primary } });
+  const columns = validateOnly ? ['row', 'column', 'error'] : ['row', 'state', ...spec.resultColumns, 'error'];
+  const view = await ctx.view({ output: { rows: 'array', columns, primary: validateOnly ? 'row' : spec.primary } });
   const writer = new RowWriter(ctx.stdout, view);
 
   // Pass 1: every row against the rules, before anything is sent.
   let total = 0;
   let invalid = 0;
+  let firstValid: Record<string, unknown> | undefined;
   try {
     for await (const r of readRows(input)) {
       total += 1;
       const checked = check(ctx, spec, r.fields, r.error);
+      firstValid ??= checked.input;
       if (checked.problems.length) {
         invalid += 1;
-        if (opts.validateOnly) await writer.write(checked.problems.map((p) => ({ row: r.row, column: p.column, error: p.rule })));
+        if (validateOnly) await writer.write(checked.problems.map((p) => ({ row: r.row, column: p.column, error: p.rule })));
       }
     }
   } catch (err) {
     throw new UsageError(`--from-file: cannot read ${input.label} after row ${total}: ${(err as Error).message}`);
   }
-  if (opts.validateOnly) {
+  if (validateOnly) {
     await writer.end();
     ctx.note(`${total} rows checked: ${total - invalid} valid, ${invalid} invalid. Nothing was sent.`);
+    if (ctx.globals.dryRun && firstValid) {
+      const req = (await ctx.client()).prepare(spec.op, firstValid);
+      ctx.note(`dry run: ${total - invalid} requests like this one would be sent:\n${req.method} ${req.redactedUrl}\nbody: ${req.body}`);
+    }
     return invalid ? EXIT.USAGE : EXIT.OK;
   }
   if (total === 0) {
@@ -103,37 +110,50 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
     return EXIT.OK;
   }
 
+  const client = await ctx.client({ interruptible: false });
+  // No key or base URL: say so now, before a journal says anything was sent.
+  client.assertReady();
+
   const journalPath = opts.journal ?? (input.fromStdin ? undefined : `${input.path}.journal`);
   if (!journalPath) await ctx.warn('reading stdin without --journal: this run cannot be resumed; pass --journal FILE to make it resumable');
-  const { scrubSecrets } = await import('../cli/context.js');
+  const { redact } = await import('../secrets.js');
   const journal = journalPath
-    ? await Journal.open(journalPath, { command: spec.command, inputHash: await hashInput(input.path), input: input.label }, scrubSecrets)
+    ? await Journal.open(journalPath, { command: spec.command, inputHash: await hashInput(input.path), input: input.label }, { inputPath: input.path, scrub: redact })
     : undefined;
 
-  // Ctrl-C must not cut requests in flight: their outcome would become unknown.
-  await ctx.client({ interruptible: false });
   const { default: PQueue } = await import('p-queue');
   const queue = new PQueue({ concurrency: opts.concurrency, ...(opts.rate > 0 ? { intervalCap: opts.rate, interval: 1000 } : {}) });
   const counts: Record<RowState | 'skipped', number> = { sending: 0, done: 0, failed: 0, unknown: 0, invalid: 0, skipped: 0 };
   const heldBack: number[] = [];
   const alreadyDone = journal ? countDone(journal, total) : 0;
   const progress = new Progress(ctx.io.stderr, ctx.io.stderr.isTTY === true, total - alreadyDone);
-  const emit = async (row: Record<string, unknown>) => writer.write([row]);
+  const emit = async (row: Record<string, unknown>) => {
+    // -q prints only results; errors go to stderr so they are not lost.
+    if (view.quiet && row.state !== 'done') ctx.note(`row ${row.row}: ${row.state}: ${row.error}`);
+    await writer.write([row]);
+  };
+  const stopping = () => ctx.io.signal?.aborted === true;
   let interrupted = false;
+  ctx.io.signal?.addEventListener('abort', () => queue.clear(), { once: true });
 
-  const sendRow = async (row: number, request: Record<string, unknown>) => {
-    journal?.record(row, 'sending');
+  const sendRow = async (row: number, input: Record<string, unknown>) => {
+    // Ctrl-C: rows still waiting in the queue are not started.
+    if (stopping()) return;
     let state: RowState;
     let out: Record<string, unknown>;
+    let sent = false;
     try {
-      const result = await spec.send(request);
+      const req = client.prepare(spec.op, input);
+      journal?.record(row, 'sending');
+      sent = true;
+      const result = (await client.perform(spec.op, req)) as Record<string, unknown>;
       state = 'done';
       out = { row, state, ...result };
       journal?.record(row, 'done', { result });
     } catch (err) {
-      if (err instanceof TransportError && err.outcomeUnknown) state = 'unknown';
-      else if (err instanceof ApiError || err instanceof TransportError || err instanceof ValidationError) state = 'failed';
-      else throw err;
+      const unknown = (err instanceof TransportError || err instanceof ApiError) && err.outcomeUnknown;
+      // Anything unexpected after the request left counts as unknown: never resend blindly.
+      state = unknown || (sent && !(err instanceof SmsLinkError)) ? 'unknown' : 'failed';
       const error = (err as Error).message;
       out = { row, state, error };
       journal?.record(row, state, { error });
@@ -145,7 +165,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
 
   try {
     for await (const r of readRows(input)) {
-      if (ctx.io.signal?.aborted) {
+      if (stopping()) {
         interrupted = true;
         break;
       }
@@ -168,19 +188,20 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
         continue;
       }
       await queue.onSizeLessThan(opts.concurrency);
-      if (ctx.io.signal?.aborted) {
+      if (stopping()) {
         interrupted = true;
         break;
       }
       const request = checked.input;
-      void queue.add(() => sendRow(r.row, request));
+      queue.add(() => sendRow(r.row, request)).catch((err: unknown) => ctx.note(`row ${r.row}: ${(err as Error).message}`));
     }
     await queue.onIdle();
+    interrupted ||= stopping();
   } finally {
     progress.stop();
     journal?.close();
+    await writer.end();
   }
-  await writer.end();
 
   const parts = [
     `${counts.done} done`,

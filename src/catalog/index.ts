@@ -21,7 +21,3 @@ const BY_PATH = new Map<string, OperationSpec>(OPERATIONS.map((op) => [`${op.mod
 export function findOperation(path: string): OperationSpec | undefined {
   return BY_PATH.get(path.replace(/^\/+|\/+$/g, '').toLowerCase());
 }
-
-export function isKnownModule(module: string): boolean {
-  return OPERATIONS.some((op) => op.module.toLowerCase() === module.toLowerCase());
-}

@@ -23,9 +23,14 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/** Years the service can mean; others are typos (and break period arithmetic). */
+const MIN_YEAR = 1970;
+const MAX_YEAR = 9998;
+
 function validParts(p: DateParts): boolean {
   return (
-    p.year >= 1 &&
+    p.year >= MIN_YEAR &&
+    p.year <= MAX_YEAR &&
     p.month >= 1 &&
     p.month <= 12 &&
     p.day >= 1 &&

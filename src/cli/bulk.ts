@@ -6,6 +6,7 @@ import type { OperationSpec } from '../catalog/types.js';
 import type { BulkOptions, BulkSpec, RowProblem } from '../bulk/run.js';
 import type { RunContext } from './context.js';
 import { UsageError } from './exit.js';
+import { parseConcurrency, parseCount } from './common.js';
 import { fromCli, type CliValues } from './operation.js';
 
 export function bulkOptions(cmd: Command): Command {
@@ -19,20 +20,13 @@ export function bulkOptions(cmd: Command): Command {
     .option('--resend-unknown', 'also resend rows whose outcome was unknown in an earlier run');
 }
 
-function parsePositive(value: unknown, flag: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${flag}: invalid value "${value}": must be a whole number from 1 to ${max}`);
-  return n;
-}
-
 export function bulkFlags(opts: CliValues): BulkOptions {
   return {
     file: String(opts.fromFile),
     format: typeof opts.format === 'string' ? opts.format : undefined,
     validateOnly: opts.validateOnly === true,
-    concurrency: parsePositive(opts.concurrency, '--concurrency', 4, 256),
-    rate: opts.rate === undefined ? 0 : parsePositive(opts.rate, '--rate', 0, 100_000),
+    concurrency: parseConcurrency(opts.concurrency),
+    rate: opts.rate === undefined ? 0 : parseCount(opts.rate, '--rate', 0, 100_000),
     journal: typeof opts.journal === 'string' ? opts.journal : undefined,
     resendUnknown: opts.resendUnknown === true,
   };
@@ -40,6 +34,7 @@ export function bulkFlags(opts: CliValues): BulkOptions {
 
 /** Bulk-only flags given without --from-file are a usage error, not silently ignored. */
 export function rejectBulkFlagsWithoutFile(opts: CliValues): void {
+  if (opts.fromFile !== undefined) return;
   for (const [key, flag] of [
     ['format', '--format'],
     ['validateOnly', '--validate-only'],
@@ -71,7 +66,6 @@ export function columnSpec(
   extra: {
     checkColumns?: (columns: string[]) => void;
     fill?: (input: Record<string, unknown>, fields: Record<string, unknown>, problems: RowProblem[]) => void;
-    send: (input: Record<string, unknown>) => Promise<Record<string, unknown>>;
     resultColumns: readonly string[];
     primary: string;
   },
@@ -101,7 +95,6 @@ export function columnSpec(
       return { input, problems };
     },
     columnOf: (key) => mapping.columns[key] ?? key,
-    send: extra.send,
     resultColumns: extra.resultColumns,
     primary: extra.primary,
   };

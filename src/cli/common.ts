@@ -88,9 +88,15 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   return results;
 }
 
-export function parseConcurrency(value: unknown): number {
-  if (value === undefined) return 4;
+/** A whole-number flag from 1 to max, or the fallback when not given. */
+export function parseCount(value: unknown, flag: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--concurrency: invalid value "${value}": must be a whole number from 1 to 64`);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${flag}: invalid value "${value}": must be a whole number from 1 to ${max}`);
   return n;
+}
+
+/** --concurrency: requests in flight (chunked ids, bulk rows). */
+export function parseConcurrency(value: unknown): number {
+  return parseCount(value, '--concurrency', 4, 64);
 }

@@ -6,6 +6,7 @@ import { maskKey, resolveProfile, resolveSettings, SETTINGS, settingByName } fro
 import { configPath, openStore, SETTING_KEYS, type ProfileData, type SettingKey } from '../config/store.js';
 import type { RunContext } from './context.js';
 import { readStdin } from './common.js';
+import { registerSecret } from '../secrets.js';
 import { EXIT, UsageError } from './exit.js';
 import { examples, type CliValues } from './operation.js';
 import type { Runner } from './run.js';
@@ -35,7 +36,7 @@ async function set(ctx: RunContext, name: string, value: string | undefined): Pr
     v = (await readStdin(ctx)).trim();
   }
   if (!v) throw new UsageError(`config set ${name}: the value is empty`);
-  ctx.secrets.push(...(SETTINGS[key].secret ? [v] : []));
+  if (SETTINGS[key].secret) registerSecret(v);
   const problem = SETTINGS[key].check?.(v);
   if (problem) throw new UsageError(`config set ${name}: "${v}" ${problem}`);
   const profile = currentProfile(ctx);

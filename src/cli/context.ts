@@ -9,6 +9,7 @@ import { OUTPUT_FORMATS, resolveSettings, type OutputFormat, type Settings } fro
 import { painter, useColor, type Paint } from '../output/color.js';
 import type { OutStream, View } from '../output/format.js';
 import { UsageError } from './exit.js';
+import { redact, registerSecret } from '../secrets.js';
 
 export interface CliIO {
   stdout: OutStream;
@@ -43,25 +44,9 @@ export interface GlobalOptions {
   sandbox?: boolean;
 }
 
-/** Every secret any run of this process has seen, for scrubbing crash output too. */
-const KNOWN_SECRETS = new Set<string>();
-
-export function scrubSecrets(text: string): string {
-  let out = text;
-  for (const s of KNOWN_SECRETS) {
-    if (s.length >= 4 && out.includes(s)) out = out.split(s).join('***');
-    const encoded = encodeURIComponent(s);
-    if (encoded !== s && out.includes(encoded)) out = out.split(encoded).join('***');
-  }
-  return out;
-}
-
 /** A stream wrapper that never lets the secret through. */
 class ScrubbedStream implements OutStream {
-  constructor(
-    private readonly inner: OutStream,
-    private readonly secrets: () => string[],
-  ) {}
+  constructor(private readonly inner: OutStream) {}
   get isTTY() {
     return this.inner.isTTY;
   }
@@ -69,8 +54,7 @@ class ScrubbedStream implements OutStream {
     return this.inner.columns;
   }
   write(chunk: string): unknown {
-    for (const s of this.secrets()) KNOWN_SECRETS.add(s);
-    return this.inner.write(KNOWN_SECRETS.size ? scrubSecrets(chunk) : chunk);
+    return this.inner.write(redact(chunk));
   }
 }
 
@@ -95,19 +79,18 @@ export class RunContext {
   #paint: Paint | undefined;
   #cleanups: Array<() => Promise<void>> = [];
   #warnedKeyFlag = false;
-  /** Extra secrets to scrub (e.g. a key read from stdin). */
-  readonly secrets: string[] = [];
+  /** Requests retried so far in this run. */
+  retried = 0;
 
   constructor(
     readonly io: CliIO,
     readonly globals: GlobalOptions,
   ) {
-    const secrets = () => {
-      const key = this.#settings?.apiKey.value ?? this.globals.apiKey ?? this.io.env.SMSLINK_API_KEY;
-      return key ? [key, ...this.secrets] : this.secrets;
-    };
-    this.stdout = new ScrubbedStream(io.stdout, secrets);
-    this.stderr = new ScrubbedStream(io.stderr, secrets);
+    // Keys given on the command line or in the environment are secrets from the start.
+    for (const key of globals.apiKeys ?? []) registerSecret(key);
+    registerSecret(io.env.SMSLINK_API_KEY);
+    this.stdout = new ScrubbedStream(io.stdout);
+    this.stderr = new ScrubbedStream(io.stderr);
   }
 
   get env() {
@@ -119,7 +102,10 @@ export class RunContext {
   }
 
   store(): StoreData {
-    this.#store ??= readStore(this.io.env);
+    if (!this.#store) {
+      this.#store = readStore(this.io.env);
+      for (const profile of Object.values(this.#store.profiles ?? {})) registerSecret(profile.apiKey);
+    }
     return this.#store;
   }
 
@@ -224,13 +210,22 @@ export class RunContext {
       if (this.globals.dryRun && !apiKey) apiKey = 'YOUR_API_KEY';
     }
     const { SmsLinkClient } = await import('../client/client.js');
-    let ca: Buffer | undefined;
+    let ca: Buffer[] | undefined;
     if (this.globals.caFile) {
       const { readFileSync } = await import('node:fs');
       try {
-        ca = readFileSync(this.globals.caFile);
+        ca = [readFileSync(this.globals.caFile)];
       } catch (err) {
         throw new UsageError(`--ca-file: cannot read "${this.globals.caFile}": ${(err as Error).message}`);
+      }
+      // Giving TLS a CA list replaces Node's defaults, NODE_EXTRA_CA_CERTS included: keep it.
+      const extra = this.io.env.NODE_EXTRA_CA_CERTS;
+      if (extra) {
+        try {
+          ca.unshift(readFileSync(extra));
+        } catch {
+          // Node warns about an unreadable NODE_EXTRA_CA_CERTS itself
+        }
       }
     }
     this.#client = new SmsLinkClient({
@@ -249,11 +244,11 @@ export class RunContext {
       now: () => this.now(),
       signal: opts.interruptible === false ? undefined : this.io.signal,
       onRequest: this.globals.verbose ? (e) => this.#logRequest(e) : undefined,
-      onRetry: this.globals.verbose
-        ? (r) => this.note(`~ ${r.operation}: ${r.reason}; retry ${r.attempt - 1} of ${settings.retries.value} in ${r.delayMs} ms`)
-        : undefined,
+      onRetry: (r) => {
+        this.retried += 1;
+        if (this.globals.verbose) this.note(`~ ${r.operation}: ${r.reason}; retry ${r.attempt - 1} of ${settings.retries.value} in ${r.delayMs} ms`);
+      },
     });
-    if (!this.sandbox) this.secrets.push(apiKey);
     this.#cleanups.push(() => this.#client!.close());
     return this.#client;
   }

@@ -84,6 +84,14 @@ const CONFIG_HINT =
   'Set them with `smslink config set base-url https://...` and `smslink config set api-key -` (reads the key from stdin),\n' +
   'or with SMSLINK_BASE_URL and SMSLINK_API_KEY, or try everything locally with --sandbox.';
 
+/** What to tell the user when a create or a send may or may not have happened. */
+function unknownHint(operation: string): string {
+  if (/Create$/i.test(operation)) return '\nThe link may or may not have been created; check with `smslink link list` before creating it again.';
+  if (/SendSmsMessage$/i.test(operation))
+    return '\nThe message may or may not have been sent; check with `smslink message list --to <number>` before sending again.';
+  return '';
+}
+
 export interface Failure {
   code: number;
   message: string;
@@ -101,6 +109,7 @@ export function describeFailure(err: unknown): Failure {
     return { code: EXIT.CONFIG, message: `${err.message}${hint}` };
   }
   if (err instanceof ApiError) {
+    if (err.outcomeUnknown) return { code: EXIT.TRANSPORT, message: `${err.message}${unknownHint(err.operation)}` };
     if (err.isNotFound) return { code: EXIT.NOT_FOUND, message: err.message };
     if (err.isAuth) {
       const hint = err.code === 8 ? '\nCheck the API key (`smslink config list` shows which one is used and where it comes from).' : '';
@@ -109,13 +118,8 @@ export function describeFailure(err: unknown): Failure {
     return { code: EXIT.API, message: err.message };
   }
   if (err instanceof TransportError) {
-    if (err.kind === 'aborted') return { code: EXIT.INTERRUPTED, message: err.message };
-    let hint = '';
-    if (err.outcomeUnknown && /Create$/.test(err.operation))
-      hint = '\nThe link may or may not have been created; check with `smslink link list` before creating it again.';
-    if (err.outcomeUnknown && /SendSmsMessage$/.test(err.operation))
-      hint = '\nThe message may or may not have been sent; check with `smslink message list --to <number>` before sending again.';
-    return { code: EXIT.TRANSPORT, message: `${err.message}${hint}` };
+    const hint = err.outcomeUnknown ? unknownHint(err.operation) : '';
+    return { code: err.kind === 'aborted' ? EXIT.INTERRUPTED : EXIT.TRANSPORT, message: `${err.message}${hint}` };
   }
   if (err instanceof PartialError) return { code: EXIT.PARTIAL, message: err.message };
   if (err instanceof ExitError) return { code: err.code, message: err.message };

@@ -6,6 +6,7 @@ import type { CampaignLink, DeleteLinksResult, Link, LinkStatsResult } from '../
 import type { RunContext } from './context.js';
 import { callOperation, chunk, collectIds, dryRun, mapLimit, parseConcurrency, printDryRun } from './common.js';
 import { EXIT, PartialError, UsageError } from './exit.js';
+import { ApiError } from '../client/errors.js';
 import { addParams, examples, inputFrom, type CliValues } from './operation.js';
 import { bulkFlags, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { listPages, pagingOptions } from './paging.js';
@@ -35,7 +36,6 @@ async function bulkCreate(ctx: RunContext, opts: CliValues): Promise<number> {
     linkCreate,
     { columns: { fullLink: 'fullLink', status: 'status', expirationDate: 'expirationDate', comment: 'comment' }, required: ['fullLink'], defaults },
     {
-      send: async (input) => ({ ...(await (await ctx.client()).createLink(input as never)) }),
       resultColumns: ['id', 'code', 'shortLink'],
       primary: 'shortLink',
     },
@@ -92,9 +92,21 @@ async function update(ctx: RunContext, id: string, opts: CliValues): Promise<num
 async function remove(ctx: RunContext, ids: string[]): Promise<number> {
   const input = { ids: await collectIds(ctx, ids) };
   if (ctx.globals.dryRun) return (await dryRun(ctx, linkDelete, input), EXIT.OK);
+  const retriedBefore = ctx.retried;
   const result = await callOperation<DeleteLinksResult>(ctx, linkDelete, input);
   const processed = new Set(result.processed.map(String));
-  const left = input.ids.filter((id) => !processed.has(String(Number(id))));
+  let left = input.ids.filter((id) => !processed.has(String(Number(id))));
+  if (left.length && ctx.retried > retriedBefore) {
+    // The delete was retried: a first attempt whose answer was lost may have deleted these already.
+    const client = await ctx.client();
+    const gone = await Promise.all(left.map((id) => client.getLink({ id: Number(id) }).then(() => false, (err: unknown) => err instanceof ApiError && err.isNotFound)));
+    const deleted = left.filter((_, i) => gone[i]);
+    if (deleted.length) {
+      ctx.note(`${deleted.join(', ')}: not found after a retried delete; taken as deleted by the first attempt, whose answer was lost`);
+      for (const id of deleted) result.processed.push(Number(id));
+      left = left.filter((_, i) => !gone[i]);
+    }
+  }
   const { renderRecord } = await import('../output/format.js');
   const view = await ctx.view(linkDelete);
   if (view.format === 'table' && !view.quiet) {
@@ -113,7 +125,7 @@ async function stats(ctx: RunContext, ids: string[], opts: CliValues): Promise<n
   const max = linkStats.params.find((p) => p.key === 'ids')!.maxItems!;
   const parts = chunk(all, max);
   // Every chunk is checked before the first request goes out.
-  const prepared = parts.map((ids) => client.prepare(linkStats, { ...base, ids }));
+  const prepared = (parts.length ? parts : [[]]).map((ids) => client.prepare(linkStats, { ...base, ids }));
   if (ctx.globals.dryRun) return (await printDryRun(ctx, prepared), EXIT.OK);
   const concurrency = parseConcurrency(opts.concurrency);
   const { keyStats, mergeStats, statsColumns, renderStatsChart } = await import('../output/stats.js');

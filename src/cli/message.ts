@@ -21,6 +21,7 @@ export function placeholders(template: string): string[] {
 
 async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
   if (opts.to !== undefined) throw new UsageError('give either --to or --from-file, not both (the file has a recipient column)');
+  if (opts.wait) throw new UsageError('--wait applies to a single send; after a bulk send, wait with `smslink message status - --wait` fed the messageIds');
   const { runBulk } = await import('../bulk/run.js');
   const template = typeof opts.text === 'string' ? opts.text : undefined;
   if (template === '-') throw new UsageError('--text - (stdin) cannot be combined with --from-file; give the template inline');
@@ -56,7 +57,6 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
           return value === undefined || value === null ? '' : String(value);
         });
       },
-      send: async (input) => ({ ...(await (await ctx.client()).sendMessage(input as never)) }),
       resultColumns: ['messageId', 'campaignId', 'status'],
       primary: 'messageId',
     },
@@ -85,6 +85,8 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
     return EXIT.OK;
   }
   const ids = [result.messageId];
+  // Said before waiting, so the id is not lost if the wait is interrupted or fails.
+  ctx.note(`sent: messageId ${result.messageId} (campaign ${result.campaignId}); waiting for delivery`);
   const waited = await waitForDelivery(ctx, await ctx.client(), ids, waitOptions(opts));
   const final = waited.records.get(result.messageId);
   const view = await ctx.view(messageSend, { columns: [...messageSend.output.columns, 'deliveryStatus', 'statusUpdateTs'] });

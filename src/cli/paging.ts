@@ -28,7 +28,7 @@ export async function listPages(ctx: RunContext, op: OperationSpec, input: Recor
   if (ctx.globals.dryRun) return (await dryRun(ctx, op, input), EXIT.OK);
   const { RowWriter } = await import('../output/format.js');
   const view = await ctx.view(op);
-  const writer = new RowWriter(ctx.stdout, view);
+  const writer = new RowWriter(ctx.stdout, view, { holdJson: true });
   let page = Number(input.currentPage ?? 0);
   let seen = 0;
   let total = 0;

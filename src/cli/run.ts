@@ -16,7 +16,7 @@ import { registerServe } from './serve.js';
 import { examples, globalsOf } from './operation.js';
 
 export type { CliIO } from './context.js';
-export { scrubSecrets } from './context.js';
+export { redact } from '../secrets.js';
 
 /** Runs one command action with a fresh context; the action returns its exit code. */
 export type Runner = (cmd: Command, action: (ctx: RunContext) => Promise<number | void>) => Promise<void>;
@@ -94,11 +94,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.OK;
-      // A group without its subcommand (e.g. `smslink link`) shows help: not an error of the user's data.
-      if (err.code === 'commander.help') return EXIT.USAGE;
+      // Unknown commands and options, missing arguments, and a group without its subcommand
+      // (`smslink link`, which shows its help): commander has already said what is wrong.
       return EXIT.USAGE;
     }
     const failure = describeFailure(err);
+    // The reader of our output went away (a closed pipe): nothing to tell anyone.
+    if (io.signal?.aborted && io.signal.reason === 'stdout-closed') return failure.code;
     const target = ctx?.stderr ?? io.stderr;
     const paint = await painter(ctx?.colorFor(io.stderr) ?? false);
     target.write(`${paint.red('error:')} ${failure.message.replace(/^error: /gm, `${paint.red('error:')} `)}\n`);

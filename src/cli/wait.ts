@@ -31,14 +31,10 @@ export interface WaitResult {
   timedOut: boolean;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+/** Waits ms, or less when the signal aborts (no listener is left behind). */
+async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  const { setTimeout: wait } = await import('node:timers/promises');
+  await wait(ms, undefined, { signal }).catch(() => undefined);
 }
 
 function summary(ids: number[], records: Map<number, MessageStatusRecord>): string {
@@ -85,13 +81,16 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, id
       show(`delivery: ${status}`, true);
       return { records, timedOut: false };
     }
-    if (ctx.io.signal?.aborted) throw new ExitError(`interrupted while waiting; still pending: ${waiting.join(', ')}`, EXIT.INTERRUPTED);
     const left = deadline - Date.now();
     if (left <= 0) {
       show(`gave up waiting: ${status}`, true);
       return { records, timedOut: true };
     }
     await sleep(Math.min(interval, left), ctx.io.signal);
+    if (ctx.io.signal?.aborted) {
+      show(`interrupted: ${status}`, true);
+      throw new ExitError(`interrupted while waiting; not final yet: ${waiting.join(', ')}`, EXIT.INTERRUPTED);
+    }
     interval = Math.min(opts.maxIntervalMs ?? 10_000, Math.round(interval * 1.5));
   }
 }

@@ -34,7 +34,8 @@ import { dataOrThrow, parseEnvelope, type Envelope } from './envelope.js';
 import { ConfigError, TransportError, ValidationError } from './errors.js';
 import { normalize } from './normalize.js';
 import { arrayFormatOf, buildRequest, encodeForm, toWireParams, type PreparedRequest } from './request.js';
-import { createAgent, scrub, Transport, type ProxyEnv } from './transport.js';
+import { createAgent, Transport, type ProxyEnv } from './transport.js';
+import { redact, registerSecret } from '../secrets.js';
 import type { RetryInfo } from './retry.js';
 
 export interface RequestEvent {
@@ -68,8 +69,8 @@ export interface SmsLinkClientOptions {
   proxy?: string;
   /** Proxy variables to honour instead of those in process.env. */
   proxyEnv?: ProxyEnv;
-  /** Extra trusted CA certificates (PEM). */
-  ca?: string | Buffer;
+  /** Extra trusted CA certificates (PEM), added to Node's bundled roots. */
+  ca?: string | Buffer | ReadonlyArray<string | Buffer>;
   /** Use this dispatcher instead of creating an agent (it is not closed by close()). */
   dispatcher?: Dispatcher;
   userAgent?: string;
@@ -113,6 +114,7 @@ export class SmsLinkClient {
 
   constructor(options: SmsLinkClientOptions) {
     this.#opts = { timeoutMs: 30_000, retries: 3, ...options };
+    registerSecret(options.apiKey);
   }
 
   get baseUrl(): string {
@@ -179,9 +181,19 @@ export class SmsLinkClient {
 
   /** Validates, sends and returns the normalised data of any catalog operation. */
   async call<I extends object, R>(op: OperationSpec<I, R>, input: I): Promise<R> {
-    const req = this.prepare(op, input);
+    // async: a broken rule rejects the promise, like every other failure of a call.
+    return this.perform(op, this.prepare(op, input));
+  }
+
+  /** Sends a request made by prepare() and returns the operation's normalised data. */
+  async perform<R>(op: OperationSpec<object, R>, req: PreparedRequest): Promise<R> {
     const env = await this.execute(req, op.idempotent);
-    return normalize(op.result, dataOrThrow(req.operation, env)) as R;
+    return normalize(op.result, dataOrThrow(req.operation, env, !op.idempotent)) as R;
+  }
+
+  /** Throws ConfigError when the base URL or key is missing or unsafe; nothing is sent. */
+  assertReady(): void {
+    checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp);
   }
 
   /**
@@ -214,7 +226,7 @@ export class SmsLinkClient {
       const res = await transport.send(req, idempotent, this.#opts.signal);
       event.status = res.status;
       event.ms = res.ms;
-      const env = parseEnvelope(req.operation, res.status, scrub(res.text, this.#opts.apiKey), !idempotent);
+      const env = parseEnvelope(req.operation, res.status, redact(res.text), !idempotent);
       event.code = env.code;
       return env;
     } catch (err) {
@@ -236,7 +248,9 @@ export class SmsLinkClient {
   #getTransport(): Promise<Transport> {
     this.#transport ??= (async () => {
       const o = this.#opts;
-      const agent = o.dispatcher ?? (await createAgent({ proxy: o.proxy, proxyEnv: o.proxyEnv, ca: o.ca, timeoutMs: o.timeoutMs! }));
+      // Loopback hosts are reached directly: through a proxy the key of a plain http:// URL would travel in clear.
+      const direct = isLoopbackHost(new URL(o.baseUrl).hostname);
+      const agent = o.dispatcher ?? (await createAgent({ proxy: o.proxy, proxyEnv: o.proxyEnv, direct, ca: o.ca, timeoutMs: o.timeoutMs! }));
       return new Transport(
         agent,
         {
@@ -247,7 +261,6 @@ export class SmsLinkClient {
           onRetry: o.onRetry,
         },
         o.userAgent ?? userAgent(),
-        o.apiKey,
       );
     })();
     return this.#transport;

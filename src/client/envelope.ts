@@ -48,9 +48,16 @@ export function parseEnvelope(operation: string, status: number, text: string, o
   return { code, data: obj!.data ?? null, message: typeof obj!.message === 'string' ? obj!.message : '' };
 }
 
-/** Throws ApiError for any code but 0. */
-export function dataOrThrow(operation: string, env: Envelope): unknown {
+/**
+ * Codes after which an operation that creates something may or may not have
+ * done it: unknown application error and general service error. (Code 30
+ * says nothing was done; validation and constraint codes say it was refused.)
+ */
+const AMBIGUOUS_CODES: ReadonlySet<number> = new Set([3, 999]);
+
+/** Throws ApiError for any code but 0. `creates`: the operation makes a link or sends a message. */
+export function dataOrThrow(operation: string, env: Envelope, creates = false): unknown {
   if (env.code === 0) return env.data;
   const fields = env.code === 1 && env.data && typeof env.data === 'object' && !Array.isArray(env.data) ? (env.data as Record<string, unknown>) : null;
-  throw new ApiError(operation, env.code, env.message, fields, env.data);
+  throw new ApiError(operation, env.code, env.message, fields, env.data, creates && AMBIGUOUS_CODES.has(env.code));
 }

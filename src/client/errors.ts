@@ -42,6 +42,8 @@ export class ApiError extends SmsLinkError {
     /** Field errors from data on code 1, e.g. {fullLink: "..."}; null otherwise. */
     readonly fields: Record<string, unknown> | null,
     readonly data: unknown,
+    /** For Create/Send: the code does not say whether the link or message was made. */
+    readonly outcomeUnknown = false,
   ) {
     const meaning = describeCode(code);
     const detail = serviceMessage && serviceMessage !== meaning ? `: ${serviceMessage}` : '';

@@ -60,12 +60,17 @@ export function isRetryable(idempotent: boolean, outcome: Outcome): boolean {
   }
 }
 
+/** The longest Retry-After honoured; a server asking for more is reported rather than waited on. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
 /** Delay before retry number `attempt` (1 = first retry), or null to give up. */
 export function retryDelay(idempotent: boolean, outcome: Outcome, attempt: number, opts: RetryOptions): number | null {
   if (attempt > opts.retries || !isRetryable(idempotent, outcome)) return null;
   const ceiling = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));
   const jittered = Math.floor((opts.random ?? Math.random)() * ceiling);
-  const after = 'retryAfterMs' in outcome && outcome.retryAfterMs !== undefined ? Math.min(outcome.retryAfterMs, opts.maxDelayMs) : 0;
+  const after = 'retryAfterMs' in outcome ? (outcome.retryAfterMs ?? 0) : 0;
+  if (after > MAX_RETRY_AFTER_MS) return null;
+  // Never earlier than the server asked.
   return Math.max(jittered, after);
 }
 

@@ -14,6 +14,7 @@ import type { Dispatcher } from 'undici';
 import { TransportError } from './errors.js';
 import type { PreparedRequest } from './request.js';
 import { isCertificateError, retryInterceptor, type RetryOptions } from './retry.js';
+import { redact } from '../secrets.js';
 
 export interface ProxyEnv {
   httpProxy?: string;
@@ -26,26 +27,17 @@ export interface DispatcherOptions {
   proxy?: string;
   /** Proxy variables to use instead of process.env. */
   proxyEnv?: ProxyEnv;
-  /** Extra CA certificates (PEM) trusted besides the system ones. */
-  ca?: string | Buffer;
+  /** Connect directly, never through a proxy (loopback hosts: the key must not travel to a proxy in clear). */
+  direct?: boolean;
+  /** Extra CA certificates (PEM) trusted besides Node's bundled roots. */
+  ca?: string | Buffer | ReadonlyArray<string | Buffer>;
   timeoutMs: number;
 }
 
-/** Trusted CAs: Node's bundled roots, NODE_EXTRA_CA_CERTS and the given PEM. Passing `ca` to TLS replaces the defaults, so they are listed. */
-async function trustedCas(extra: string | Buffer): Promise<Array<string | Buffer>> {
+/** Trusted CAs: Node's bundled roots plus the given PEMs (TLS `ca` replaces the defaults, so they are listed). */
+async function trustedCas(extra: string | Buffer | ReadonlyArray<string | Buffer>): Promise<Array<string | Buffer>> {
   const tls = await import('node:tls');
-  const { readFileSync } = await import('node:fs');
-  const cas: Array<string | Buffer> = [...tls.rootCertificates];
-  const envFile = process.env.NODE_EXTRA_CA_CERTS;
-  if (envFile) {
-    try {
-      cas.push(readFileSync(envFile));
-    } catch {
-      // Node itself warns about an unreadable NODE_EXTRA_CA_CERTS
-    }
-  }
-  cas.push(extra);
-  return cas;
+  return [...tls.rootCertificates, ...(Array.isArray(extra) ? extra : [extra as string | Buffer])];
 }
 
 export interface RawResponse {
@@ -66,18 +58,12 @@ export async function createAgent(opts: DispatcherOptions): Promise<Dispatcher> 
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
   };
+  if (opts.direct) return new undici.Agent(common);
   if (opts.proxy) return new undici.ProxyAgent({ uri: opts.proxy, ...common, requestTls: tls, proxyTls: tls });
   const env = opts.proxyEnv;
   // Empty strings (not undefined) keep undici from falling back to process.env.
-  return new undici.EnvHttpProxyAgent(env ? { ...common, httpProxy: env.httpProxy ?? '', httpsProxy: env.httpsProxy ?? '', noProxy: env.noProxy ?? '' } : common);
-}
-
-export function scrub(text: string, secret: string): string {
-  if (!secret) return text;
-  let out = text.split(secret).join('***');
-  const encoded = encodeURIComponent(secret);
-  if (encoded !== secret) out = out.split(encoded).join('***');
-  return out;
+  const proxied = { ...common, requestTls: tls, proxyTls: tls };
+  return new undici.EnvHttpProxyAgent(env ? { ...proxied, httpProxy: env.httpProxy ?? '', httpsProxy: env.httpsProxy ?? '', noProxy: env.noProxy ?? '' } : proxied);
 }
 
 export class Transport {
@@ -88,7 +74,6 @@ export class Transport {
     readonly agent: Dispatcher,
     readonly policy: RetryOptions,
     private readonly userAgent: string,
-    private readonly secret: string,
   ) {
     this.#safe = agent.compose(retryInterceptor(true, policy));
     this.#unsafe = agent.compose(retryInterceptor(false, policy));
@@ -144,7 +129,7 @@ export class Transport {
       );
     }
     const reason = code === 'ECONNREFUSED' ? 'connection refused' : code ? `connection failed (${code})` : 'connection failed';
-    const detail = e instanceof Error && !code ? `: ${scrub(e.message, this.secret)}` : '';
+    const detail = e instanceof Error && !code ? `: ${redact(e.message)}` : '';
     return new TransportError(req.operation, 'connection', `${req.operation}: ${reason} by ${host}${detail}${tries}`, { outcomeUnknown, attempts });
   }
 }

@@ -71,8 +71,9 @@ export interface WritableStore {
 /** Opens the store for writing (conf: atomic writes, mode 0600, directory 0700). */
 export async function openStore(env: Env): Promise<WritableStore> {
   const dir = configDir(env);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32') chmodSync(dir, 0o700);
+  // A directory smslink creates is private; one that exists already is left as its owner made it.
+  const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (created && process.platform !== 'win32') chmodSync(dir, 0o700);
   const path = configPath(env);
   try {
     assertPrivate(path);

@@ -79,11 +79,15 @@ function clip(s: string, max: number): string {
   return [...s].length > max ? `${[...s].slice(0, max - 1).join('')}…` : s;
 }
 
+/** Control characters (escape sequences included) from the data must not reach a terminal. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
 function tableCell(field: string, value: unknown, view: View, maxCell: number): string {
   if (value === null || value === undefined || value === '') return view.paint.dim('-');
   const label = view.labels?.[field]?.[String(value)];
   if (label) return tone(label, view.paint);
-  const text = clip(cellText(value).replace(/\s+/g, ' '), maxCell);
+  const text = clip(cellText(value).replace(/\s+/g, ' ').replace(CONTROL, '?'), maxCell);
   return field === 'status' ? tone(text, view.paint) : text;
 }
 
@@ -110,15 +114,14 @@ async function renderVertical(row: Row, columns: readonly string[], view: View):
 export class RowWriter {
   #count = 0;
   #buffer: Row[] = [];
+  #json: string[] = [];
   #headerDone = false;
   constructor(
     private readonly out: OutStream,
     private readonly view: View,
+    /** json: hold the (serialised) items and print one array at end(), so a failure half-way never leaves broken JSON. */
+    private readonly opts: { holdJson?: boolean } = {},
   ) {}
-
-  get count(): number {
-    return this.#count;
-  }
 
   #columns(): readonly string[] {
     return this.view.fields?.length ? this.view.fields : this.view.columns;
@@ -139,7 +142,8 @@ export class RowWriter {
         break;
       case 'json': {
         const parts = rows.map((r) => JSON.stringify(view.fields?.length ? pick(r, view.fields) : r, null, 2).replace(/^/gm, '  '));
-        out.write(`${this.#count === 0 ? '[\n' : ',\n'}${parts.join(',\n')}`);
+        if (this.opts.holdJson) this.#json.push(...parts);
+        else out.write(`${this.#count === 0 ? '[\n' : ',\n'}${parts.join(',\n')}`);
         break;
       }
       case 'csv':
@@ -166,7 +170,8 @@ export class RowWriter {
   async end(): Promise<void> {
     const { view, out } = this;
     if (view.quiet) return;
-    if (view.format === 'json') out.write(this.#count === 0 ? '[]\n' : '\n]\n');
+    if (view.format === 'json' && this.opts.holdJson) out.write(this.#json.length ? `[\n${this.#json.join(',\n')}\n]\n` : '[]\n');
+    else if (view.format === 'json') out.write(this.#count === 0 ? '[]\n' : '\n]\n');
     else if ((view.format === 'csv' || view.format === 'tsv') && !this.#headerDone) {
       const sep = view.format === 'csv' ? ',' : '\t';
       out.write(this.#columns().join(sep) + '\n');

@@ -94,6 +94,15 @@ describe('link create --from-file', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
   });
 
+  it('draws a progress bar on a terminal: done/total, rate, ETA, failures', async () => {
+    const input = file('links.csv', csvOf(links(30)));
+    const r = await runCli(['link', 'create', '--from-file', input, '--no-color', '-q'], { env, tty: true });
+    expect(r.code).toBe(0);
+    const redraw = '\r\x1b[2K';
+    expect(r.stderr).toContain(redraw);
+    expect(r.stderr.split(redraw).some((line) => /^\[[█░]{24}\] \d+\/30 {2}[\d.]+\/s {2}ETA \S+ {2}0 failed$/.test(line))).toBe(true);
+  });
+
   it('refuses bulk flags without --from-file, and --from-file with a URL', async () => {
     expect((await runCli(['link', 'create', 'https://example.com', '--journal', 'x'], { env })).code).toBe(2);
     expect((await runCli(['link', 'create', 'https://example.com', '--from-file', 'x.csv'], { env })).code).toBe(2);

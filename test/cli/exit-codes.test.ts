@@ -1,18 +1,10 @@
 // One exit code per kind of failure, as README and --help document them.
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { describe, expect, it } from 'vitest';
+import { useRecordingServer } from '../helpers/recording-server.js';
 
-let server: RecordingServer;
-let env: Record<string, string>;
-beforeAll(async () => {
-  server = await startRecordingServer();
-  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'ExitKey0123456789abcdefABCDEF0123456789ab' };
-});
-afterAll(() => server.close());
-
-const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extra } });
+const rec = useRecordingServer('ExitKey0123456789abcdefABCDEF0123456789ab');
+const cli = (args: string[], extra: Record<string, string> = {}) => rec.cli(args, { env: extra });
 
 describe('exit codes', () => {
   it.each([
@@ -24,21 +16,19 @@ describe('exit codes', () => {
     [13, 4, /code 13 \(wrong regional API server/],
     [14, 4, /code 14/],
   ])('service code %i -> exit %i', async (code, exit, message) => {
-    server.respond(() => ({ body: { code, data: null, message: code === 15 ? 'boom' : '' } }));
+    rec.server.respond(() => ({ body: { code, data: null, message: code === 15 ? 'boom' : '' } }));
     const r = await cli(['link', 'get', '1']);
     expect(r.code).toBe(exit);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
-    server.respond(undefined);
   });
 
   it('HTTP 5xx with an HTML body -> 3', async () => {
-    server.respond(() => ({ status: 503, body: '<html><title>Service Unavailable</title></html>' }));
+    rec.server.respond(() => ({ status: 503, body: '<html><title>Service Unavailable</title></html>' }));
     const r = await cli(['link', 'get', '1']);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('HTTP 503');
     expect(r.stderr).toContain('Service Unavailable');
-    server.respond(undefined);
   });
 
   it('connection refused -> 3, naming the host', async () => {
@@ -52,7 +42,7 @@ describe('exit codes', () => {
   });
 
   it('a timeout -> 3, naming the operation and the limit', async () => {
-    server.respond(() => undefined);
+    rec.server.respond(() => undefined);
     const slow = createServer((socket) => socket.on('data', () => undefined));
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     const port = (slow.address() as { port: number }).port;

@@ -1,25 +1,14 @@
 // `smslink link ...` in-process against a recording server that answers in
 // the live shapes: what is sent, what is printed, and the exit codes.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { useRecordingServer } from '../helpers/recording-server.js';
 
-let server: RecordingServer;
-let env: Record<string, string>;
 const KEY = 'LinkTestKey0123456789abcdefABCDEF01234567';
+const rec = useRecordingServer(KEY);
 
-beforeAll(async () => {
-  server = await startRecordingServer();
-  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY };
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.respond(undefined);
-});
-
-const cli = (args: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(args, { ...opts, env: { ...env, ...opts.env } });
-const bodies = () => server.requests.map((r) => `${r.path.replace('/service/', '')} ${decodeURIComponent(r.body)}`);
+const cli = rec.cli;
+const bodies = () => rec.server.requests.map((r) => `${r.path.replace('/service/', '')} ${decodeURIComponent(r.body)}`);
 
 describe('link create', () => {
   it('prints the new link as JSON when stdout is not a terminal', async () => {
@@ -31,7 +20,7 @@ describe('link create', () => {
 
   it('maps --status words, --expires and --comment onto the form', async () => {
     await cli(['link', 'create', 'www.example.com/x', '--status', 'inactive', '--expires', '2026-12-31', '--comment', 'a&b']);
-    expect(server.requests[0].body).toBe('data[fullLink]=www.example.com%2Fx&data[status]=0&data[expirationDate]=2026-12-31&data[comment]=a%26b');
+    expect(rec.server.requests[0].body).toBe('data[fullLink]=www.example.com%2Fx&data[status]=0&data[expirationDate]=2026-12-31&data[comment]=a%26b');
   });
 
   it('-q prints only the short link', async () => {
@@ -59,7 +48,7 @@ describe('link create', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
-    expect(server.requests).toHaveLength(0);
+    expect(rec.server.requests).toHaveLength(0);
   });
 
   it('names every broken rule at once', async () => {
@@ -70,11 +59,11 @@ describe('link create', () => {
   it('--dry-run shows the request with the key redacted and sends nothing', async () => {
     const r = await cli(['link', 'create', 'https://example.com/p', '--comment', 'hi there', '--dry-run', '-o', 'table']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`POST ${server.url}/service/Link/Create?output=json&api=v1&apiKey=***`);
+    expect(r.stdout).toContain(`POST ${rec.server.url}/service/Link/Create?output=json&api=v1&apiKey=***`);
     expect(r.stdout).toMatch(/data\[comment\]\s+hi there/);
     expect(r.stdout).toContain('body: data[fullLink]=https%3A%2F%2Fexample.com%2Fp&data[comment]=hi%20there');
     expect(r.stdout + r.stderr).not.toContain(KEY);
-    expect(server.requests).toHaveLength(0);
+    expect(rec.server.requests).toHaveLength(0);
   });
 
   it('exits 4 with instructions when no base URL or key is set', async () => {
@@ -106,7 +95,7 @@ describe('link get', () => {
       expect(r.stderr).toMatch(/--id: invalid value "abc": must be a whole number/);
     } else {
       expect(r.code).toBe(0);
-      expect(server.requests[0].body).toBe(body);
+      expect(rec.server.requests[0].body).toBe(body);
     }
   });
 
@@ -119,7 +108,7 @@ describe('link get', () => {
   });
 
   it('exits 6 when the link is not found', async () => {
-    server.respond(() => ({ body: { code: 2, data: null, message: 'Link not found' } }));
+    rec.server.respond(() => ({ body: { code: 2, data: null, message: 'Link not found' } }));
     const r = await cli(['link', 'get', '5']);
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/Link\/Get failed with code 2/);
@@ -132,7 +121,7 @@ describe('link list', () => {
       'link', 'list', '--status', 'active', '--moderator-status', 'blocked', '--created-from', '2026-01-01',
       '--created-to', '2026-01-31', '--query', 'promo', '--page-size', '25', '--page', '3', '--sort', 'clickCnt:desc', '--sort', 'code',
     ]);
-    expect(decodeURIComponent(server.requests[0].body)).toBe(
+    expect(decodeURIComponent(rec.server.requests[0].body)).toBe(
       'criteria[status]=1&criteria[moderatorStatus]=0&criteria[createTsFrom]=2026-01-01&criteria[createTsTo]=2026-01-31 23:59:59' +
         '&criteria[query]=promo&pagination[pageSize]=25&pagination[currentPage]=3&sort[clickCnt]=DESC&sort[code]=ASC',
     );
@@ -148,7 +137,7 @@ describe('link list', () => {
     const r = await cli(['link', 'list', ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
-    expect(server.requests).toHaveLength(0);
+    expect(rec.server.requests).toHaveLength(0);
   });
 
   it('prints items as JSON, NDJSON, CSV and TSV; --fields picks and orders', async () => {
@@ -164,7 +153,7 @@ describe('link list', () => {
   });
 
   it('says so when nothing matches', async () => {
-    server.respond(() => ({ body: { code: 0, data: { items: [], totalItemCount: '0' }, message: '' } }));
+    rec.server.respond(() => ({ body: { code: 0, data: { items: [], totalItemCount: '0' }, message: '' } }));
     const r = await cli(['link', 'list', '-o', 'table']);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('No links found.\n');
@@ -191,7 +180,7 @@ describe('link update', () => {
   });
 
   it('does not read again when the service answers with the short link (documented shape)', async () => {
-    server.respond((req) => (req.path.endsWith('Update') ? { body: { code: 0, data: 'https://sho.rt/ddoj', message: '' } } : undefined));
+    rec.server.respond((req) => (req.path.endsWith('Update') ? { body: { code: 0, data: 'https://sho.rt/ddoj', message: '' } } : undefined));
     const r = await cli(['link', 'update', '417863', '--expires', '2027-01-31', '-q']);
     expect(bodies()).toEqual(['Link/Update id=417863&data[expirationDate]=2027-01-31']);
     expect(r.stdout).toBe('https://sho.rt/ddoj\n');
@@ -200,13 +189,13 @@ describe('link update', () => {
   it('refuses --expires with --no-expiry', async () => {
     const r = await cli(['link', 'update', '1', '--expires', '2027-01-31', '--no-expiry']);
     expect(r.code).toBe(2);
-    expect(server.requests).toHaveLength(0);
+    expect(rec.server.requests).toHaveLength(0);
   });
 
   it('checks the input before reading anything', async () => {
     const r = await cli(['link', 'update', '1', '--status', 'maybe']);
     expect(r.code).toBe(2);
-    expect(server.requests).toHaveLength(0);
+    expect(rec.server.requests).toHaveLength(0);
   });
 
   it('--help explains the expiry protection', async () => {
@@ -220,7 +209,7 @@ describe('link delete', () => {
   it('exits 0 when every id was processed', async () => {
     const r = await cli(['link', 'delete', '1', '2,3', '-q']);
     expect(r.code).toBe(0);
-    expect(server.requests[0].body).toBe('ids[0]=1&ids[1]=2&ids[2]=3');
+    expect(rec.server.requests[0].body).toBe('ids[0]=1&ids[1]=2&ids[2]=3');
     expect(r.stdout).toBe('1\n2\n3\n');
   });
 
@@ -233,19 +222,19 @@ describe('link delete', () => {
 
   it('reads ids from stdin with -', async () => {
     await cli(['link', 'delete', '-'], { stdin: '4\n5 6\n' });
-    expect(server.requests[0].body).toBe('ids[0]=4&ids[1]=5&ids[2]=6');
+    expect(rec.server.requests[0].body).toBe('ids[0]=4&ids[1]=5&ids[2]=6');
   });
 });
 
 describe('link stats', () => {
   it('fills date-only --from/--to to the start and end of the day', async () => {
     await cli(['link', 'stats', '1', '2', '--type', 'daily', '--from', '2026-11-01', '--to', '2026-11-30']);
-    expect(decodeURIComponent(server.requests[0].body)).toBe('ids[]=1&ids[]=2&type=daily&criteria[dateFrom]=2026-11-01 00:00:00&criteria[dateTo]=2026-11-30 23:59:59');
+    expect(decodeURIComponent(rec.server.requests[0].body)).toBe('ids[]=1&ids[]=2&type=daily&criteria[dateFrom]=2026-11-01 00:00:00&criteria[dateTo]=2026-11-30 23:59:59');
   });
 
   it('keeps full timestamps as given', async () => {
     await cli(['link', 'stats', '1', '--type', 'minute', '--from', '2026-11-01 10:00:00']);
-    expect(decodeURIComponent(server.requests[0].body)).toContain('criteria[dateFrom]=2026-11-01 10:00:00');
+    expect(decodeURIComponent(rec.server.requests[0].body)).toContain('criteria[dateFrom]=2026-11-01 10:00:00');
   });
 
   it('keys columns by link id and draws bars scaled to the busiest period, then totals', async () => {
@@ -271,14 +260,14 @@ describe('link stats', () => {
     const r = await cli(['link', 'stats', ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
-    expect(server.requests).toHaveLength(0);
+    expect(rec.server.requests).toHaveLength(0);
   });
 });
 
 describe('link campaign', () => {
   it('lists the campaign links with clicks and redirects', async () => {
     const r = await cli(['link', 'campaign', '9001', '-o', 'csv']);
-    expect(server.requests[0].body).toBe('campaignId=9001');
+    expect(rec.server.requests[0].body).toBe('campaignId=9001');
     expect(r.stdout).toBe('id,code,shortLink,fullLink,clickCnt,redirectCnt,comment\n5001,aB3d,https://sho.rt/aB3d,https://example.com/a,3,2,\n');
   });
 });

@@ -1,24 +1,12 @@
-// `smslink message ...` against the recording server.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+// `smslink message ...` against the recording rec.server.
+import { describe, expect, it } from 'vitest';
+import { useRecordingServer } from '../helpers/recording-server.js';
 import { formatDateTime } from '../../src/catalog/rules.js';
 
-let server: RecordingServer;
-let env: Record<string, string>;
+const rec = useRecordingServer('MessageTestKey0123456789abcdefABCDEF012345');
 
-beforeAll(async () => {
-  server = await startRecordingServer();
-  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'MessageTestKey0123456789abcdefABCDEF012345' };
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.respond(undefined);
-});
-
-const cli = (args: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(args, { ...opts, env: { ...env, ...opts.env } });
-const form = (i = 0) => Object.fromEntries(new URLSearchParams(server.requests[i].body));
+const cli = rec.cli;
+const form = (i = 0) => Object.fromEntries(new URLSearchParams(rec.server.requests[i].body));
 
 describe('message send', () => {
   it('normalises the number and sends every option', async () => {
@@ -65,7 +53,7 @@ describe('message send', () => {
     const r = await cli(['message', 'send', ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
-    expect(server.requests).toHaveLength(0);
+    expect(rec.server.requests).toHaveLength(0);
   });
 
   it('--dry-run shows encoding and segments', async () => {
@@ -74,11 +62,11 @@ describe('message send', () => {
     const ucs = await cli(['message', 'send', '--to', '77011234567', '--text', 'Привет', '--dry-run', '-o', 'table']);
     expect(ucs.stdout).toContain('encoding: UCS-2');
     expect(ucs.stdout).toContain('segments: 1');
-    expect(server.requests).toHaveLength(0);
+    expect(rec.server.requests).toHaveLength(0);
   });
 
   it('says the outcome is unknown when the answer is lost after sending', async () => {
-    server.respond(() => ({ status: 502, body: '<html>Bad Gateway</html>' }));
+    rec.server.respond(() => ({ status: 502, body: '<html>Bad Gateway</html>' }));
     const r = await cli(['message', 'send', '--to', '77011234567', '--text', 'x']);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/HTTP 502/);
@@ -93,7 +81,7 @@ describe('message status', () => {
   });
 
   it('prints rows in the order the ids were given; -q prints statuses', async () => {
-    server.respond(() => ({
+    rec.server.respond(() => ({
       body: {
         code: 0,
         data: [
@@ -108,14 +96,14 @@ describe('message status', () => {
   });
 
   it('splits more than 100 ids into several requests and merges them', async () => {
-    server.respond((req) => {
+    rec.server.respond((req) => {
       const ids = new URLSearchParams(req.body).get('ids')!.split(',');
       return { body: { code: 0, data: ids.map((id) => ({ id, status: 'DELIVRD', segNum: '1', startSendTs: null, statusUpdateTs: null })), message: '' } };
     });
     const ids = Array.from({ length: 250 }, (_, i) => String(1000 + i));
     const r = await cli(['message', 'status', ids.join(','), '-o', 'ndjson']);
     expect(r.code).toBe(0);
-    expect(server.requests.map((q) => new URLSearchParams(q.body).get('ids')!.split(',').length).sort()).toEqual([100, 100, 50]);
+    expect(rec.server.requests.map((q) => new URLSearchParams(q.body).get('ids')!.split(',').length).sort()).toEqual([100, 100, 50]);
     expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(ids.map(Number));
   });
 
@@ -123,7 +111,7 @@ describe('message status', () => {
     const some = await cli(['message', 'status', '123456', '42']);
     expect(some.code).toBe(5);
     expect(some.stderr).toContain('no message found for 42');
-    server.respond(() => ({ body: { code: 0, data: [], message: '' } }));
+    rec.server.respond(() => ({ body: { code: 0, data: [], message: '' } }));
     expect((await cli(['message', 'status', '42'])).code).toBe(6);
   });
 
@@ -173,7 +161,7 @@ describe('message list', () => {
 
   it('--all follows pages until totalItemCount; --limit stops early', async () => {
     const total = 230;
-    server.respond((req) => {
+    rec.server.respond((req) => {
       const f = Object.fromEntries(new URLSearchParams(req.body));
       const size = Number(f['pagination[pageSize]']);
       const page = Number(f['pagination[currentPage]']);
@@ -182,10 +170,10 @@ describe('message list', () => {
     });
     const all = await cli(['message', 'list', '--all', '-q']);
     expect(all.stdout.trim().split('\n').map(Number)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
-    expect(server.requests.map((q) => new URLSearchParams(q.body).get('pagination[currentPage]'))).toEqual(['0', '1', '2']);
-    server.requests.length = 0;
+    expect(rec.server.requests.map((q) => new URLSearchParams(q.body).get('pagination[currentPage]'))).toEqual(['0', '1', '2']);
+    rec.server.requests.length = 0;
     const limited = await cli(['message', 'list', '--limit', '120', '-o', 'json']);
     expect(JSON.parse(limited.stdout)).toHaveLength(120);
-    expect(server.requests).toHaveLength(2);
+    expect(rec.server.requests).toHaveLength(2);
   });
 });

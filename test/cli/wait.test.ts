@@ -1,25 +1,15 @@
 // --wait polls until every message is final: exit 0 delivered, 7 not, 3 on timeout.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { useRecordingServer } from '../helpers/recording-server.js';
 import { parseDuration } from '../../src/cli/wait.js';
 
-let server: RecordingServer;
-let env: Record<string, string>;
-beforeAll(async () => {
-  server = await startRecordingServer();
-  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'WaitKey0123456789abcdefABCDEF0123456789ab' };
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.respond(undefined);
-});
+const rec = useRecordingServer('WaitKey0123456789abcdefABCDEF0123456789ab');
 
 /** Each id walks through its statuses, one step per poll. */
 function lifecycle(paths: Record<string, string[]>) {
   const step: Record<string, number> = {};
-  server.respond((req) => {
+  rec.server.respond((req) => {
     if (!req.path.endsWith('GetSMSStatus')) return undefined;
     const ids = new URLSearchParams(req.body).get('ids')!.split(',');
     const data = ids
@@ -36,46 +26,46 @@ function lifecycle(paths: Record<string, string[]>) {
 describe('--wait', () => {
   it('exits 0 when every message is delivered, and asks again only for those not final', async () => {
     lifecycle({ '1': ['NEW', 'ACCEPTD', 'DELIVRD'], '2': ['DELIVRD'] });
-    const r = await runCli(['message', 'status', '1', '2', '--wait', '-q'], { env });
+    const r = await runCli(['message', 'status', '1', '2', '--wait', '-q'], { env: rec.env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('DELIVRD\nDELIVRD\n');
-    const asked = server.requests.map((q) => new URLSearchParams(q.body).get('ids'));
+    const asked = rec.server.requests.map((q) => new URLSearchParams(q.body).get('ids'));
     expect(asked).toEqual(['1,2', '1', '1']);
     expect(r.stderr).toContain('delivery: DELIVRD 2');
   });
 
   it('exits 7 when a message ends otherwise, naming it', async () => {
     lifecycle({ '1': ['ENQUEUD', 'UNDELIV'], '2': ['DELIVRD'] });
-    const r = await runCli(['message', 'status', '1,2', '--wait'], { env });
+    const r = await runCli(['message', 'status', '1,2', '--wait'], { env: rec.env });
     expect(r.code).toBe(7);
     expect(r.stderr).toContain('not delivered: 1 UNDELIV');
   });
 
   it('exits 3 when the wait times out', async () => {
     lifecycle({ '1': ['ENQUEUD'] });
-    const r = await runCli(['message', 'status', '1', '--wait', '--wait-timeout', '1s'], { env });
+    const r = await runCli(['message', 'status', '1', '--wait', '--wait-timeout', '1s'], { env: rec.env });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('the wait timed out (--wait-timeout); not final yet: 1');
   });
 
   it('does not wait for an id the service does not know', async () => {
     lifecycle({});
-    const r = await runCli(['message', 'status', '77', '--wait'], { env });
+    const r = await runCli(['message', 'status', '77', '--wait'], { env: rec.env });
     expect(r.code).toBe(6);
-    expect(server.requests).toHaveLength(1);
+    expect(rec.server.requests).toHaveLength(1);
   });
 
   it('message send --wait sends once, then waits for the new message', async () => {
     lifecycle({ '123456': ['NEW', 'DELIVRD'] });
-    const r = await runCli(['message', 'send', '--to', '77011234567', '--text', 'ci', '--wait'], { env });
+    const r = await runCli(['message', 'send', '--to', '77011234567', '--text', 'ci', '--wait'], { env: rec.env });
     expect(r.code).toBe(0);
-    expect(server.requests.filter((q) => q.path.endsWith('SendSmsMessage'))).toHaveLength(1);
+    expect(rec.server.requests.filter((q) => q.path.endsWith('SendSmsMessage'))).toHaveLength(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ messageId: 123456, deliveryStatus: 'DELIVRD' });
   });
 
   it('shows a live line on a terminal', async () => {
     lifecycle({ '1': ['NEW', 'DELIVRD'] });
-    const r = await runCli(['message', 'status', '1', '--wait', '--no-color'], { env, tty: true });
+    const r = await runCli(['message', 'status', '1', '--wait', '--no-color'], { env: rec.env, tty: true });
     expect(r.stderr).toContain('\r\x1b[2Kwaiting for delivery: NEW 1');
     expect(r.stderr).toContain('\r\x1b[2Kdelivery: DELIVRD 1\n');
   });
@@ -84,9 +74,9 @@ describe('--wait', () => {
     expect([parseDuration('90s', 'x'), parseDuration('10m', 'x'), parseDuration('1h', 'x'), parseDuration('250ms', 'x'), parseDuration('5', 'x')]).toEqual([
       90_000, 600_000, 3_600_000, 250, 5000,
     ]);
-    const r = await runCli(['message', 'status', '1', '--wait', '--wait-timeout', 'soon'], { env });
+    const r = await runCli(['message', 'status', '1', '--wait', '--wait-timeout', 'soon'], { env: rec.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--wait-timeout: invalid value "soon": must be a duration such as 90s, 10m or 1h');
-    expect(server.requests).toHaveLength(0);
+    expect(rec.server.requests).toHaveLength(0);
   });
 });

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../src/catalog/index.js';
+import { OPERATIONS, validateInput } from '../../src/catalog/index.js';
 import { encodeForm, toWireParams, arrayFormatOf } from '../../src/client/request.js';
 import { normalize } from '../../src/client/normalize.js';
 
@@ -15,8 +15,11 @@ describe('request builder round-trips through qs', () => {
   it('any Unicode message text and sender', () => {
     fc.assert(
       fc.property(text, fc.option(text, { nil: undefined }), fc.option(text, { nil: undefined }), (t, from, name) => {
-        const values = { recipient: '77011234567', text: t, from, name };
+        // Through the same rules the client applies before encoding.
+        const { values, issues } = validateInput(op('message.send'), { recipient: '+7 701 123-45-67', text: t, from, name }, { now: new Date() });
+        expect(issues).toEqual([]);
         const body = encodeForm(toWireParams(op('message.send'), values), arrayFormatOf(op('message.send')));
+        expect(qs.parse(body).recipient).toBe('77011234567');
         expect(body).toMatch(/^[A-Za-z0-9%._~\-=&[\]]*$/);
         const decoded = qs.parse(body);
         expect(decoded.text).toBe(t);
@@ -41,8 +44,11 @@ describe('request builder round-trips through qs', () => {
           },
           { requiredKeys: [] },
         ),
-        (values) => {
-          const decoded = qs.parse(encodeForm(toWireParams(op('link.list'), values)));
+        (input) => {
+          const { values: checked, issues } = validateInput(op('link.list'), input, { now: new Date() });
+          expect(issues).toEqual([]);
+          const values = input;
+          const decoded = qs.parse(encodeForm(toWireParams(op('link.list'), checked)));
           const criteria = (decoded.criteria ?? {}) as Record<string, string>;
           const pagination = (decoded.pagination ?? {}) as Record<string, string>;
           if (values.status !== undefined) expect(criteria.status).toBe(String(values.status));

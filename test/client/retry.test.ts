@@ -88,7 +88,7 @@ describe('safe operations are retried', () => {
     const started = Date.now();
     await expect(c.getLink({ id: 1 })).resolves.toMatchObject({ id: 1 });
     expect(s.hits()).toBe(2);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('gives up after --retries and reports the last failure', async () => {
@@ -149,10 +149,12 @@ describe('create and send are never resent blindly', () => {
     expect(s.hits()).toBe(3);
   });
 
-  it('code 999 on a send is an API error, not retried', async () => {
+  it('code 999 on a create is not retried and its outcome is unknown', async () => {
     const s = await faultyServer(['code999']);
     const { c } = client(s.url);
-    await expect(c.createLink({ fullLink: 'https://e.com' })).rejects.toBeInstanceOf(ApiError);
+    const err = await c.createLink({ fullLink: 'https://e.com' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: 999, outcomeUnknown: true });
     expect(s.hits()).toBe(1);
   });
 
@@ -178,7 +180,8 @@ describe('interrupting', () => {
     const pending = c.getLink({ id: 1 }).catch((e: unknown) => e);
     setTimeout(() => ac.abort(), 200);
     expect(await pending).toMatchObject({ kind: 'aborted' });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Without the abort the call would wait the 30 s the server asked for.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 
@@ -190,9 +193,10 @@ describe('backoff', () => {
     expect(retryDelay(true, err, 1, { ...opts, random: () => 0 })).toBe(0);
     expect(retryDelay(true, err, 6, opts)).toBeNull();
   });
-  it('waits at least Retry-After (capped)', () => {
+  it('waits at least Retry-After, and gives up when it asks for more than a minute', () => {
     expect(retryDelay(true, { kind: 'status', status: 429, retryAfterMs: 700 }, 1, { ...opts, random: () => 0 })).toBe(700);
-    expect(retryDelay(true, { kind: 'status', status: 429, retryAfterMs: 60_000 }, 1, opts)).toBe(1000);
+    expect(retryDelay(true, { kind: 'status', status: 429, retryAfterMs: 30_000 }, 1, opts)).toBe(30_000);
+    expect(retryDelay(true, { kind: 'status', status: 429, retryAfterMs: 120_000 }, 1, opts)).toBeNull();
     expect(parseRetryAfter('2')).toBe(2000);
     expect(parseRetryAfter(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
   });

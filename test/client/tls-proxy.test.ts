@@ -63,30 +63,50 @@ describe('TLS', () => {
 });
 
 describe('proxies', () => {
-  it('HTTP_PROXY carries the request', async () => {
+  // api.smslink.test is not loopback for smslink; only the test proxy knows it is this machine.
+  const remote = (url: string, scheme = 'http') => `${scheme}://api.smslink.test:${new URL(url).port}`;
+
+  it('HTTPS_PROXY carries the request, tunnelled with CONNECT, verification still on', async () => {
     proxied.length = 0;
-    const r = await runCli(['link', 'get', '1'], { env: { SMSLINK_BASE_URL: target.url, SMSLINK_API_KEY: KEY, HTTP_PROXY: proxyUrl } });
+    const env = { SMSLINK_BASE_URL: remote(httpsUrl, 'https'), SMSLINK_API_KEY: KEY, HTTPS_PROXY: proxyUrl };
+    const r = await runCli(['link', 'get', '1', '--ca-file', fixture('ca.pem')], { env });
     expect(r.code).toBe(0);
-    // undici tunnels through the proxy with CONNECT, for http:// targets too.
-    expect(proxied).toEqual([`CONNECT ${new URL(target.url).host}`]);
+    expect(proxied).toEqual([`CONNECT api.smslink.test:${new URL(httpsUrl).port}`]);
+    expect((await runCli(['link', 'get', '1'], { env })).code).toBe(3);
+  });
+
+  it('HTTP_PROXY carries a plain http request', async () => {
+    proxied.length = 0;
+    const r = await runCli(['link', 'get', '1', '--allow-insecure-http'], { env: { SMSLINK_BASE_URL: remote(target.url), SMSLINK_API_KEY: KEY, HTTP_PROXY: proxyUrl } });
+    expect(r.code).toBe(0);
+    expect(proxied).toEqual([`CONNECT api.smslink.test:${new URL(target.url).port}`]);
     expect(target.requests.at(-1)!.path).toBe('/service/Link/Get');
   });
 
   it('NO_PROXY bypasses it', async () => {
     proxied.length = 0;
-    const r = await runCli(['link', 'get', '1'], { env: { SMSLINK_BASE_URL: target.url, SMSLINK_API_KEY: KEY, HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
-    expect(r.code).toBe(0);
+    const r = await runCli(['link', 'get', '1', '--allow-insecure-http', '--retries', '0'], {
+      env: { SMSLINK_BASE_URL: remote(target.url), SMSLINK_API_KEY: KEY, HTTP_PROXY: proxyUrl, NO_PROXY: 'api.smslink.test' },
+    });
+    // Straight to a name only the proxy could resolve: the lookup fails, and the proxy saw nothing.
+    expect(r.code).toBe(3);
     expect(proxied).toEqual([]);
   });
 
-  it('--proxy tunnels HTTPS through CONNECT, with verification still on', async () => {
+  it('--proxy tunnels HTTPS through CONNECT', async () => {
     proxied.length = 0;
     const r = await runCli(['link', 'get', '1', '--proxy', proxyUrl, '--ca-file', fixture('ca.pem')], {
-      env: { SMSLINK_BASE_URL: httpsUrl, SMSLINK_API_KEY: KEY },
+      env: { SMSLINK_BASE_URL: remote(httpsUrl, 'https'), SMSLINK_API_KEY: KEY },
     });
     expect(r.code).toBe(0);
-    expect(proxied).toEqual([`CONNECT ${new URL(httpsUrl).host}`]);
-    const unverified = await runCli(['link', 'get', '1', '--proxy', proxyUrl], { env: { SMSLINK_BASE_URL: httpsUrl, SMSLINK_API_KEY: KEY } });
-    expect(unverified.code).toBe(3);
+    expect(proxied).toEqual([`CONNECT api.smslink.test:${new URL(httpsUrl).port}`]);
+  });
+
+  it('loopback hosts are reached directly, so a key over plain http never goes to a proxy', async () => {
+    proxied.length = 0;
+    const r = await runCli(['link', 'get', '1', '--proxy', proxyUrl], { env: { SMSLINK_BASE_URL: target.url, SMSLINK_API_KEY: KEY, HTTP_PROXY: proxyUrl } });
+    expect(r.code).toBe(0);
+    expect(proxied).toEqual([]);
+    expect(target.requests.at(-1)!.query.get('apiKey')).toBe(KEY);
   });
 });

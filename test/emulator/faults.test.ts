@@ -83,7 +83,8 @@ describe('fault injection', () => {
       } finally {
         const started = performance.now();
         await p.close();
-        expect(performance.now() - started).toBeLessThan(2000);
+        // Closing must not sit out the 5 s grace for a stalled answer.
+        expect(performance.now() - started).toBeLessThan(4000);
       }
     }
   });

@@ -7,7 +7,7 @@ export interface FakeService {
   /** How many times each fullLink / recipient was created or sent. */
   created: Map<string, number>;
   /** Plans a fault for requests whose key (fullLink or recipient) matches. */
-  fault(match: (key: string) => boolean, answer: 'code1' | 'lost' | 'http502' | 'code30-once'): void;
+  fault(match: (key: string) => boolean, answer: 'code1' | 'lost' | 'http502' | 'code30-once' | 'code999'): void;
   /** Requests in flight right now, and the most seen at once. */
   inFlight: { now: number; max: number };
   /** Delay each answer by this many ms. */
@@ -34,8 +34,9 @@ export function fakeService(server: RecordingServer): FakeService {
       fault.used = true;
       return { body: { code: 30, data: null, message: 'rate limit' } };
     }
-    // The operation is carried out; for these two the answer is then lost.
+    // The operation is carried out; for these the answer is then lost or says nothing clear.
     created.set(key, (created.get(key) ?? 0) + 1);
+    if (fault?.answer === 'code999') return { body: { code: 999, data: null, message: 'general error' } };
     if (fault?.answer === 'http502') return { status: 502, body: '<html>bad gateway</html>' };
     if (fault?.answer === 'lost') return { body: '{"code":0,"data":{"id"' };
     const id = String(nextId++);

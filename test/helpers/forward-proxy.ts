@@ -26,7 +26,8 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
   proxy.on('connect', (req, socket, head) => {
     proxied.push(`CONNECT ${req.url}`);
     const [host, port] = req.url!.split(':');
-    const up = connect(Number(port), host, () => {
+    // The proxy resolves the test domain to this machine.
+    const up = connect(Number(port), host.endsWith('.test') ? '127.0.0.1' : host, () => {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       up.write(head);
       up.pipe(socket);

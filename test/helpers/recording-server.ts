@@ -4,6 +4,8 @@
 
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { runCli } from './run-cli.js';
 
 export interface Recorded {
   method: string;
@@ -134,4 +136,38 @@ export async function startRecordingServer(): Promise<RecordingServer> {
       }),
     server,
   };
+}
+
+export interface RecordingHarness {
+  readonly server: RecordingServer;
+  /** SMSLINK_BASE_URL and SMSLINK_API_KEY pointing at the server. */
+  readonly env: Record<string, string>;
+  /** Runs the CLI with that environment (extra env merged over it). */
+  cli(args: string[], opts?: Parameters<typeof runCli>[1]): ReturnType<typeof runCli>;
+}
+
+/**
+ * A recording server for one test file: started before its tests, emptied
+ * and reset to the live-shaped answers before each, closed after.
+ */
+export function useRecordingServer(apiKey: string): RecordingHarness {
+  let server: RecordingServer | undefined;
+  beforeAll(async () => {
+    server = await startRecordingServer();
+  });
+  afterAll(() => server?.close());
+  beforeEach(() => {
+    server!.requests.length = 0;
+    server!.respond(undefined);
+  });
+  const harness: RecordingHarness = {
+    get server() {
+      return server!;
+    },
+    get env() {
+      return { SMSLINK_BASE_URL: server!.url, SMSLINK_API_KEY: apiKey };
+    },
+    cli: (args, opts = {}) => runCli(args, { ...opts, env: { ...harness.env, ...opts.env } }),
+  };
+  return harness;
 }

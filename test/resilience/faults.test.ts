@@ -104,6 +104,8 @@ describe('under a 20% fault rate', () => {
       ].join('\n'),
     );
     expect(once + unknownMissing).toBe(ROWS);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(`${file}.journal`, 'utf8')).not.toContain(KEY);
     expect(unknown.size).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,111 @@
+// Bulk edge cases: dry runs, missing settings, malformed CSV rows, queued rows
+// at Ctrl-C, journals pointed at the wrong file, quiet output, ambiguous codes.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/run-cli.js';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { fakeService, type FakeService } from '../helpers/fake-service.js';
+
+let server: RecordingServer;
+let svc: FakeService;
+let env: Record<string, string>;
+let dir: string;
+
+beforeEach(async () => {
+  server = await startRecordingServer();
+  svc = fakeService(server);
+  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'EdgeKey0123456789abcdefABCDEF0123456789ab' };
+  dir = tempDir();
+});
+afterEach(() => server.close());
+
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+describe('bulk edge cases', () => {
+  it('--dry-run checks every row, shows the first request, sends nothing', async () => {
+    const input = file('links.csv', 'fullLink\nhttps://example.com/a\nhttps://example.com/b\n');
+    const r = await runCli(['--dry-run', 'link', 'create', '--from-file', input], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('dry run: 2 requests like this one would be sent');
+    expect(r.stderr).toContain('body: data[fullLink]=https%3A%2F%2Fexample.com%2Fa');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('without a key: exit 4 before anything, and no row is journaled as sending', async () => {
+    const input = file('links.csv', 'fullLink\nhttps://example.com/a\n');
+    const r = await runCli(['link', 'create', '--from-file', input], { env: { SMSLINK_BASE_URL: server.url } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('no API key is set');
+    expect(server.requests).toHaveLength(0);
+    const journal = (() => {
+      try {
+        return readFileSync(`${input}.journal`, 'utf8');
+      } catch {
+        return '';
+      }
+    })();
+    expect(journal).not.toContain('sending');
+  });
+
+  it('a CSV row with more fields than the header is that row\'s error, not a cut value', async () => {
+    const input = file('sms.csv', 'recipient,text\n77011234567,Hello, world\n77011234568,"Hello, world"\n');
+    const r = await runCli(['message', 'send', '--from-file', input, '--validate-only', '-o', 'csv'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('row,column,error\n1,(row),has 3 fields but the header has 2 (quote values that contain commas)\n');
+  });
+
+  it('Ctrl-C: rows waiting in the queue are not started', async () => {
+    const input = file('links.csv', `fullLink\n${Array.from({ length: 20 }, (_, i) => `https://example.com/q${i}`).join('\n')}\n`);
+    const ac = new AbortController();
+    const watcher = setInterval(() => server.requests.length >= 1 && ac.abort(), 2);
+    const r = await runCli(['link', 'create', '--from-file', input, '--rate', '1', '--concurrency', '4'], { env, signal: ac.signal });
+    clearInterval(watcher);
+    expect(r.code).toBe(130);
+    // --rate 1 lets one request out per second: after Ctrl-C nothing else starts.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(server.requests.length).toBe(1);
+  });
+
+  it('refuses a --journal that is the input or not a journal, and leaves that file alone', async () => {
+    const input = file('links.csv', 'fullLink\nhttps://example.com/a\n');
+    const notes = file('notes.txt', 'my notes\n');
+    const self = await runCli(['link', 'create', '--from-file', input, '--journal', input], { env });
+    expect(self.code).toBe(2);
+    expect(self.stderr).toContain('--journal must not be the input file itself');
+    const other = await runCli(['link', 'create', '--from-file', input, '--journal', notes], { env });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('is not an smslink journal');
+    expect(readFileSync(notes, 'utf8')).toBe('my notes\n');
+    expect(readFileSync(input, 'utf8')).toBe('fullLink\nhttps://example.com/a\n');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('-q prints results only; row errors go to stderr', async () => {
+    const input = file('links.csv', 'fullLink\nhttps://example.com/a\nnot-a-url\n');
+    const r = await runCli(['link', 'create', '--from-file', input, '-q'], { env });
+    expect(r.code).toBe(5);
+    expect(r.stdout).toMatch(/^https:\/\/sho\.rt\/c\d+\n$/);
+    expect(r.stderr).toContain('row 2: invalid: column fullLink: must be a URL');
+  });
+
+  it('code 999 on a send is unknown, and the rerun does not resend it', async () => {
+    const input = file('sms.csv', 'recipient,text\n77011234567,hi\n');
+    svc.fault(() => true, 'code999');
+    const first = await runCli(['message', 'send', '--from-file', input, '-o', 'ndjson'], { env });
+    expect(JSON.parse(first.stdout.trim())).toMatchObject({ row: 1, state: 'unknown' });
+    await runCli(['message', 'send', '--from-file', input], { env });
+    expect(svc.created.get('77011234567')).toBe(1);
+  });
+
+  it('--wait does not combine with --from-file', async () => {
+    const input = file('sms.csv', 'recipient,text\n77011234567,hi\n');
+    const r = await runCli(['message', 'send', '--from-file', input, '--wait'], { env });
+    expect(r.code).toBe(2);
+    expect(server.requests).toHaveLength(0);
+  });
+});

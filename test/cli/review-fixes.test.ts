@@ -1,0 +1,91 @@
+// Behaviours found in review: each would have misled a user or a script.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/run-cli.js';
+import { useRecordingServer } from '../helpers/recording-server.js';
+
+const rec = useRecordingServer('ReviewKey0123456789abcdefABCDEF012345678');
+const BIN = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
+
+describe('found in review', () => {
+  it('link stats with no ids is a usage error, not an empty success', async () => {
+    const r = await rec.cli(['link', 'stats', '-', '--type', 'daily'], { stdin: '\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('<id...>');
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
+  it('--all -o json prints nothing rather than broken JSON when a later page fails', async () => {
+    let page = 0;
+    rec.server.respond(() =>
+      page++ === 0
+        ? { body: { code: 0, data: { items: Array.from({ length: 100 }, (_, i) => ({ id: String(i + 1) })), totalItemCount: '250' }, message: '' } }
+        : { body: { code: 15, data: null, message: 'boom' } },
+    );
+    const r = await rec.cli(['link', 'list', '--all', '-o', 'json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a delete retried after a lost answer does not report the link as not deleted', async () => {
+    let deletes = 0;
+    rec.server.respond((req) => {
+      if (req.path.endsWith('Delete')) {
+        deletes += 1;
+        // The first attempt deletes, then its answer is lost; the retry finds nothing to delete.
+        return deletes === 1 ? { status: 502, body: '<html>bad gateway</html>' } : { body: { code: 0, data: { processed: [], notProcessed: ['7'] }, message: '' } };
+      }
+      if (req.path.endsWith('Get')) return { body: { code: 2, data: null, message: 'not found' } };
+      return undefined;
+    });
+    const r = await rec.cli(['link', 'delete', '7']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('7: not found after a retried delete; taken as deleted');
+  });
+
+  it('send --wait names the message id before waiting, so an interrupted wait does not lose it', async () => {
+    const ac = new AbortController();
+    rec.server.respond((req) =>
+      req.path.endsWith('GetSMSStatus') ? { body: { code: 0, data: [{ id: '123456', status: 'ENQUEUD', segNum: '1', startSendTs: null, statusUpdateTs: null }], message: '' } } : undefined,
+    );
+    setTimeout(() => ac.abort(), 300);
+    const r = await rec.cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--wait'], { signal: ac.signal });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('sent: messageId 123456 (campaign 9001)');
+    expect(r.stderr).toContain('interrupted while waiting; not final yet: 123456');
+  });
+
+  it('short public keys are not scrubbed out of the data', async () => {
+    rec.server.respond((req) =>
+      req.path.endsWith('Get') ? { body: { code: 0, data: { id: '1', code: 'sandbox', comment: 'sandbox test', fullLink: 'https://sandbox.example.com' }, message: '' } } : undefined,
+    );
+    const r = await runCli(['link', 'get', '1'], { env: { SMSLINK_BASE_URL: rec.server.url, SMSLINK_API_KEY: 'sandbox' } });
+    expect(JSON.parse(r.stdout)).toMatchObject({ code: 'sandbox', comment: 'sandbox test', fullLink: 'https://sandbox.example.com' });
+  });
+
+  it('control characters in data never reach the terminal from a table', async () => {
+    rec.server.respond((req) => (req.path.endsWith('Get') ? { body: { code: 0, data: { id: '1', comment: 'hi\u001b]0;pwned\u0007\u001b[31mred' }, message: '' } } : undefined));
+    const r = await rec.cli(['link', 'get', '1', '-o', 'table', '--no-color']);
+    expect(r.stdout).toMatch(/^comment\s+hi\?\]0;pwned\?\?\[31mred$/m);
+    expect(r.stdout).not.toContain('\u001b');
+  });
+
+  it('a closed pipe ends the command quietly, without a crash', async () => {
+    rec.server.respond((req) =>
+      req.path.endsWith('List')
+        ? { body: { code: 0, data: { items: Array.from({ length: 100 }, (_, i) => ({ id: String(i), comment: 'x'.repeat(2000) })), totalItemCount: '100000' }, message: '' } }
+        : undefined,
+    );
+    const child = spawn(process.execPath, [BIN, 'link', 'list', '--all', '-o', 'ndjson'], {
+      env: { PATH: process.env.PATH, SMSLINK_CONFIG_DIR: tempDir(), ...rec.env },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(stderr).not.toContain('crashed');
+    expect(stderr).not.toMatch(/EPIPE|at .*\.js:\d+/);
+    expect(code).not.toBe(1);
+  });
+});
