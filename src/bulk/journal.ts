@@ -2,8 +2,11 @@
 // so a rerun skips what was done, retries what failed and never resends what
 // may have reached the service. A row is marked `sending` before its request
 // leaves and gets its outcome after; a `sending` row without an outcome (the
-// process was killed) counts as unknown. Lines are written synchronously, so
-// what the journal says was sent is on disk before the next step.
+// process was killed) counts as unknown. A `sending` line is written
+// synchronously before its request leaves, together with any outcomes
+// noted since; outcomes alone wait at most OUTCOME_FLUSH_MS. If the process
+// dies in that window, those rows read as unknown on the rerun: held back,
+// never sent twice.
 
 import { closeSync, openSync, writeSync, createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -25,10 +28,15 @@ interface HeaderLine extends JournalIdentity {
   created: string;
 }
 
+/** How long an outcome may wait in memory before it is written. */
+const OUTCOME_FLUSH_MS = 200;
+
 export class Journal {
   #states = new Uint8Array(1024);
   readonly #fd: number;
   #closed = false;
+  #pending: string[] = [];
+  #timer: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly path: string,
@@ -115,7 +123,17 @@ export class Journal {
 
   #append(entry: object): void {
     if (this.#closed) return;
-    writeSync(this.#fd, `${this.scrub(JSON.stringify(entry))}\n`);
+    this.#pending.push(`${this.scrub(JSON.stringify(entry))}\n`);
+    this.#flush();
+  }
+
+  /** Writes every line waiting in memory, in one system call. */
+  #flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#closed || this.#pending.length === 0) return;
+    writeSync(this.#fd, this.#pending.join(''));
+    this.#pending = [];
   }
 
   state(row: number): RowState | undefined {
@@ -125,11 +143,16 @@ export class Journal {
 
   record(row: number, state: RowState, detail: Record<string, unknown> = {}): void {
     this.#set(row, CODES[state]);
-    this.#append({ row, state, ...detail });
+    if (this.#closed) return;
+    this.#pending.push(`${this.scrub(JSON.stringify({ row, state, ...detail }))}\n`);
+    // `sending` must be written before the request leaves; outcomes may wait a moment.
+    if (state === 'sending') this.#flush();
+    else this.#timer ??= setTimeout(() => this.#flush(), OUTCOME_FLUSH_MS);
   }
 
   close(): void {
     if (this.#closed) return;
+    this.#flush();
     this.#closed = true;
     closeSync(this.#fd);
   }

@@ -172,11 +172,20 @@ export class SmsLinkClient {
 
   /** Validates input and builds the request without sending it (--dry-run). */
   prepare(op: OperationSpec, input: object): PreparedRequest {
-    const name = `${op.module}/${op.operation}`;
     const { values, issues } = validateInput(op, input as Record<string, unknown>, { now: this.#opts.now?.() ?? new Date() });
-    if (issues.length) throw new ValidationError(name, issues);
+    if (issues.length) throw new ValidationError(`${op.module}/${op.operation}`, issues);
+    return this.prepareChecked(op, values);
+  }
+
+  /**
+   * Builds the request from values that validateInput() already returned
+   * without problems (bulk runs check every row before sending it, and
+   * need not check it twice). Anything else must go through prepare().
+   */
+  prepareChecked(op: OperationSpec, values: Record<string, unknown>): PreparedRequest {
+    const name = `${op.module}/${op.operation}`;
     checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp);
-    return buildRequest(`${op.module}/${op.operation}`, name, encodeForm(toWireParams(op, values), arrayFormatOf(op)), this.#opts);
+    return buildRequest(name, name, encodeForm(toWireParams(op, values), arrayFormatOf(op)), this.#opts);
   }
 
   /** Validates, sends and returns the normalised data of any catalog operation. */

@@ -1,6 +1,7 @@
 // Builds the HTTP request of an operation: URL with output/api/apiKey in the
 // query, form body in bracket notation (service-api.md "Common rules").
 
+import qs from 'qs';
 import type { OperationSpec } from '../catalog/types.js';
 
 export interface PreparedRequest {
@@ -51,39 +52,22 @@ export function toWireParams(op: OperationSpec, values: Record<string, unknown>)
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** UTF-8 percent-encoding of everything but A-Z a-z 0-9 - . _ ~ (RFC 3986); a lone surrogate becomes U+FFFD. */
-function encodeValue(value: string): string {
-  let encoded: string;
-  try {
-    encoded = encodeURIComponent(value);
-  } catch {
-    encoded = encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD'));
-  }
-  return encoded.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
 /**
  * Encodes parameters as an application/x-www-form-urlencoded body with
- * bracket keys (`data[fullLink]=...`, `ids[0]=1` or `ids[]=1`), keys as
- * they are and values percent-encoded: what qs.stringify makes with
- * encodeValuesOnly and RFC 3986 (test/client/properties.test.ts compares
- * the two), without loading qs and its twenty helper packages on every run.
- * Undefined values are left out, null sends an empty value.
+ * bracket keys (`data[fullLink]=...`, `ids[0]=1` or `ids[]=1`) through qs:
+ * keys as they are, values percent-encoded as UTF-8 (RFC 3986). A lone
+ * surrogate (possible in JSON input) is sent as U+FFFD; qs would emit the
+ * bytes of a made-up code point and drop the next character.
  */
 export function encodeForm(params: Record<string, unknown>, arrayFormat: 'indices' | 'brackets' = 'indices'): string {
-  const parts: string[] = [];
-  const add = (key: string, value: unknown): void => {
-    if (value === undefined) return;
-    if (Array.isArray(value)) {
-      value.forEach((item, i) => add(arrayFormat === 'indices' ? `${key}[${i}]` : `${key}[]`, item));
-    } else if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
-      for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
-    } else {
-      parts.push(`${key}=${encodeValue(value === null ? '' : value instanceof Date ? value.toISOString() : String(value))}`);
-    }
-  };
-  for (const [key, value] of Object.entries(params)) add(key, value);
-  return parts.join('&');
+  return qs.stringify(params, {
+    encodeValuesOnly: true,
+    arrayFormat,
+    format: 'RFC3986',
+    charset: 'utf-8',
+    encoder: (value, encode, charset, type) =>
+      encode(typeof value === 'string' && type === 'value' ? value.replace(LONE_SURROGATE, '\uFFFD') : value, undefined, charset),
+  });
 }
 
 /** Decodes a form body back into [name, value] pairs (for display). */
