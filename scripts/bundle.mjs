@@ -24,7 +24,7 @@ const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
 /** Packages the sources import dynamically, each its own file; undici is the slim entry (scripts/undici-cli.js). */
-const VENDOR = { undici: './scripts/undici-cli.js', conf: 'conf', 'cli-table3': 'cli-table3', chalk: 'chalk', 'csv-parse': 'csv-parse', 'p-queue': 'p-queue' };
+const VENDOR = { undici: './scripts/undici-cli.js', conf: 'conf', 'cli-table3': 'cli-table3', chalk: 'chalk', 'csv-parse': 'csv-parse', 'p-queue': 'p-queue', qs: 'qs' };
 
 const common = {
   absWorkingDir: root,
