@@ -21,10 +21,12 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 
 async function main() {
   const interrupt = new AbortController();
-  let interrupted = false;
+  let interruptedAt = 0;
   const onSignal = () => {
-    if (interrupted) process.exit(130); // second Ctrl-C: stop now
-    interrupted = true;
+    // A second Ctrl-C stops at once. One that comes within 2 s of the first is the same
+    // interrupt delivered twice (timeout(1) signals the process, then its whole group).
+    if (interruptedAt && Date.now() - interruptedAt > 2000) process.exit(130);
+    interruptedAt ||= Date.now();
     interrupt.abort();
   };
   process.on('SIGINT', onSignal);

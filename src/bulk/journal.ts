@@ -3,12 +3,13 @@
 // may have reached the service. A row is marked `sending` before its request
 // leaves and gets its outcome after; a `sending` row without an outcome (the
 // process was killed) counts as unknown. A `sending` line is written
-// synchronously before its request leaves, together with any outcomes
-// noted since; outcomes alone wait at most OUTCOME_FLUSH_MS. If the process
-// dies in that window, those rows read as unknown on the rerun: held back,
-// never sent twice.
+// synchronously before its request leaves. Outcomes are written in batches
+// by flushOutcomes(), which the bulk run calls right after it printed those
+// rows: a row is never journaled done before its result was shown, and if
+// the process dies in between, those rows read as unknown on the rerun:
+// held back, never sent twice.
 
-import { closeSync, openSync, writeSync, createReadStream, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeSync, createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../cli/exit.js';
@@ -28,15 +29,11 @@ interface HeaderLine extends JournalIdentity {
   created: string;
 }
 
-/** How long an outcome may wait in memory before it is written. */
-const OUTCOME_FLUSH_MS = 200;
-
 export class Journal {
   #states = new Uint8Array(1024);
   readonly #fd: number;
   #closed = false;
   #pending: string[] = [];
-  #timer: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly path: string,
@@ -70,7 +67,18 @@ export class Journal {
     }
     const journal = new Journal(path, fd, opts.scrub ?? ((t) => t));
     try {
-      if (size > 0) await journal.#load(identity);
+      if (size > 0) {
+        await journal.#load(identity);
+        // A line cut short by a crash must not run into the next one.
+        const last = Buffer.alloc(1);
+        const fdr = openSync(path, 'r');
+        try {
+          readSync(fdr, last, 0, 1, size - 1);
+        } finally {
+          closeSync(fdr);
+        }
+        if (last.toString() !== '\n') writeSync(fd, '\n');
+      }
       else journal.#append({ smslinkJournal: 1, ...identity, created: new Date().toISOString() } satisfies HeaderLine);
     } catch (err) {
       journal.close();
@@ -123,14 +131,11 @@ export class Journal {
 
   #append(entry: object): void {
     if (this.#closed) return;
-    this.#pending.push(`${this.scrub(JSON.stringify(entry))}\n`);
-    this.#flush();
+    writeSync(this.#fd, `${this.scrub(JSON.stringify(entry))}\n`);
   }
 
-  /** Writes every line waiting in memory, in one system call. */
-  #flush(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+  /** Writes the outcomes noted since the last call, in one system call. */
+  flushOutcomes(): void {
     if (this.#closed || this.#pending.length === 0) return;
     writeSync(this.#fd, this.#pending.join(''));
     this.#pending = [];
@@ -143,16 +148,15 @@ export class Journal {
 
   record(row: number, state: RowState, detail: Record<string, unknown> = {}): void {
     this.#set(row, CODES[state]);
-    if (this.#closed) return;
-    this.#pending.push(`${this.scrub(JSON.stringify({ row, state, ...detail }))}\n`);
-    // `sending` must be written before the request leaves; outcomes may wait a moment.
-    if (state === 'sending') this.#flush();
-    else this.#timer ??= setTimeout(() => this.#flush(), OUTCOME_FLUSH_MS);
+    const line = { row, state, ...detail };
+    // `sending` is on disk before the request leaves; outcomes wait for flushOutcomes().
+    if (state === 'sending') this.#append(line);
+    else if (!this.#closed) this.#pending.push(`${this.scrub(JSON.stringify(line))}\n`);
   }
 
   close(): void {
     if (this.#closed) return;
-    this.#flush();
+    this.flushOutcomes();
     this.#closed = true;
     closeSync(this.#fd);
   }

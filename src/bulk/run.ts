@@ -133,12 +133,14 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
   // Results go out in small batches (at most OUTPUT_BATCH rows or OUTPUT_FLUSH_MS old): one write per row costs more than the request.
   let batch: Array<Record<string, unknown>> = [];
   let batchTimer: NodeJS.Timeout | undefined;
+  // A row's result is printed before its outcome is journaled: a rerun never skips a row whose result nobody saw.
   const flushOutput = async () => {
     clearTimeout(batchTimer);
     batchTimer = undefined;
     const rows = batch;
     batch = [];
     if (rows.length) await writer.write(rows);
+    journal?.flushOutcomes();
   };
   const emit = async (row: Record<string, unknown>) => {
     // -q prints only results; errors go to stderr so they are not lost.
@@ -215,8 +217,8 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
     interrupted ||= stopping();
   } finally {
     progress.stop();
-    journal?.close();
     await flushOutput();
+    journal?.close();
     await writer.end();
   }
 
@@ -231,7 +233,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
   if (heldBack.length) {
     ctx.note(
       `Rows ${heldBack.slice(0, 20).join(', ')}${heldBack.length > 20 ? ', ...' : ''} may have reached the service in an earlier run and were not sent again. ` +
-        `Check them (${spec.command === 'message send' ? '`smslink message list --to <number>`' : '`smslink link list --query <code or comment>`'}), ` +
+        `Check them (${spec.command === 'message send' ? '`smslink message list --to <number>`' : '`smslink link list --sort createTs:desc`, looking for their fullLink'}), ` +
         'then rerun with --resend-unknown to send them.',
     );
   }

@@ -49,8 +49,8 @@ async function call(ctx: RunContext, path: string, pairs: string[], opts: CliVal
   const req = client.prepareRaw(path, parts.join('&'));
   if (ctx.globals.dryRun) return (await printDryRun(ctx, [req]), EXIT.OK);
   const envelope = await client.execute(req, op?.idempotent ?? false);
-  const shown = opts.envelope ? envelope : envelope.data;
-  ctx.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+  // The data is printed on success; --envelope prints the envelope whatever the code.
+  if (opts.envelope || envelope.code === 0) ctx.stdout.write(`${JSON.stringify(opts.envelope ? envelope : envelope.data, null, 2)}\n`);
   if (envelope.code === 0) return EXIT.OK;
   const { dataOrThrow } = await import('../client/envelope.js');
   try {

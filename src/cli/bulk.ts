@@ -65,6 +65,8 @@ export function columnSpec(
   mapping: ColumnMapping,
   extra: {
     checkColumns?: (columns: string[]) => void;
+    /** Columns read by other means (template placeholders): not reported as ignored. */
+    alsoUsed?: readonly string[];
     fill?: (input: Record<string, unknown>, fields: Record<string, unknown>, problems: RowProblem[]) => void;
     resultColumns: readonly string[];
     primary: string;
@@ -79,7 +81,7 @@ export function columnSpec(
       if (missing.length) throw new UsageError(`--from-file: the input has no ${missing.join(', ')} column (columns: ${columns.join(', ') || 'none'})`);
       const known = new Set(Object.values(mapping.columns));
       extra.checkColumns?.(columns);
-      const ignored = columns.filter((c) => !known.has(c));
+      const ignored = columns.filter((c) => !known.has(c) && !extra.alsoUsed?.includes(c));
       if (ignored.length) void ctx.warn(`ignoring columns ${ignored.join(', ')} (known: ${[...known].join(', ')})`);
     },
     toInput(fields) {

@@ -18,6 +18,16 @@ export async function callOperation<R>(ctx: RunContext, op: OperationSpec, input
   return (await method.call(client, input)) as R;
 }
 
+/** Fields as an object; a name given several times (ids[]=1&ids[]=2) keeps every value, in a list. */
+function groupFields(fields: Array<[string, string]>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of fields) {
+    const seen = out[name];
+    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return out;
+}
+
 /** --dry-run: validates, then prints the request with the key redacted. */
 export async function printDryRun(ctx: RunContext, requests: PreparedRequest[], extra: Record<string, unknown> = {}): Promise<void> {
   const format = ctx.format();
@@ -27,7 +37,7 @@ export async function printDryRun(ctx: RunContext, requests: PreparedRequest[], 
       operation: r.operation,
       method: r.method,
       url: r.redactedUrl,
-      fields: Object.fromEntries(r.fields),
+      fields: groupFields(r.fields),
       body: r.body,
       ...extra,
     }));

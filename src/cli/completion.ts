@@ -103,9 +103,9 @@ complete -F _smslink smslink
 }
 
 export function zshScript(tree: Tree): string {
-  return `#compdef smslink
-# smslink completion for zsh. Install: smslink completion zsh > "\${fpath[1]}/_smslink"
-# (or: source <(smslink completion zsh) in ~/.zshrc). Uses zsh's bash completion layer.
+  return `# smslink completion for zsh. Install: add this line to ~/.zshrc
+#   source <(smslink completion zsh)
+# It uses zsh's bash completion layer (bashcompinit).
 (( $+functions[compdef] )) || { autoload -U +X compinit && compinit }
 autoload -U +X bashcompinit && bashcompinit
 ${bashScript(tree)}`;
@@ -151,7 +151,11 @@ export function registerCompletion(program: Command, runner: Runner): void {
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
-      examples(['source <(smslink completion bash)', 'smslink completion zsh > "${fpath[1]}/_smslink"', 'smslink completion fish > ~/.config/fish/completions/smslink.fish']),
+      examples([
+        'source <(smslink completion bash)          # in ~/.bashrc',
+        'source <(smslink completion zsh)           # in ~/.zshrc',
+        'smslink completion fish > ~/.config/fish/completions/smslink.fish',
+      ]),
     )
     .action((shell: string, _o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx: RunContext) => {

@@ -9,6 +9,7 @@ import { OUTPUT_FORMATS, resolveSettings, type OutputFormat, type Settings } fro
 import { painter, useColor, type Paint } from '../output/color.js';
 import type { OutStream, View } from '../output/format.js';
 import { UsageError } from './exit.js';
+import { ConfigError } from '../client/errors.js';
 import { redact, registerSecret } from '../secrets.js';
 
 export interface CliIO {
@@ -56,6 +57,21 @@ class ScrubbedStream implements OutStream {
   write(chunk: string): unknown {
     return this.inner.write(redact(chunk));
   }
+}
+
+/** A proxy setting must be an http(s) URL; say which setting is wrong before anything is sent. */
+function checkProxy(value: string | undefined, name: string, kind: 'usage' | 'config'): void {
+  if (!value) return;
+  let ok = false;
+  try {
+    ok = ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    ok = false;
+  }
+  if (ok) return;
+  const message = `${name}: "${value}" is not a proxy URL such as http://proxy.example.com:3128`;
+  if (kind === 'usage') throw new UsageError(message);
+  throw new ConfigError(message);
 }
 
 function maskPhone(v: string): string {
@@ -173,6 +189,7 @@ export class RunContext {
       labels: op.output.labels,
       paint: await this.paint(),
       width: this.io.stdout.columns,
+      onUnknownFields: (names) => void this.warn(`--fields: no result has ${names.map((n) => `"${n}"`).join(', ')} (field names are case-sensitive, e.g. shortLink)`),
       ...overrides,
     };
   }
@@ -209,6 +226,16 @@ export class RunContext {
       // A dry run shows the request even before a key is configured.
       if (this.globals.dryRun && !apiKey) apiKey = 'YOUR_API_KEY';
     }
+    const proxyEnv = {
+      httpProxy: this.io.env.HTTP_PROXY ?? this.io.env.http_proxy,
+      httpsProxy: this.io.env.HTTPS_PROXY ?? this.io.env.https_proxy,
+      noProxy: this.io.env.NO_PROXY ?? this.io.env.no_proxy,
+    };
+    if (!this.sandbox) {
+      checkProxy(this.globals.proxy, '--proxy', 'usage');
+      checkProxy(proxyEnv.httpProxy, 'HTTP_PROXY', 'config');
+      checkProxy(proxyEnv.httpsProxy, 'HTTPS_PROXY', 'config');
+    }
     const { SmsLinkClient } = await import('../client/client.js');
     let ca: Buffer[] | undefined;
     if (this.globals.caFile) {
@@ -235,11 +262,7 @@ export class RunContext {
       retries: Number(settings.retries.value),
       allowInsecureHttp: this.globals.allowInsecureHttp,
       proxy: this.globals.proxy,
-      proxyEnv: {
-        httpProxy: this.io.env.HTTP_PROXY ?? this.io.env.http_proxy,
-        httpsProxy: this.io.env.HTTPS_PROXY ?? this.io.env.https_proxy,
-        noProxy: this.io.env.NO_PROXY ?? this.io.env.no_proxy,
-      },
+      proxyEnv,
       ca,
       now: () => this.now(),
       signal: opts.interruptible === false ? undefined : this.io.signal,

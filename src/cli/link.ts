@@ -77,15 +77,14 @@ async function update(ctx: RunContext, id: string, opts: CliValues): Promise<num
     if (current.comment !== null && current.comment !== undefined) input.comment ??= current.comment;
   }
   const result = await client.updateLink(input as never);
-  let shortLink = result.shortLink ?? current?.shortLink ?? null;
-  if (!shortLink) shortLink = (await client.getLink({ id: Number(input.id) })).shortLink;
-  await render(ctx, linkUpdate, {
-    id: Number(input.id),
-    shortLink,
-    status: input.status ?? null,
-    expirationDate: input.expirationDate ?? null,
-    comment: input.comment ?? current?.comment ?? null,
-  });
+  // The live service answers `true`: unless the link was read before, read it back to show it as it now is.
+  const after = result.shortLink || current ? undefined : await client.getLink({ id: Number(input.id) });
+  const shown: Record<string, unknown> = { id: Number(input.id), shortLink: result.shortLink ?? after?.shortLink ?? current?.shortLink ?? null };
+  // What the service now holds: read back, or what was sent (the expiry is cleared when not sent).
+  shown.status = after?.status ?? input.status;
+  shown.expirationDate = after ? after.expirationDate : (input.expirationDate ?? null);
+  shown.comment = after?.comment ?? input.comment ?? current?.comment;
+  await render(ctx, linkUpdate, Object.fromEntries(Object.entries(shown).filter(([, v]) => v !== undefined)));
   return EXIT.OK;
 }
 

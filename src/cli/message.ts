@@ -59,6 +59,7 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
       },
       resultColumns: ['messageId', 'campaignId', 'status'],
       primary: 'messageId',
+      alsoUsed: [...used],
     },
   );
   return runBulk(ctx, spec, bulkFlags(opts));

@@ -17,7 +17,15 @@ function number(value: unknown, flag: string, check: (n: number) => boolean, rul
 }
 
 async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
-  const { startEmulator, sandboxDbPath, DEFAULTS } = await import('../emulator/index.js');
+  const { startEmulator, sandboxDbPath, parseFaults, DEFAULTS } = await import('../emulator/index.js');
+  if (typeof opts.faults === 'string') {
+    try {
+      parseFaults(opts.faults);
+    } catch (err) {
+      throw new UsageError(`--faults: ${(err as Error).message}`);
+    }
+    if (opts.faultRate === undefined) await ctx.warn('--faults has no effect without --fault-rate');
+  }
   const options = {
     host: typeof opts.host === 'string' ? opts.host : DEFAULTS.host,
     port: number(opts.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'must be a port number from 0 to 65535') ?? DEFAULTS.port,

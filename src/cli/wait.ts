@@ -29,6 +29,8 @@ export interface WaitOptions {
 export interface WaitResult {
   records: Map<number, MessageStatusRecord>;
   timedOut: boolean;
+  /** Ids the service did not know (or that are not yours): not waited for. */
+  unknown: number[];
 }
 
 /** Waits ms, or less when the signal aborts (no listener is left behind). */
@@ -46,7 +48,9 @@ function summary(ids: number[], records: Map<number, MessageStatusRecord>): stri
   return [...counts.entries()].map(([s, n]) => `${s} ${n}`).join(' · ');
 }
 
-export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, ids: number[], opts: WaitOptions): Promise<WaitResult> {
+export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, asked: number[], opts: WaitOptions): Promise<WaitResult> {
+  let ids = asked;
+  let unknown: number[] = [];
   const records = new Map<number, MessageStatusRecord>();
   const started = Date.now();
   const deadline = started + opts.timeoutMs;
@@ -70,21 +74,27 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, id
       const answers = await mapLimit(chunk(pending, 100), opts.concurrency, (part) => client.getMessageStatus({ ids: part }));
       for (const rec of answers.flat()) records.set(Number(rec.id), rec);
     }
-    // An id the service does not know will never become final: say so instead of waiting.
-    const unknown = poll === 0 ? ids.filter((id) => !records.has(id)) : [];
-    if (unknown.length) throw new ExitError(`no message found for ${unknown.join(', ')} (unknown, or not yours)`, EXIT.NOT_FOUND);
+    // An id the service does not know will never become final: say so, and wait for the others only.
+    if (poll === 0) {
+      unknown = ids.filter((id) => !records.has(id));
+      if (unknown.length === ids.length) throw new ExitError(`no message found for ${unknown.join(', ')} (unknown, or not yours)`, EXIT.NOT_FOUND);
+      if (unknown.length) {
+        ctx.note(`no message found for ${unknown.join(', ')} (unknown, or not yours); waiting for the others`);
+        ids = ids.filter((id) => records.has(id));
+      }
+    }
     const waiting = ids.filter((id) => !FINAL_STATUSES.has(String(records.get(id)?.status)));
     const elapsed = Math.round((Date.now() - started) / 1000);
     const status = summary(ids, records);
     if (waiting.length) show(`waiting for delivery: ${status} (${elapsed}s)`);
     if (waiting.length === 0) {
       show(`delivery: ${status}`, true);
-      return { records, timedOut: false };
+      return { records, timedOut: false, unknown };
     }
     const left = deadline - Date.now();
     if (left <= 0) {
       show(`gave up waiting: ${status}`, true);
-      return { records, timedOut: true };
+      return { records, timedOut: true, unknown };
     }
     await sleep(Math.min(interval, left), ctx.io.signal);
     if (ctx.io.signal?.aborted) {
@@ -96,7 +106,8 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, id
 }
 
 /** The exit code of a finished wait, with the message for stderr. */
-export function waitOutcome(ids: number[], result: WaitResult): number {
+export function waitOutcome(asked: number[], result: WaitResult): number {
+  const ids = asked.filter((id) => !result.unknown.includes(id));
   const notFinal = ids.filter((id) => !FINAL_STATUSES.has(String(result.records.get(id)?.status)));
   if (result.timedOut) {
     throw new ExitError(`the wait timed out (--wait-timeout); not final yet: ${notFinal.join(', ')}`, EXIT.TRANSPORT);
@@ -106,5 +117,6 @@ export function waitOutcome(ids: number[], result: WaitResult): number {
     const detail = failed.map((id) => `${id} ${result.records.get(id)?.status}`).join(', ');
     throw new ExitError(`not delivered: ${detail}`, EXIT.UNDELIVERED);
   }
+  if (result.unknown.length) throw new ExitError(`all found were delivered; no message found for ${result.unknown.join(', ')}`, EXIT.PARTIAL);
   return EXIT.OK;
 }

@@ -109,3 +109,29 @@ describe('bulk edge cases', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('journal and warnings', () => {
+  it('a line cut short by a crash does not run into the next one', async () => {
+    const input = file('links.csv', 'fullLink\nhttps://example.com/a\nhttps://example.com/b\n');
+    svc.fault((k) => k.endsWith('/b'), 'code1');
+    await runCli(['link', 'create', '--from-file', input], { env });
+    const { appendFileSync } = await import('node:fs');
+    appendFileSync(`${input}.journal`, '{"row":2,"sta');
+    // The rerun retries the failed row 2 and journals it again after the cut line.
+    await runCli(['link', 'create', '--from-file', input], { env });
+    const lines = readFileSync(`${input}.journal`, 'utf8').trim().split('\n');
+    const cut = lines.indexOf('{"row":2,"sta');
+    expect(cut).toBeGreaterThan(0);
+    expect(lines.slice(cut + 1).map((l) => JSON.parse(l) as { row: number; state: string })).toEqual([
+      { row: 2, state: 'sending' },
+      expect.objectContaining({ row: 2, state: 'failed' }),
+    ]);
+  });
+
+  it('columns used by --text placeholders are not reported as ignored', async () => {
+    const input = file('sms.csv', 'recipient,name,code\n77011234567,Ann,4711\n');
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}}, your code is {{code}}'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('ignoring columns');
+  });
+});

@@ -42,7 +42,8 @@ describe('smslink api', () => {
     rec.server.respond(() => ({ body: { code: 2, data: null, message: 'not found' } }));
     const r = await cli(['api', 'Link/Get', 'id=5']);
     expect(r.code).toBe(6);
-    expect(r.stdout).toBe('null\n');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('code 2');
   });
 
   it('--dry-run prints the request and sends nothing; bad pairs are usage errors', async () => {

@@ -38,7 +38,7 @@ describe('smslink completion', () => {
 
   it('zsh and fish scripts name every command and flag', async () => {
     const zsh = await script('zsh');
-    expect(zsh).toMatch(/^#compdef smslink/);
+    expect(zsh).toContain('source <(smslink completion zsh)');
     expect(zsh).toContain('bashcompinit');
     const fish = await script('fish');
     expect(fish).toContain(`complete -c smslink -n 'test (__smslink_path) = '\\''link'\\''' -a 'create get list update delete stats campaign'`);

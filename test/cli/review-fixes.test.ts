@@ -89,3 +89,81 @@ describe('found in review', () => {
     expect(code).not.toBe(1);
   });
 });
+
+describe('found in the second review', () => {
+  it('a bad proxy setting is named, with exit 2 for the flag and 4 for the environment', async () => {
+    const flag = await rec.cli(['link', 'get', '1', '--proxy', 'notaurl']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--proxy: "notaurl" is not a proxy URL');
+    const env = await rec.cli(['link', 'get', '1'], { env: { HTTPS_PROXY: 'ftp://x' } });
+    expect(env.code).toBe(4);
+    expect(env.stderr).toContain('HTTPS_PROXY: "ftp://x" is not a proxy URL');
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
+  it('--dry-run JSON keeps every value of a repeated field', async () => {
+    const r = await rec.cli(['link', 'stats', '1', '2', '3', '--type', 'daily', '--dry-run']);
+    expect(JSON.parse(r.stdout).fields['ids[]']).toEqual(['1', '2', '3']);
+  });
+
+  it('link update --no-expiry shows the link as the service now has it', async () => {
+    const r = await rec.cli(['link', 'update', '417863', '--no-expiry']);
+    // The recording server answers Update with `true`, then Link/Get with its sample link.
+    expect(JSON.parse(r.stdout)).toEqual({ id: 417863, shortLink: 'https://sho.rt/ddoj', status: 1, expirationDate: '2026-12-31', comment: 'spring' });
+  });
+
+  it('--fields warns about a name no result has', async () => {
+    const r = await rec.cli(['link', 'get', '1', '--fields', 'id,shortlink']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('--fields: no result has "shortlink"');
+  });
+
+  it('serve checks --faults even without --fault-rate', async () => {
+    const r = await rec.cli(['serve', '--port', '0', '--db', ':memory:', '--faults', 'bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--faults: unknown fault "bogus"');
+  });
+
+  it('message status --wait waits for the ids it finds and names the others (exit 5)', async () => {
+    rec.server.respond((req) => {
+      if (!req.path.endsWith('GetSMSStatus')) return undefined;
+      const ids = new URLSearchParams(req.body).get('ids')!.split(',').filter((id) => id !== '999');
+      return { body: { code: 0, data: ids.map((id) => ({ id, status: 'DELIVRD', segNum: '1', startSendTs: null, statusUpdateTs: null })), message: '' } };
+    });
+    const r = await rec.cli(['message', 'status', '1', '2', '999', '--wait', '-q']);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('DELIVRD\nDELIVRD\n');
+    expect(r.stderr).toContain('no message found for 999 (unknown, or not yours); waiting for the others');
+  });
+
+  it('Ctrl-C delivered twice at once (timeout(1) signals the process and its group) still ends cleanly', async () => {
+    const { mkdtempSync, writeFileSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'smslink-sig-'));
+    const input = join(dir, 'links.csv');
+    writeFileSync(input, `fullLink\n${Array.from({ length: 400 }, (_, i) => `https://example.com/sig${i}`).join('\n')}\n`);
+    let n = 0;
+    rec.server.respond((req) =>
+      req.path.endsWith('Create') ? { body: { code: 0, data: { id: String(++n), code: `c${n}`, shortLink: `https://sho.rt/c${n}` }, message: '' } } : undefined,
+    );
+    const child = spawn(process.execPath, [BIN, 'link', 'create', '--from-file', input, '--rate', '50', '-o', 'ndjson'], {
+      env: { PATH: process.env.PATH, SMSLINK_CONFIG_DIR: tempDir(), ...rec.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    child.kill('SIGINT');
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(130);
+    expect(stderr).toContain('Interrupted');
+    const printed = stdout.trim().split('\n').filter(Boolean).length;
+    const done = readFileSync(`${input}.journal`, 'utf8').split('\n').filter((l) => l.includes('"state":"done"')).length;
+    // Every row the journal says is done was printed.
+    expect(printed).toBe(done);
+    expect(done).toBeGreaterThan(0);
+  });
+});
