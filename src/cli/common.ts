@@ -78,6 +78,26 @@ export async function collectIds(ctx: RunContext, values: readonly string[]): Pr
   return out;
 }
 
+/** How many ids one request of the operation takes (its `ids` parameter's limit). */
+export function idLimit(op: OperationSpec): number {
+  return op.params.find((p) => p.key === 'ids')?.maxItems ?? Infinity;
+}
+
+/**
+ * Splits ids into as many requests as the operation's limit needs. Every part
+ * is checked first (a bad id anywhere means nothing is sent), and the
+ * prepared requests serve --dry-run.
+ */
+export function prepareChunks(
+  client: SmsLinkClient,
+  op: OperationSpec,
+  ids: readonly string[],
+  base: Record<string, unknown> = {},
+): { parts: string[][]; prepared: PreparedRequest[] } {
+  const parts = chunk(ids, idLimit(op));
+  return { parts, prepared: (parts.length ? parts : [[]]).map((part) => client.prepare(op, { ...base, ids: part })) };
+}
+
 export function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));

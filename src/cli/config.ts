@@ -2,7 +2,7 @@
 // defaults). `config list` shows every setting with the place it came from.
 
 import type { Command } from 'commander';
-import { maskKey, resolveProfile, resolveSettings, SETTINGS, settingByName } from '../config/resolve.js';
+import { maskKey, resolveProfile, SETTINGS, settingByName } from '../config/resolve.js';
 import { configPath, openStore, SETTING_KEYS, type ProfileData, type SettingKey } from '../config/store.js';
 import type { RunContext } from './context.js';
 import { readStdin } from './common.js';
@@ -62,12 +62,7 @@ async function unset(ctx: RunContext, name: string): Promise<number> {
 }
 
 async function list(ctx: RunContext): Promise<number> {
-  const g = ctx.globals;
-  const settings = resolveSettings(
-    { apiKey: g.apiKey, baseUrl: g.baseUrl, profile: g.profile, output: g.json ? undefined : g.output, timeout: g.timeout, retries: g.retries },
-    ctx.env,
-    ctx.store(),
-  );
+  const settings = ctx.settings();
   const rows = [
     { setting: 'profile', value: settings.profile.value ?? '', source: settings.profile.origin },
     ...SETTING_KEYS.map((k) => ({ setting: SETTINGS[k].name, value: show(k, settings[k].value), source: settings[k].value === undefined ? 'not set' : settings[k].origin })),

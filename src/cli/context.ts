@@ -5,7 +5,7 @@
 import type { SmsLinkClient, RequestEvent } from '../client/client.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { readStore, type StoreData } from '../config/store.js';
-import { OUTPUT_FORMATS, resolveSettings, type OutputFormat, type Settings } from '../config/resolve.js';
+import { isHttpUrl, OUTPUT_FORMATS, resolveSettings, type OutputFormat, type Settings } from '../config/resolve.js';
 import { painter, useColor, type Paint } from '../output/color.js';
 import type { OutStream, View } from '../output/format.js';
 import { UsageError } from './exit.js';
@@ -61,14 +61,7 @@ class ScrubbedStream implements OutStream {
 
 /** A proxy setting must be an http(s) URL; say which setting is wrong before anything is sent. */
 function checkProxy(value: string | undefined, name: string, kind: 'usage' | 'config'): void {
-  if (!value) return;
-  let ok = false;
-  try {
-    ok = ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    ok = false;
-  }
-  if (ok) return;
+  if (!value || isHttpUrl(value)) return;
   const message = `${name}: "${value}" is not a proxy URL such as http://proxy.example.com:3128`;
   if (kind === 'usage') throw new UsageError(message);
   throw new ConfigError(message);

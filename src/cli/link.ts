@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { linkCampaign, linkCreate, linkDelete, linkGet, linkList, linkStats, linkUpdate } from '../catalog/link.js';
 import type { CampaignLink, DeleteLinksResult, Link, LinkStatsResult } from '../catalog/types.js';
 import type { RunContext } from './context.js';
-import { callOperation, chunk, collectIds, dryRun, mapLimit, parseConcurrency, printDryRun } from './common.js';
+import { callOperation, collectIds, prepareChunks, dryRun, mapLimit, parseConcurrency, printDryRun } from './common.js';
 import { EXIT, PartialError, UsageError } from './exit.js';
 import { ApiError } from '../client/errors.js';
 import { addParams, examples, inputFrom, type CliValues } from './operation.js';
@@ -121,10 +121,7 @@ async function stats(ctx: RunContext, ids: string[], opts: CliValues): Promise<n
   const all = await collectIds(ctx, ids);
   const base = inputFrom(linkStats, [all], opts);
   const client = await ctx.client();
-  const max = linkStats.params.find((p) => p.key === 'ids')!.maxItems!;
-  const parts = chunk(all, max);
-  // Every chunk is checked before the first request goes out.
-  const prepared = (parts.length ? parts : [[]]).map((ids) => client.prepare(linkStats, { ...base, ids }));
+  const { parts, prepared } = prepareChunks(client, linkStats, all, base);
   if (ctx.globals.dryRun) return (await printDryRun(ctx, prepared), EXIT.OK);
   const concurrency = parseConcurrency(opts.concurrency);
   const { keyStats, mergeStats, statsColumns, renderStatsChart } = await import('../output/stats.js');

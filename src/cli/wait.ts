@@ -6,7 +6,8 @@ import { FINAL_STATUSES } from '../catalog/codes.js';
 import type { MessageStatusRecord } from '../catalog/types.js';
 import type { SmsLinkClient } from '../client/client.js';
 import type { RunContext } from './context.js';
-import { chunk, mapLimit } from './common.js';
+import { chunk, idLimit, mapLimit } from './common.js';
+import { messageStatus } from '../catalog/message.js';
 import { EXIT, ExitError, UsageError } from './exit.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -71,7 +72,7 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
   for (let poll = 0; ; poll++) {
     const pending = ids.filter((id) => !FINAL_STATUSES.has(String(records.get(id)?.status)));
     if (pending.length) {
-      const answers = await mapLimit(chunk(pending, 100), opts.concurrency, (part) => client.getMessageStatus({ ids: part }));
+      const answers = await mapLimit(chunk(pending, idLimit(messageStatus)), opts.concurrency, (part) => client.getMessageStatus({ ids: part }));
       for (const rec of answers.flat()) records.set(Number(rec.id), rec);
     }
     // An id the service does not know will never become final: say so, and wait for the others only.

@@ -16,6 +16,16 @@ export interface Resolved {
 
 export type Settings = Record<SettingKey | 'profile', Resolved>;
 
+/** An absolute http:// or https:// URL (base URLs, proxies). */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
@@ -37,14 +47,7 @@ export const SETTINGS: Record<SettingKey, SettingSpec> = {
     env: 'SMSLINK_BASE_URL',
     name: 'base-url',
     describe: 'base URL of your regional API host, e.g. https://api.example.com',
-    check: (v) => {
-      try {
-        const u = new URL(v);
-        return u.protocol === 'http:' || u.protocol === 'https:' ? null : 'must be an http(s):// URL';
-      } catch {
-        return 'must be a URL such as https://api.example.com';
-      }
-    },
+    check: (v) => (isHttpUrl(v) ? null : 'must be an http(s):// URL such as https://api.example.com'),
   },
   output: {
     flag: '--output',
