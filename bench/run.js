@@ -7,7 +7,8 @@
 // rows use autocannon. Prints a table, writes bench/results.json. Starts and
 // stops its own emulators (`smslink serve`) and a bare node:http server, in
 // a temporary directory that also holds the config and sandbox
-// (SMSLINK_CONFIG_DIR, SMSLINK_DATA_DIR), and removes all of it at the end,
+// (SMSLINK_CONFIG_DIR, SMSLINK_DATA_DIR), and the compile cache
+// (SMSLINK_CACHE_DIR, filled by the warm-up runs), and removes all of it at the end,
 // on failure and on Ctrl-C too. Not part of CI.
 //
 //   npm run bench [-- --runs 20] [--duration 10] [--only version,help,...] [--timer node|hyperfine] [--keep-node-env]
@@ -72,7 +73,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 const NODE_ENV_VARS = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS'];
 const dropped = opts['keep-node-env'] ? [] : NODE_ENV_VARS.filter((k) => process.env[k] !== undefined);
 const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SMSLINK_') && !dropped.includes(k)));
-Object.assign(baseEnv, { SMSLINK_CONFIG_DIR: join(tmp, 'config'), SMSLINK_DATA_DIR: join(tmp, 'data'), NO_COLOR: '1' });
+Object.assign(baseEnv, { SMSLINK_CONFIG_DIR: join(tmp, 'config'), SMSLINK_DATA_DIR: join(tmp, 'data'), SMSLINK_CACHE_DIR: join(tmp, 'cache'), NO_COLOR: '1' });
 
 function track(child) {
   children.add(child);

@@ -31,8 +31,8 @@ async function main() {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // Node 22+ keeps V8's compiled code of the bundle between runs (Node 20 has no such cache).
-  require('node:module').enableCompileCache?.();
+  // V8's compiled code of the bundle is kept between runs (bin/compile-cache.js).
+  require('./compile-cache.js').enableCompileCache(process.env, `${__dirname}/../dist/bundle`);
   // undici parses HTTP with a WebAssembly module. After a few responses V8
   // starts optimising it on a background thread, and exit waits for that
   // (100 ms and more on a busy machine). A short run is better off with the

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { tempDir } from '../helpers/run-cli.js';
+import { binEnv, tempDir } from '../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
 let server: RecordingServer;
@@ -21,7 +21,7 @@ function bin(args: string[], env: Record<string, string> = {}, input?: string) {
     // spawnSync would block the event loop that serves the recording server.
     import('node:child_process').then(({ spawn }) => {
       const child = spawn(process.execPath, [BIN, ...args], {
-        env: { PATH: process.env.PATH, SMSLINK_CONFIG_DIR: tempDir(), ...env },
+        env: binEnv(env),
       });
       let stdout = '';
       let stderr = '';
@@ -35,7 +35,7 @@ function bin(args: string[], env: Record<string, string> = {}, input?: string) {
 
 describe('bin/smslink.js', () => {
   it('--version prints the package version', () => {
-    const r = spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8', env: binEnv() });
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });

@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { tempDir } from '../helpers/run-cli.js';
+import { binEnv, tempDir } from '../helpers/run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/smslink.js');
@@ -27,7 +27,7 @@ async function loadedBy(args: string[], env: Record<string, string> = {}): Promi
     const trace = join(dir, 'modules.txt');
     // Not spawnSync: the recording server answers on this process's event loop.
     const child = spawn(process.execPath, ['--import', TRACE, BIN, ...args], {
-      env: { PATH: process.env.PATH, SMSLINK_CONFIG_DIR: tempDir(), SMSLINK_DATA_DIR: tempDir(), SMSLINK_TRACE_FILE: trace, ...env },
+      env: binEnv({ SMSLINK_DATA_DIR: tempDir(), SMSLINK_TRACE_FILE: trace, ...env }),
       stdio: 'ignore',
     });
     const [status] = (await once(child, 'close')) as [number | null];

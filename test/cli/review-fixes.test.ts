@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runCli, binEnv } from '../helpers/run-cli.js';
 import { useRecordingServer } from '../helpers/recording-server.js';
 
 const rec = useRecordingServer('ReviewKey0123456789abcdefABCDEF012345678');
@@ -78,7 +78,7 @@ describe('found in review', () => {
         : undefined,
     );
     const child = spawn(process.execPath, [BIN, 'link', 'list', '--all', '-o', 'ndjson'], {
-      env: { PATH: process.env.PATH, SMSLINK_CONFIG_DIR: tempDir(), ...rec.env },
+      env: binEnv(rec.env),
     });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -148,7 +148,7 @@ describe('found in the second review', () => {
       req.path.endsWith('Create') ? { body: { code: 0, data: { id: String(++n), code: `c${n}`, shortLink: `https://sho.rt/c${n}` }, message: '' } } : undefined,
     );
     const child = spawn(process.execPath, [BIN, 'link', 'create', '--from-file', input, '--rate', '50', '-o', 'ndjson'], {
-      env: { PATH: process.env.PATH, SMSLINK_CONFIG_DIR: tempDir(), ...rec.env },
+      env: binEnv(rec.env),
     });
     let stdout = '';
     let stderr = '';

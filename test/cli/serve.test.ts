@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/run.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runCli, binEnv, tempDir } from '../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
 
@@ -54,7 +54,7 @@ describe('smslink serve', () => {
   });
 
   it('as a real process: SIGTERM finishes and exits 0', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', ':memory:'], { env: { PATH: process.env.PATH, SMSLINK_CONFIG_DIR: tempDir() } });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', ':memory:'], { env: binEnv() });
     let out = '';
     const url = await new Promise<string>((resolve) =>
       child.stdout.on('data', (d: Buffer) => {

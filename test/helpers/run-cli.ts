@@ -37,6 +37,14 @@ export function tempDir(prefix = 'smslink-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/**
+ * The environment of a spawned bin: nothing of the user's (a private config
+ * dir) and the suite's compile cache (global-setup.ts) instead of the user's.
+ */
+export function binEnv(env: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return { PATH: process.env.PATH, SMSLINK_CONFIG_DIR: tempDir(), SMSLINK_CACHE_DIR: process.env.SMSLINK_TEST_CACHE_DIR ?? tempDir(), ...env };
+}
+
 /** Keys given to a run: through the environment or --api-key. */
 function keysOf(args: string[], env: Record<string, string | undefined>): string[] {
   const keys = [env.SMSLINK_API_KEY];
