@@ -33,11 +33,6 @@ async function main() {
   process.on('SIGTERM', onSignal);
   // V8's compiled code of the bundle is kept between runs (bin/compile-cache.js).
   require('./compile-cache.js').enableCompileCache(process.env, `${__dirname}/../dist/bundle`);
-  // undici parses HTTP with a WebAssembly module. After a few responses V8
-  // starts optimising it on a background thread, and exit waits for that
-  // (100 ms and more on a busy machine). A short run is better off with the
-  // baseline code; a long bulk run still gets the optimised code eventually.
-  require('node:v8').setFlagsFromString('--wasm-tiering-budget=100000000');
   const { run, redact } = require('../dist/bundle/run.cjs');
   // A crash must not print the key either (undici errors can carry the URL).
   const crash = (err) => {

@@ -16,6 +16,7 @@
 // dist/bundle/contents.json: the sources and packages in each file, which
 // test/cli/lazy-loading.test.ts reads.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -47,15 +48,53 @@ const common = {
 };
 
 /**
- * Built-in or internal modules that a bundled package requires at its top
- * level but only uses in a path the CLI never takes, replaced by a stub that
- * requires them on first use: commander spawns child processes only for
- * stand-alone executable subcommands (smslink has none), undici speaks HTTP/2
- * only with allowH2 (smslink never sets it). They cost ~3 and ~15 ms.
+ * Modules that a bundled package requires at its top level, replaced in the
+ * bundle by a stub that does the same job for the CLI at less start-up cost:
+ *
+ * - required on first use, for what only a path the CLI never takes needs:
+ *   commander spawns child processes only for stand-alone executable
+ *   subcommands (smslink has none), undici speaks HTTP/2 only with allowH2
+ *   (smslink never sets it) (~3 and ~15 ms);
+ * - undici calls node:assert only as assert(value): the stub loads it when an
+ *   assertion fails (~1.5 ms);
+ * - undici's HTTP parser (llhttp) is a WebAssembly module carried as base64
+ *   in two 72 KB strings (with and without SIMD), which every start would
+ *   parse and the compile cache would carry; the bundle ships them as .wasm
+ *   files next to the vendor file (WASM_FILES), read when the first
+ *   connection needs the parser;
+ * - qs keeps the objects it has seen in a `side-channel`, whose ES5-era
+ *   dependencies (get-intrinsic, object-inspect and a dozen more, ~40 KB)
+ *   cost ~3 ms to load; scripts/side-channel.cjs is the same channel on
+ *   WeakMap and Map.
  */
+const WASM_FILES = { 'llhttp_simd.wasm': 'undici/lib/llhttp/llhttp_simd-wasm.js', 'llhttp.wasm': 'undici/lib/llhttp/llhttp-wasm.js' };
+/**
+ * V8 starts optimising a WebAssembly function on a background thread once it
+ * has run for a while ("tiering budget"), and exit waits for that: 100 ms
+ * and more for llhttp on a busy machine, after a single response. The budget
+ * of an instance is read when it is created, so the stub raises it just for
+ * the parser's instance (created in the same tick, right after the module):
+ * a short run keeps the baseline code, a long bulk run gets the optimised
+ * code after ~100 MB of responses. The flag goes back to V8's default at
+ * once: flags are part of the key of every code cache, Node's own for its
+ * built-in modules included, and a changed flag would have every module
+ * loaded later compiled from source (~25 M instructions for a `link get`).
+ */
+const TIERING_BUDGET = { raised: 100_000_000, v8Default: 1_800_000 };
+const readWasm = (name) => () =>
+  [
+    "const v8 = require('node:v8');",
+    `v8.setFlagsFromString('--wasm-tiering-budget=${TIERING_BUDGET.raised}');`,
+    `queueMicrotask(() => v8.setFlagsFromString('--wasm-tiering-budget=${TIERING_BUDGET.v8Default}'));`,
+    `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}));`,
+  ].join('\n');
 const LAZY = [
   { importer: /node_modules\/commander\/lib\/command\.js$/, path: 'node:child_process', stub: (real) => `module.exports = new Proxy({}, { get: (_, key) => require(${real})[key] });` },
   { importer: /node_modules\/undici\/lib\/dispatcher\/client\.js$/, path: './client-h2.js', stub: (real) => `module.exports = (...args) => require(${real})(...args);` },
+  { importer: /node_modules\/undici\/lib\//, path: 'node:assert', stub: (real) => `module.exports = (value, ...rest) => { if (!value) require(${real})(value, ...rest); };` },
+  { importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/, path: '../llhttp/llhttp_simd-wasm.js', stub: readWasm('llhttp_simd.wasm') },
+  { importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/, path: '../llhttp/llhttp-wasm.js', stub: readWasm('llhttp.wasm') },
+  { importer: /node_modules\/qs\/lib\//, path: 'side-channel', stub: () => `module.exports = require(${JSON.stringify(`${root}scripts/side-channel.cjs`)});` },
 ];
 const lazyRequires = {
   name: 'lazy-requires',
@@ -134,3 +173,5 @@ for (const { metafile } of builds) {
   }
 }
 writeFileSync(`${root}${outdir}/contents.json`, `${JSON.stringify(contents, null, 1)}\n`);
+const requireHere = createRequire(import.meta.url);
+for (const [name, module] of Object.entries(WASM_FILES)) writeFileSync(`${root}${outdir}/vendor/${name}`, requireHere(module));
