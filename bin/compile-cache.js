@@ -1,13 +1,17 @@
 // Keeps V8's compiled code of the bundle (dist/bundle/*.cjs) between runs, so
-// that a command does not parse and compile ~700 KB of JavaScript every time
+// that a command does not parse and compile ~500 KB of JavaScript every time
 // it starts: about a third of the start-up of `smslink link get`.
 //
-// Node 22.1+ does this itself (module.enableCompileCache). On Node 20 the
-// bundle's files are compiled here with vm.Script and V8's cachedData, which
-// is what Node's own cache and v8-compile-cache do: the first run compiles
-// and, at exit, saves the code of every function it ran; later runs start
-// from that. V8 rejects data from another V8 version or other flags, and the
-// key below (file size, modification time and inode) rejects data of an older build;
+// The bundle's files are compiled with vm.Script and V8's cachedData, as
+// v8-compile-cache and Node's own compile cache (Node 22+) do, with one
+// difference that matters for a CLI: V8 saves the code of the functions that
+// have run, so a cache saved by `smslink --help` lacks what `link get` runs.
+// Each entry therefore lists the commands it has seen, and a run of a new
+// command saves it again at exit: the code loaded from the entry plus the
+// code this run compiled. After a few commands it stops changing.
+//
+// V8 rejects data of another V8 version or other flags, and the key below
+// (file size, modification time and inode) rejects data of an older build;
 // a rejected, stale or unreadable entry is compiled from source and saved
 // again. A cache is never worth an error: every failure falls back to the
 // plain loader or skips the save.
@@ -28,14 +32,34 @@ function cacheRoot(env) {
   return path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'smslink');
 }
 
-/** Caches the compiled code of the CommonJS files under `bundleDir`. */
-function enableCompileCache(env, bundleDir) {
+/** The commands an entry remembers; a cache that has seen this many stops growing. */
+const MAX_COMMANDS = 32;
+
+/**
+ * What a run does, for the cache: its first two words (`link get`), or its
+ * options alone (`--help`), hashed, so that no value a user typed (a key
+ * given before the command, say) is ever written to disk.
+ */
+function commandOf(argv) {
+  const words = argv.filter((a) => /^[a-z][a-z-]*$/.test(a)).slice(0, 2);
+  const what = words.length ? words.join(' ') : argv.filter((a) => /^-[\w-]+$/.test(a)).join(' ');
+  return require('node:crypto').createHash('sha256').update(what).digest('base64url').slice(0, 16);
+}
+
+/** An entry: the build key, the commands seen (JSON), then V8's data. */
+function readEntry(entry, key) {
+  const data = fs.readFileSync(entry);
+  if (data.toString('latin1', 0, key.length) !== key) return undefined;
+  const end = data.indexOf(10, key.length);
+  const commands = JSON.parse(data.toString('utf8', key.length, end));
+  return Array.isArray(commands) ? { commands, cachedData: data.subarray(end + 1) } : undefined;
+}
+
+/** Caches the compiled code of the CommonJS files under `bundleDir` for the command in `argv`. */
+function enableCompileCache(env, bundleDir, argv) {
   if (env.NODE_DISABLE_COMPILE_CACHE) return;
   const dir = path.join(cacheRoot(env), 'v8', `${process.version}-${process.arch}`);
-  if (Module.enableCompileCache) {
-    Module.enableCompileCache(dir);
-    return;
-  }
+  const command = commandOf(argv);
   const vm = require('node:vm');
   const prefix = `${path.resolve(bundleDir)}${path.sep}`;
   const unsaved = [];
@@ -44,22 +68,27 @@ function enableCompileCache(env, bundleDir) {
     if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
     const entry = path.join(dir, `${filename.slice(prefix.length).replace(/[\\/]/g, '-')}.cache`);
     let key;
-    let cachedData;
+    let cached;
     try {
       const stat = fs.statSync(filename);
       key = `${stat.size}-${stat.mtimeMs}-${stat.ino}\n`;
-      const data = fs.readFileSync(entry);
-      if (data.toString('latin1', 0, key.length) === key) cachedData = data.subarray(key.length);
+      cached = readEntry(entry, key);
     } catch {
-      // no entry yet
+      // no entry yet, or a damaged one
     }
     let script;
     try {
-      script = new vm.Script(Module.wrap(content), { filename, cachedData });
+      script = new vm.Script(Module.wrap(content), { filename, cachedData: cached?.cachedData });
     } catch {
       return compile.call(this, content, filename); // let the real loader report a syntax error
     }
-    if (key && (!cachedData || script.cachedDataRejected)) unsaved.push({ script, entry, key });
+    if (!key) {
+      // the file cannot be keyed: never saved
+    } else if (!cached || script.cachedDataRejected) {
+      unsaved.push({ script, entry, key, commands: [command] });
+    } else if (!cached.commands.includes(command) && cached.commands.length < MAX_COMMANDS) {
+      unsaved.push({ script, entry, key, commands: [...cached.commands, command] });
+    }
     const require = Module.createRequire(filename);
     return script.runInThisContext().call(this.exports, this.exports, require, this, filename, path.dirname(filename));
   };
@@ -67,10 +96,10 @@ function enableCompileCache(env, bundleDir) {
     if (unsaved.length === 0) return;
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      for (const { script, entry, key } of unsaved) {
+      for (const { script, entry, key, commands } of unsaved) {
         // Written whole, then renamed: a run starting meanwhile reads the old entry or none.
         const tmp = `${entry}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, Buffer.concat([Buffer.from(key, 'latin1'), script.createCachedData()]), { mode: 0o600 });
+        fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${key}${JSON.stringify(commands)}\n`, 'utf8'), script.createCachedData()]), { mode: 0o600 });
         fs.renameSync(tmp, entry);
       }
     } catch {

@@ -32,7 +32,7 @@ async function main() {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // V8's compiled code of the bundle is kept between runs (bin/compile-cache.js).
-  require('./compile-cache.js').enableCompileCache(process.env, `${__dirname}/../dist/bundle`);
+  require('./compile-cache.js').enableCompileCache(process.env, `${__dirname}/../dist/bundle`, argv);
   const { run, redact } = require('../dist/bundle/run.cjs');
   // A crash must not print the key either (undici errors can carry the URL).
   const crash = (err) => {
