@@ -74,7 +74,8 @@ async function list(ctx: RunContext): Promise<number> {
   return EXIT.OK;
 }
 
-export function registerConfig(program: Command, runner: Runner): void {
+/** Registers the noun; its subcommands only when `reachable` (see buildProgram in run.ts). */
+export function registerConfig(program: Command, runner: Runner, reachable: boolean): void {
   const config = program
     .command('config')
     .description('Manage settings and profiles (base URL, API key, defaults)')
@@ -94,6 +95,7 @@ ${examples([
 ])}`,
     );
 
+  if (!reachable) return;
   config
     .command('set')
     .description('Save a setting in the current profile (- reads the value from stdin)')

@@ -141,8 +141,10 @@ async function stats(ctx: RunContext, ids: string[], opts: CliValues): Promise<n
   return EXIT.OK;
 }
 
-export function registerLink(program: Command, runner: Runner): void {
+/** Registers the noun; its subcommands only when `reachable` (see buildProgram in run.ts). */
+export function registerLink(program: Command, runner: Runner, reachable: boolean): void {
   const link = program.command('link').description('Create, find, change and delete short links');
+  if (!reachable) return;
 
   bulkOptions(
     addParams(link.command('create').description(linkCreate.summary), linkCreate, ['fullLink']).argument(

@@ -134,8 +134,10 @@ async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<
   return EXIT.OK;
 }
 
-export function registerMessage(program: Command, runner: Runner): void {
+/** Registers the noun; its subcommands only when `reachable` (see buildProgram in run.ts). */
+export function registerMessage(program: Command, runner: Runner, reachable: boolean): void {
   const message = program.command('message').description('Send single SMS messages and follow their delivery');
+  if (!reachable) return;
 
   bulkOptions(waitFlags(addParams(message.command('send').description(messageSend.summary), messageSend)))
     .addHelpText(

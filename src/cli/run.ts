@@ -21,7 +21,15 @@ export { redact } from '../secrets.js';
 /** Runs one command action with a fresh context; the action returns its exit code. */
 export type Runner = (cmd: Command, action: (ctx: RunContext) => Promise<number | void>) => Promise<void>;
 
-function buildProgram(io: CliIO, runner: Runner): Command {
+/**
+ * The command tree. Every noun is listed, but the subcommands of a noun (with
+ * their options and help texts, most of the tree) are built only when the run
+ * can reach them: when argv names the noun, or for `completion`, which walks
+ * the whole tree. `smslink link get 1` builds no message or config commands
+ * and `--help` none at all.
+ */
+function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Command {
+  const reachable = (noun: string) => argv.includes(noun) || argv.includes('completion');
   const program = new Command('smslink')
     .description('Short links and single SMS from the command line.')
     .version(version(), '-V, --version', 'print the version')
@@ -64,11 +72,11 @@ function buildProgram(io: CliIO, runner: Runner): Command {
       `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE) > config profile > default.\n\n${EXIT_CODES_HELP}\n`,
   );
 
-  registerLink(program, runner);
-  registerMessage(program, runner);
-  registerConfig(program, runner);
+  registerLink(program, runner, reachable('link'));
+  registerMessage(program, runner, reachable('message'));
+  registerConfig(program, runner, reachable('config'));
   registerApi(program, runner);
-  registerServe(program, runner);
+  registerServe(program, runner, reachable('sandbox'));
   registerCompletion(program, runner);
   return program;
 }
@@ -84,7 +92,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const result = await action(ctx);
     code = typeof result === 'number' ? result : EXIT.OK;
   };
-  const program = buildProgram(io, runner);
+  const program = buildProgram(io, runner, argv);
   try {
     if (argv.length === 0) {
       program.outputHelp();

@@ -67,7 +67,8 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
   return EXIT.OK;
 }
 
-export function registerServe(program: Command, runner: Runner): void {
+/** Registers serve, and the sandbox noun with its subcommands only when `sandboxReachable` (see buildProgram in run.ts). */
+export function registerServe(program: Command, runner: Runner, sandboxReachable: boolean): void {
   program
     .command('serve')
     .description('Run the emulator of the service (stateful, on 127.0.0.1:8080 by default)')
@@ -102,6 +103,7 @@ ${examples([
     .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => serve(ctx, opts)));
 
   const sandbox = program.command('sandbox').description('Show or empty the local sandbox used by --sandbox and serve');
+  if (!sandboxReachable) return;
   sandbox
     .command('path')
     .description('Print where the sandbox database is')
