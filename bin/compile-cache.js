@@ -38,12 +38,23 @@ const MAX_COMMANDS = 32;
 /**
  * What a run does, for the cache: its first two words (`link get`), or its
  * options alone (`--help`), hashed, so that no value a user typed (a key
- * given before the command, say) is ever written to disk.
+ * given before the command, say) is ever written to disk: 53 bits of a
+ * 20-character key tell nothing about it.
  */
 function commandOf(argv) {
   const words = argv.filter((a) => /^[a-z][a-z-]*$/.test(a)).slice(0, 2);
   const what = words.length ? words.join(' ') : argv.filter((a) => /^-[\w-]+$/.test(a)).join(' ');
-  return require('node:crypto').createHash('sha256').update(what).digest('base64url').slice(0, 16);
+  // cyrb53, a 53-bit non-cryptographic hash (node:crypto would load ~15 modules for this).
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < what.length; i++) {
+    const c = what.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
 /** An entry: the build key, the commands seen (JSON), then V8's data. */
