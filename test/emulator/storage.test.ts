@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import { openEmulatorInProcess, startEmulator } from '../../src/emulator/index.js';
+import { SmsLinkClient } from '../../src/index.js';
 import { resetSandbox, sandboxDbPath, sandboxOptions } from '../../src/emulator/sandbox.js';
 import { MIGRATIONS } from '../../src/emulator/schema.js';
 import { encodeParams, serviceQuery, startTestEmulator, type Envelope } from '../helpers/emulator.js';
@@ -164,6 +165,27 @@ describe('database file', () => {
       } finally {
         await emu.close();
       }
+    }
+  });
+
+  it('opens an up-to-date database without writing: reads go on while another process holds the write lock', async () => {
+    const db = join(dir, 'locked.db');
+    const first = openEmulatorInProcess({ db, apiKeys: ['k'] });
+    const made = await new SmsLinkClient({ baseUrl: first.url, apiKey: 'k', dispatcher: first.dispatcher }).createLink({ fullLink: 'https://example.com/locked' });
+    await first.close();
+    const Database = createRequire(import.meta.url)('libsql');
+    const writer = new Database(db);
+    writer.exec('BEGIN IMMEDIATE');
+    const started = Date.now();
+    const again = openEmulatorInProcess({ db, apiKeys: ['k'] });
+    try {
+      expect(await new SmsLinkClient({ baseUrl: again.url, apiKey: 'k', dispatcher: again.dispatcher }).getLink({ id: made.id })).toMatchObject({ id: made.id });
+      // Waiting for the lock would take the 10 s busy timeout.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await again.close();
+      writer.exec('ROLLBACK');
+      writer.close();
     }
   });
 
