@@ -3,6 +3,7 @@
 // keep-alive dispatcher, and the output view. Heavy modules load on demand.
 
 import type { SmsLinkClient, RequestEvent } from '../client/client.js';
+import type { DispatchTarget } from '../client/transport.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { readStore, type StoreData } from '../config/store.js';
 import { isHttpUrl, OUTPUT_FORMATS, resolveSettings, type OutputFormat, type Settings } from '../config/resolve.js';
@@ -200,12 +201,16 @@ export class RunContext {
     const settings = this.settings();
     let baseUrl = settings.baseUrl.value ?? '';
     let apiKey = settings.apiKey.value ?? '';
+    let dispatcher: DispatchTarget | undefined;
     if (this.sandbox) {
-      const { startEmulator, sandboxOptions } = await import('../emulator/index.js');
-      const emu = await startEmulator(sandboxOptions(this.io.env));
+      // The emulator answers in this process: the client's requests go through the whole client
+      // (checks, retry policy, envelope) to its request handling, without a server or a socket.
+      const { openEmulatorInProcess, sandboxOptions } = await import('../emulator/index.js');
+      const emu = openEmulatorInProcess(sandboxOptions(this.io.env));
       this.#cleanups.push(() => emu.close());
       baseUrl = emu.url;
       apiKey = emu.keys[0];
+      dispatcher = emu.dispatcher;
       if (this.io.stderr.isTTY) this.note('Using the sandbox: a local emulator, nothing reaches the real service (`smslink sandbox path` shows where it keeps its data).');
     } else {
       if (settings.apiKey.source === 'flag' && this.io.stderr.isTTY && !this.#warnedKeyFlag) {
@@ -257,6 +262,7 @@ export class RunContext {
       proxy: this.globals.proxy,
       proxyEnv,
       ca,
+      dispatcher,
       now: () => this.now(),
       signal: opts.interruptible === false ? undefined : this.io.signal,
       onRequest: this.globals.verbose ? (e) => this.#logRequest(e) : undefined,

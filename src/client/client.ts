@@ -34,7 +34,7 @@ import { dataOrThrow, parseEnvelope, type Envelope } from './envelope.js';
 import { ConfigError, TransportError, ValidationError } from './errors.js';
 import { normalize } from './normalize.js';
 import { arrayFormatOf, buildRequest, encodeForm, toWireParams, type PreparedRequest } from './request.js';
-import { createAgent, Transport, type ProxyEnv } from './transport.js';
+import { createAgent, Transport, type DispatchTarget, type ProxyEnv } from './transport.js';
 import { redact, registerSecret } from '../secrets.js';
 import type { RetryInfo } from './retry.js';
 
@@ -71,8 +71,8 @@ export interface SmsLinkClientOptions {
   proxyEnv?: ProxyEnv;
   /** Extra trusted CA certificates (PEM), added to Node's bundled roots. */
   ca?: string | Buffer | ReadonlyArray<string | Buffer>;
-  /** Use this dispatcher instead of creating an agent (it is not closed by close()). */
-  dispatcher?: Dispatcher;
+  /** Use this dispatcher (any undici Dispatcher, or anything with its dispatch()) instead of creating an agent; close() leaves it open. */
+  dispatcher?: DispatchTarget;
   userAgent?: string;
   /** Clock for rules relative to now (deferred sends). */
   now?: () => Date;
@@ -111,6 +111,8 @@ export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp
 export class SmsLinkClient {
   readonly #opts: SmsLinkClientOptions;
   #transport: Promise<Transport> | undefined;
+  /** The agent this client created (a given dispatcher is the caller's to close). */
+  #agent: Dispatcher | undefined;
 
   constructor(options: SmsLinkClientOptions) {
     this.#opts = { timeoutMs: 30_000, retries: 3, ...options };
@@ -249,9 +251,10 @@ export class SmsLinkClient {
   /** Closes the keep-alive connections of this client. */
   async close(): Promise<void> {
     if (!this.#transport) return;
-    const transport = await this.#transport;
+    await this.#transport;
     this.#transport = undefined;
-    if (!this.#opts.dispatcher) await transport.agent.close();
+    await this.#agent?.close();
+    this.#agent = undefined;
   }
 
   #getTransport(): Promise<Transport> {
@@ -259,9 +262,9 @@ export class SmsLinkClient {
       const o = this.#opts;
       // Loopback hosts are reached directly: through a proxy the key of a plain http:// URL would travel in clear.
       const direct = isLoopbackHost(new URL(o.baseUrl).hostname);
-      const agent = o.dispatcher ?? (await createAgent({ proxy: o.proxy, proxyEnv: o.proxyEnv, direct, ca: o.ca, timeoutMs: o.timeoutMs! }));
+      const dispatcher = o.dispatcher ?? (this.#agent = await createAgent({ proxy: o.proxy, proxyEnv: o.proxyEnv, direct, ca: o.ca, timeoutMs: o.timeoutMs! }));
       return new Transport(
-        agent,
+        dispatcher,
         {
           retries: o.retries!,
           baseDelayMs: o.retryBaseDelayMs ?? 250,

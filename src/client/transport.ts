@@ -1,14 +1,15 @@
-// Sends prepared requests over undici. One keep-alive agent serves every
-// request of a client; the retry interceptor (retry.ts) is composed onto it
-// twice, once for safe and once for unsafe operations, sharing the same
-// connections. undici is imported on first use, so commands that send
-// nothing never load it.
+// Sends prepared requests through an undici dispatcher: one keep-alive agent
+// serves every request of a client (or a dispatcher given to the client, such
+// as the sandbox's emulator in this process), with the retry interceptor
+// (retry.ts) composed onto it twice, once for safe and once for unsafe
+// operations. Only the dispatcher's dispatch() is used, with a handler that
+// collects the (small) answer, so nothing but the agent itself needs undici;
+// undici is imported on first use, so commands that send nothing never load it.
 //
 // undici is CommonJS: its default export (module.exports) is what both Node
 // and the bundled bin provide (scripts/bundle.mjs swaps in
 // scripts/undici-cli.js, a smaller entry of the same shape), so only the
-// default export and the public Dispatcher API (dispatcher.request) are used
-// here.
+// default export and the public Dispatcher API are used here.
 
 import type { Dispatcher } from 'undici';
 import { TransportError } from './errors.js';
@@ -66,17 +67,22 @@ export async function createAgent(opts: DispatcherOptions): Promise<Dispatcher> 
   return new undici.EnvHttpProxyAgent(env ? { ...proxied, httpProxy: env.httpProxy ?? '', httpsProxy: env.httpsProxy ?? '', noProxy: env.noProxy ?? '' } : proxied);
 }
 
+/** What the transport needs of a dispatcher: any undici Dispatcher has it. */
+export type DispatchTarget = Pick<Dispatcher, 'dispatch'>;
+
 export class Transport {
-  readonly #safe: Dispatcher;
-  readonly #unsafe: Dispatcher;
+  readonly #safe: Dispatcher['dispatch'];
+  readonly #unsafe: Dispatcher['dispatch'];
 
   constructor(
-    readonly agent: Dispatcher,
+    dispatcher: DispatchTarget,
     readonly policy: RetryOptions,
     private readonly userAgent: string,
   ) {
-    this.#safe = agent.compose(retryInterceptor(true, policy));
-    this.#unsafe = agent.compose(retryInterceptor(false, policy));
+    // What Dispatcher.compose() does, without needing a Dispatcher: the handlers here are of undici's current API.
+    const dispatch: Dispatcher['dispatch'] = (opts, handler) => dispatcher.dispatch(opts, handler);
+    this.#safe = retryInterceptor(true, policy)(dispatch);
+    this.#unsafe = retryInterceptor(false, policy)(dispatch);
   }
 
   async send(req: PreparedRequest, idempotent: boolean, signal?: AbortSignal): Promise<RawResponse> {
@@ -84,21 +90,29 @@ export class Transport {
     // Date.now(), not performance.now(): the first use of `performance` loads perf_hooks (~10 modules).
     const started = Date.now();
     try {
-      const dispatcher = idempotent ? this.#safe : this.#unsafe;
-      const res = await dispatcher.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: req.method,
-        signal,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
-          accept: 'application/json',
-          'user-agent': this.userAgent,
-        },
-        body: req.body,
+      const dispatch = idempotent ? this.#safe : this.#unsafe;
+      const answer = await new Promise<Omit<RawResponse, 'ms'>>((resolve, reject) => {
+        const handler = new Collector(signal, resolve, reject);
+        try {
+          dispatch(
+            {
+              origin: url.origin,
+              path: `${url.pathname}${url.search}`,
+              method: req.method,
+              headers: {
+                'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
+                accept: 'application/json',
+                'user-agent': this.userAgent,
+              },
+              body: req.body,
+            },
+            handler,
+          );
+        } catch (err) {
+          handler.onResponseError(null, err as Error);
+        }
       });
-      const text = await res.body.text();
-      return { status: res.statusCode, headers: res.headers, text, ms: Date.now() - started };
+      return { ...answer, ms: Date.now() - started };
     } catch (err) {
       throw this.#describe(req, err, idempotent, signal);
     }
@@ -132,5 +146,60 @@ export class Transport {
     const reason = code === 'ECONNREFUSED' ? 'connection refused' : code ? `connection failed (${code})` : 'connection failed';
     const detail = e instanceof Error && !code ? `: ${redact(e.message)}` : '';
     return new TransportError(req.operation, 'connection', `${req.operation}: ${reason} by ${host}${detail}${tries}`, { outcomeUnknown, attempts });
+  }
+}
+
+/**
+ * Collects one answer for send(): the retry interceptor below it buffers
+ * every attempt and hands over only the final one, whole. The caller's
+ * signal aborts the request in flight, or before it starts.
+ */
+class Collector implements Dispatcher.DispatchHandler {
+  #controller: Dispatcher.DispatchController | null = null;
+  #status = 0;
+  #headers: RawResponse['headers'] = {};
+  #chunks: Buffer[] = [];
+  #settled = false;
+  readonly #onAbort = () => this.#controller?.abort(this.signal!.reason);
+
+  constructor(
+    private readonly signal: AbortSignal | undefined,
+    private readonly resolve: (answer: Omit<RawResponse, 'ms'>) => void,
+    private readonly reject: (err: unknown) => void,
+  ) {
+    signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.signal?.aborted) controller.abort(this.signal.reason);
+  }
+
+  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: RawResponse['headers']): void {
+    this.#status = statusCode;
+    this.#headers = headers;
+  }
+
+  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (!this.#settle()) return;
+    const body = this.#chunks.length === 1 ? this.#chunks[0] : Buffer.concat(this.#chunks);
+    // As undici's body.text(): UTF-8, a byte order mark skipped.
+    const bom = body.length > 2 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
+    this.resolve({ status: this.#status, headers: this.#headers, text: body.toString('utf8', bom ? 3 : 0) });
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController | null, err: Error): void {
+    if (this.#settle()) this.reject(err);
+  }
+
+  #settle(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.signal?.removeEventListener('abort', this.#onAbort);
+    return true;
   }
 }

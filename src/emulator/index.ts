@@ -4,12 +4,14 @@
 // links (README "Emulator").
 
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Dispatcher } from 'undici';
 import { KeyRing } from './auth.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Settings } from './context.js';
-import { buildRoutes, requestListener, type ServiceHooks } from './server.js';
+import { InProcessDispatcher } from './in-process.js';
+import { buildRoutes, requestListener, type ServerParts, type ServiceHooks } from './server.js';
 import { Store } from './store.js';
 import { TimeZone } from './time.js';
 import { DEFAULTS, LIMITS, type Limits } from './defaults.js';
@@ -90,7 +92,15 @@ function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+/** The emulator without its way in: options checked, database open, ready to answer. */
+interface Core {
+  parts: ServerParts;
+  store: Store;
+  keys: string[];
+  faults: FaultInjector | null;
+}
+
+function openCore(opts: EmulatorOptions): Core {
   checkOptions(opts);
   const tz = new TimeZone(opts.tz ?? DEFAULTS.tz);
   let blockPattern: RegExp | null = null;
@@ -106,21 +116,35 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const clock = opts.clock ?? systemClock;
   const keys = [...new Set(opts.apiKeys ?? DEFAULTS.apiKeys)];
   const store = Store.open(opts.db ?? DEFAULTS.db);
-  let server: Server;
   try {
     const ring = new KeyRing(keys, (digest) => store.account(digest, clock.now()));
     const settings: Settings = {
       store,
       clock,
       tz,
-      shortBase: '',
+      // Without one, startEmulator makes it the URL it listens on.
+      shortBase: opts.shortBase?.replace(/\/+$/, '') ?? '',
       moderation: opts.moderation ?? false,
       senders: new Set(opts.senders ?? []),
       blockPattern,
       price: opts.price ?? DEFAULTS.price,
       timeScale: opts.timeScale ?? DEFAULTS.timeScale,
     };
+    return { parts: { settings, keys: ring, routes: buildRoutes(), hooks, log: opts.log ?? (() => {}) }, store, keys, faults };
+  } catch (err) {
+    faults?.dispose();
+    store.close();
+    throw err;
+  }
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const { parts, store, keys, faults } = openCore(opts);
+  let server: Server;
+  try {
     const limits = { ...LIMITS, ...opts.limits };
+    // Loaded here: the emulator in this process (--sandbox) does without it.
+    const { createServer } = await import('node:http');
     server = createServer(
       {
         maxHeaderSize: limits.maxHeaderSize,
@@ -129,7 +153,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         connectionsCheckingInterval: limits.checkIntervalMs,
         noDelay: true,
       },
-      requestListener({ settings, keys: ring, routes: buildRoutes(), hooks, log: opts.log ?? (() => {}) }),
+      requestListener(parts),
     );
     server.keepAliveTimeout = limits.keepAliveTimeoutMs;
     const host = opts.host ?? DEFAULTS.host;
@@ -137,7 +161,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err))]);
     const port = (server.address() as AddressInfo).port;
     const url = `http://${hostForUrl(host)}:${port}`;
-    settings.shortBase = (opts.shortBase ?? url).replace(/\/+$/, '');
+    if (opts.shortBase === undefined) parts.settings.shortBase = url;
     const noFaults = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
     return {
       url,
@@ -147,9 +171,46 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       faultCounts: () => ({ ...(faults?.counts ?? noFaults) }),
     };
   } catch (err) {
+    faults?.dispose();
     store.close();
     throw err;
   }
+}
+
+/** Options of the emulator in this process: those of startEmulator but the socket's and the faults'. */
+export type InProcessOptions = Omit<EmulatorOptions, 'host' | 'port' | 'limits' | 'hooks' | 'faultRate' | 'faults' | 'seed'>;
+
+export interface InProcessEmulator {
+  /** The base URL to give a client along with `dispatcher`: the address `smslink serve` takes by default; nothing listens on it for this emulator. */
+  url: string;
+  /** Accepted API keys. */
+  keys: string[];
+  /** Give it to a client (SmsLinkClient's `dispatcher`): its requests are answered here, without a socket. */
+  dispatcher: Pick<Dispatcher, 'dispatch'>;
+  /** Answers the requests already made, then closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * The emulator in this process, reached through a dispatcher instead of a
+ * socket (`--sandbox`): a one-request command spends no time on a server, a
+ * connection or HTTP parsing. Host, port, limits and faults, which belong to
+ * a socket, are not taken (a fault rate is refused); `serve` and the tests
+ * use startEmulator.
+ */
+export function openEmulatorInProcess(opts: InProcessOptions = {}): InProcessEmulator {
+  const given = opts as EmulatorOptions;
+  if ((given.faultRate ?? 0) !== 0 || given.hooks) throw new RangeError('faults need a socket: use startEmulator');
+  const url = `http://${DEFAULTS.host}:${DEFAULTS.port}`;
+  const { parts, store, keys } = openCore({ ...opts, shortBase: opts.shortBase ?? url });
+  const dispatcher = new InProcessDispatcher(parts);
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    keys,
+    dispatcher,
+    close: () => (closing ??= dispatcher.close().then(() => store.close())),
+  };
 }
 
 /** Runs the hooks of `a`, then those of `b`, each step stopping at the first that took over. */

@@ -67,10 +67,19 @@ export interface ServerParts {
   log: (line: string) => void;
 }
 
+/** An answer ready to send: status, body and headers beyond the JSON content type and length. */
+export interface Reply {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
 function writeJson(res: ServerResponse, status: number, body: string, headers?: Record<string, string>): void {
   res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), ...headers });
   res.end(body);
 }
+
+const send = (res: ServerResponse, r: Reply) => writeJson(res, r.status, r.body, r.headers);
 
 function envelope(a: Answer): string {
   if (a.data instanceof RawJson) return `{"code":${a.code},"data":${a.data.text},"message":${JSON.stringify(a.message)}}`;
@@ -88,13 +97,44 @@ export function answerIssues(op: OperationSpec, issues: Array<Pick<Issue, 'key' 
   return fail(first.code, `${op.module}/${op.operation}: ${message}`, data);
 }
 
-function decodeBody(buf: Buffer): string | null {
+/** The body as text; null when it is not valid UTF-8. */
+export function decodeBody(buf: Buffer): string | null {
   if (buf.length === 0) return '';
   if (isAscii(buf)) return buf.toString('latin1');
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(buf);
   } catch {
     return null;
+  }
+}
+
+const reply = (a: Answer, status = 200, headers?: Record<string, string>): Reply => ({ status, body: envelope(a), headers });
+
+/** The answer to a /service/ request sent with another method than GET or POST; null for those two. */
+export function wrongMethod(method: string): Reply | null {
+  return method === 'GET' || method === 'POST' ? null : reply(fail(5, `method ${method} is not used here: send POST (or GET)`), 405, { allow: 'GET, POST' });
+}
+
+export const TOO_LARGE: Reply = reply(fail(1, `request body larger than ${MAX_BODY_BYTES} bytes`), 413, { connection: 'close' });
+export const NOT_UTF8: Reply = reply(fail(1, 'the request body is not valid UTF-8', { body: 'is not valid UTF-8' }));
+
+/** `Module/Operation` as spelled in a /service/ path; null for any other path. */
+export function servicePath(path: string): string | null {
+  return path.startsWith(SERVICE_PREFIX) ? path.slice(SERVICE_PREFIX.length).replace(/\/+$/, '') : null;
+}
+
+/**
+ * The reply to a /service/ request read in full, when no hook takes part:
+ * synchronous, no promise per request. Never throws: a failure is code 3.
+ */
+export function serviceReply(parts: ServerParts, path: string, query: string, body: string): Reply {
+  try {
+    const params = parseForm(query);
+    if (body) parseForm(body, params);
+    return reply(guarded(parts, path, params));
+  } catch (err) {
+    parts.log(`emulator: ${path.slice(0, 100)}: ${(err as Error)?.stack ?? String(err)}`);
+    return reply(fail(3, 'unknown application error'));
   }
 }
 
@@ -148,15 +188,15 @@ async function answerService(parts: ServerParts, req: IncomingMessage, res: Serv
   writeJson(res, 200, text);
 }
 
-function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse, rawPath: string, query: string): void {
-  const path = rawPath.slice(SERVICE_PREFIX.length).replace(/\/+$/, '');
-  const method = req.method;
-  if (method === 'GET') {
-    run(parts, req, res, path, query, '');
+function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
+  const method = req.method ?? '';
+  const refused = wrongMethod(method);
+  if (refused) {
+    send(res, refused);
     return;
   }
-  if (method !== 'POST') {
-    writeJson(res, 405, envelope(fail(5, `method ${method} is not used here: send POST (or GET)`)), { allow: 'GET, POST' });
+  if (method === 'GET') {
+    run(parts, req, res, path, query, '');
     return;
   }
   const declared = Number(req.headers['content-length']);
@@ -166,12 +206,12 @@ function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerRes
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  let refused = false;
+  let refusedBody = false;
   req.on('data', (chunk: Buffer) => {
-    if (refused) return;
+    if (refusedBody) return;
     size += chunk.length;
     if (size > MAX_BODY_BYTES) {
-      refused = true;
+      refusedBody = true;
       chunks.length = 0;
       tooLarge(res);
       return;
@@ -179,38 +219,26 @@ function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerRes
     chunks.push(chunk);
   });
   req.on('end', () => {
-    if (refused) return;
+    if (refusedBody) return;
     const text = decodeBody(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    if (text === null) {
-      writeJson(res, 200, envelope(fail(1, 'the request body is not valid UTF-8', { body: 'is not valid UTF-8' })));
-      return;
-    }
-    run(parts, req, res, path, query, text);
+    if (text === null) send(res, NOT_UTF8);
+    else run(parts, req, res, path, query, text);
   });
 }
 
 function run(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): void {
-  const failed = (err: unknown) => {
-    parts.log(`emulator: ${path.slice(0, 100)}: ${(err as Error)?.stack ?? String(err)}`);
-    if (!res.headersSent && !res.destroyed) writeJson(res, 200, envelope(fail(3, 'unknown application error')));
-  };
   if (parts.hooks === null) {
-    // The common case stays synchronous: no promise per request.
-    try {
-      const params = parseForm(query);
-      if (body) parseForm(body, params);
-      writeJson(res, 200, envelope(guarded(parts, path, params)));
-    } catch (err) {
-      failed(err);
-    }
+    send(res, serviceReply(parts, path, query, body));
     return;
   }
-  answerService(parts, req, res, path, query, body).catch(failed);
+  answerService(parts, req, res, path, query, body).catch((err: unknown) => {
+    parts.log(`emulator: ${path.slice(0, 100)}: ${(err as Error)?.stack ?? String(err)}`);
+    if (!res.headersSent && !res.destroyed) writeJson(res, 200, envelope(fail(3, 'unknown application error')));
+  });
 }
 
 function tooLarge(res: ServerResponse): void {
-  if (res.headersSent) return;
-  writeJson(res, 413, envelope(fail(1, `request body larger than ${MAX_BODY_BYTES} bytes`)), { connection: 'close' });
+  if (!res.headersSent) send(res, TOO_LARGE);
 }
 
 /** The node:http request listener of the emulator. */
@@ -222,7 +250,8 @@ export function requestListener(parts: ServerParts): (req: IncomingMessage, res:
     const path = q < 0 ? url : url.slice(0, q);
     const query = q < 0 ? '' : url.slice(q + 1);
     try {
-      if (path.startsWith(SERVICE_PREFIX)) serviceRequest(parts, req, res, path, query);
+      const operation = servicePath(path);
+      if (operation !== null) serviceRequest(parts, req, res, operation, query);
       else visit(parts.settings, req, res, path);
     } catch (err) {
       parts.log(`emulator: ${path.slice(0, 80)}: ${(err as Error)?.stack ?? String(err)}`);

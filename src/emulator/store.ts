@@ -1,7 +1,8 @@
 // The emulator's state in SQLite (libsql): opening, pragmas, migrations and
-// every statement, prepared once. Parameters are always bound, never spliced
-// into SQL; the only SQL built at run time is the WHERE/ORDER BY of the List
-// operations, made from fixed fragments and cached by its text.
+// every statement, prepared once, when first used. Parameters are always
+// bound, never spliced into SQL; the only SQL built at run time is the
+// WHERE/ORDER BY of the List operations, made from fixed fragments and cached
+// by its text.
 //
 // libsql quirks this file hides: stmt.get() adds an enumerable `_metadata`
 // key to rows (rows are mapped column by column, never spread into answers),
@@ -213,6 +214,8 @@ export class Store {
 
   /** Account id for a key hash, created on first use. */
   account(keyHash: string, now: number): number {
+    const known = this.#s.accountId.get(keyHash) as { id: number } | undefined;
+    if (known) return known.id;
     this.#wrote();
     this.#s.insertAccount.run(keyHash, now);
     return (this.#s.accountId.get(keyHash) as { id: number }).id;
@@ -396,14 +399,24 @@ export class Store {
   }
 }
 
+/** The schema version a database records; 0 for a new one. */
+function schemaVersion(db: Database): number {
+  const known = db.prepare("SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get();
+  if (known === undefined) return 0;
+  const current = (db.prepare('SELECT max(version) AS v FROM schema_version').get() as { v: number | null }).v ?? 0;
+  if (current > SCHEMA_VERSION) {
+    throw new SchemaTooNewError(`the database was written by a newer smslink (schema ${current}, this one knows ${SCHEMA_VERSION})`);
+  }
+  return current;
+}
+
 function migrate(db: Database): void {
+  // A database that is up to date is only read: no write lock for the many processes that open the sandbox.
+  if (schemaVersion(db) === SCHEMA_VERSION) return;
   db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
   db.transaction(() => {
-    const row = db.prepare('SELECT max(version) AS v FROM schema_version').get() as { v: number | null };
-    const current = row.v ?? 0;
-    if (current > SCHEMA_VERSION) {
-      throw new SchemaTooNewError(`the database was written by a newer smslink (schema ${current}, this one knows ${SCHEMA_VERSION})`);
-    }
+    // Read again under the write lock: another process may have migrated meanwhile.
+    const current = schemaVersion(db);
     for (const m of MIGRATIONS) {
       if (m.version <= current) continue;
       db.exec(m.sql);
@@ -419,11 +432,29 @@ function stageCase(pick: (i: number) => string, otherwise: string): string {
   return `CASE ${arms} ELSE ${otherwise} END`;
 }
 
+/** An object whose every member is made on first use, then kept. */
+function lazily<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
+  const out = {} as T;
+  for (const key of Object.keys(makers) as Array<keyof T>) {
+    Object.defineProperty(out, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const value = makers[key]();
+        Object.defineProperty(out, key, { value, enumerable: true });
+        return value;
+      },
+    });
+  }
+  return out;
+}
+
+/** Every fixed statement, prepared on first use: a command of the sandbox makes one request, which needs two or three. */
 function prepareAll(db: Database) {
-  const p = (sql: string) => db.prepare(sql);
+  const p = (sql: string) => () => db.prepare(sql);
   /** A statement whose rows come back as arrays. */
-  const rows = (sql: string) => db.prepare(sql).raw(true);
-  return {
+  const rows = (sql: string) => () => db.prepare(sql).raw(true);
+  return lazily({
     insertAccount: p('INSERT OR IGNORE INTO accounts (key_hash, created_ts) VALUES (?, ?)'),
     accountId: p('SELECT id FROM accounts WHERE key_hash = ?'),
     insertLink: p(
@@ -472,13 +503,14 @@ function prepareAll(db: Database) {
         .map((c) => `m.${c}`)
         .join(', ')} FROM json_each(?) AS j JOIN messages AS m ON m.id = j.value AND m.account_id = ? GROUP BY m.id ORDER BY min(j.key)`,
     ),
-    counts: {
-      links: p('SELECT count(*) AS n FROM links'),
-      messages: p('SELECT count(*) AS n FROM messages'),
-      clicks: p('SELECT count(*) AS n FROM clicks'),
-      campaigns: p('SELECT count(*) AS n FROM campaigns'),
-    },
-  };
+    counts: () =>
+      lazily({
+        links: p('SELECT count(*) AS n FROM links'),
+        messages: p('SELECT count(*) AS n FROM messages'),
+        clicks: p('SELECT count(*) AS n FROM clicks'),
+        campaigns: p('SELECT count(*) AS n FROM campaigns'),
+      }),
+  });
 }
 
 function transactions(db: Database, s: ReturnType<typeof prepareAll>) {

@@ -8,15 +8,29 @@ import type { DateParts } from '../catalog/rules.js';
 const OFFSET_BUCKET_MS = 15 * 60_000;
 const OFFSET_CACHE_LIMIT = 4096;
 
+/** Every spelling of UTC in the time zone database (any letter case); Intl names each of them "UTC". */
+const UTC_NAMES = new Set(
+  ['UTC', 'UCT', 'GMT', 'GMT0', 'Greenwich', 'Universal', 'Zulu'].flatMap((n) => [n, `Etc/${n}`]).map((n) => n.toLowerCase()),
+);
+
+export function isUtcName(name: string): boolean {
+  return UTC_NAMES.has(name.toLowerCase());
+}
+
 /** Converts between instants and wall-clock time of one IANA time zone. */
 export class TimeZone {
   readonly name: string;
-  readonly #utc: boolean;
   readonly #fmt: Intl.DateTimeFormat | null;
   readonly #offsets = new Map<number, number>();
 
   /** Throws RangeError for a zone name the runtime does not know. */
   constructor(name: string) {
+    // The first use of Intl costs ~17 ms (ICU loads its zone data); UTC needs none of it.
+    if (isUtcName(name)) {
+      this.name = 'UTC';
+      this.#fmt = null;
+      return;
+    }
     this.#fmt = new Intl.DateTimeFormat('en-US', {
       timeZone: name,
       hourCycle: 'h23',
@@ -28,8 +42,8 @@ export class TimeZone {
       second: 'numeric',
     });
     this.name = this.#fmt.resolvedOptions().timeZone;
-    this.#utc = this.name === 'UTC' || this.name === 'Etc/UTC' || this.name === 'Etc/GMT';
-    if (this.#utc) this.#fmt = null;
+    // Other names Intl knows as UTC (Etc/GMT+0 ...): no offsets to compute either.
+    if (isUtcName(this.name)) this.#fmt = null;
   }
 
   /** Wall ms minus instant ms at this instant. Zone changes fall on quarter hours, so a bucket cache is exact. */

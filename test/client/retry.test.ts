@@ -183,6 +183,30 @@ describe('interrupting', () => {
     // Without the abort the call would wait the 30 s the server asked for.
     expect(Date.now() - started).toBeLessThan(10_000);
   });
+
+  it('an abort while the answer is awaited ends the call at once; the outcome of a send is unknown', async () => {
+    const s = await faultyServer(['stall', 'stall']);
+    for (const [call, outcomeUnknown] of [
+      [(c: SmsLinkClient) => c.getLink({ id: 1 }), false],
+      [(c: SmsLinkClient) => c.sendMessage({ recipient: '77011234567', text: 'x' }), true],
+    ] as const) {
+      const ac = new AbortController();
+      const { c } = client(s.url, { signal: ac.signal });
+      const started = Date.now();
+      const pending = call(c).catch((e: unknown) => e);
+      setTimeout(() => ac.abort(), 200);
+      expect(await pending).toMatchObject({ kind: 'aborted', outcomeUnknown });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+  });
+
+  it('a call made after the abort fails as interrupted', async () => {
+    const s = await faultyServer([]);
+    const ac = new AbortController();
+    ac.abort();
+    const { c } = client(s.url, { signal: ac.signal });
+    expect(await c.getLink({ id: 1 }).catch((e: unknown) => e)).toMatchObject({ kind: 'aborted' });
+  });
 });
 
 describe('backoff', () => {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import { openEmulatorInProcess, startEmulator } from '../../src/emulator/index.js';
+import { SmsLinkClient } from '../../src/index.js';
 import { resetSandbox, sandboxDbPath, sandboxOptions } from '../../src/emulator/sandbox.js';
 import { MIGRATIONS } from '../../src/emulator/schema.js';
 import { encodeParams, serviceQuery, startTestEmulator, type Envelope } from '../helpers/emulator.js';
@@ -155,6 +156,39 @@ describe('database file', () => {
     await expect(startEmulator({ port: 0, db })).rejects.toThrow(/newer smslink/);
   });
 
+  it('takes any spelling of UTC as UTC', async () => {
+    for (const tz of ['utc', 'Etc/UCT', 'etc/zulu', 'Etc/GMT+0']) {
+      const emu = await startTestEmulator({ tz });
+      try {
+        const made = (await emu.call('Link/Create', { data: { fullLink: 'https://example.com/utc', expirationDate: '2025-01-15' } })).data as { id: string };
+        expect((await emu.call('Link/Get', { id: made.id })).data, tz).toMatchObject({ createTs: '2025-01-15 10:00:00' });
+      } finally {
+        await emu.close();
+      }
+    }
+  });
+
+  it('opens an up-to-date database without writing: reads go on while another process holds the write lock', async () => {
+    const db = join(dir, 'locked.db');
+    const first = openEmulatorInProcess({ db, apiKeys: ['k'] });
+    const made = await new SmsLinkClient({ baseUrl: first.url, apiKey: 'k', dispatcher: first.dispatcher }).createLink({ fullLink: 'https://example.com/locked' });
+    await first.close();
+    const Database = createRequire(import.meta.url)('libsql');
+    const writer = new Database(db);
+    writer.exec('BEGIN IMMEDIATE');
+    const started = Date.now();
+    const again = openEmulatorInProcess({ db, apiKeys: ['k'] });
+    try {
+      expect(await new SmsLinkClient({ baseUrl: again.url, apiKey: 'k', dispatcher: again.dispatcher }).getLink({ id: made.id })).toMatchObject({ id: made.id });
+      // Waiting for the lock would take the 10 s busy timeout.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await again.close();
+      writer.exec('ROLLBACK');
+      writer.close();
+    }
+  });
+
   it('refuses bad options with a clear error', async () => {
     await expect(startEmulator({ port: 0, tz: 'Mars/Olympus' })).rejects.toThrow(RangeError);
     await expect(startEmulator({ port: 0, blockPattern: '(' })).rejects.toThrow(/block pattern/);
@@ -176,6 +210,21 @@ describe('sandbox', () => {
     const opts = sandboxOptions({ SMSLINK_DATA_DIR: dir });
     expect(opts).toMatchObject({ host: '127.0.0.1', port: 0, apiKeys: ['sandbox'], db: join(dir, 'sandbox.db'), shortBase: 'http://127.0.0.1:8080' });
     expect(opts.tz).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  });
+
+  it('uses the zone of the process, as Intl names it, whether TZ is set or not', () => {
+    const saved = process.env.TZ;
+    try {
+      for (const tz of [undefined, 'UTC', ':Etc/UTC', 'etc/zulu', 'Asia/Almaty', ':Europe/Berlin']) {
+        if (tz === undefined) delete process.env.TZ;
+        else process.env.TZ = tz;
+        // A TZ that ICU cannot read (etc/zulu) names no zone: the process runs in UTC.
+        expect(sandboxOptions({}).tz, tz).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC');
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
   });
 
   it('keeps state between runs and is emptied by reset, even while an emulator has it open', async () => {
