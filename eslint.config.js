@@ -22,8 +22,8 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    // The bin is CommonJS (bin/package.json), like the bundle it loads.
-    files: ['bin/**'],
+    // The bin is CommonJS (bin/package.json), like the bundle it loads, and so is the bench script that loads the bundle the same way.
+    files: ['bin/**', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -26,6 +26,7 @@ import autocannon from 'autocannon';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/smslink.js');
 const MAX_RSS = join(ROOT, 'bench/max-rss.mjs');
+const ONE_REQUEST = join(ROOT, 'bench/one-request.cjs');
 const KEY = 'bench-key-0123456789';
 const NODE = process.execPath;
 
@@ -168,10 +169,10 @@ if (opts.timer === 'hyperfine' && !hyperfine) throw new Error('--timer hyperfine
 const TIMER = hyperfineVersion ?? 'Node timing loop (interleaved)';
 const quote = (a) => (/^[\w./:=,@+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 
-/** Median wall times (ms) of `node -e 0` and of `node bin/smslink.js ...args`, output discarded. */
-async function startup(args, env = {}) {
+/** Median wall times (ms) of `node -e 0` and of `node bin/smslink.js ...args` (or of `script ...args`), output discarded. */
+async function startup(args, env = {}, script = BIN) {
   const reference = [NODE, '-e', '0'];
-  const target = [NODE, BIN, ...args];
+  const target = [NODE, script, ...args];
   const fullEnv = { ...baseEnv, ...env };
   if (hyperfine) {
     const out = join(tmp, 'hyperfine.json');
@@ -235,6 +236,18 @@ const ROWS = {
       const { data } = await call(emulator.url, 'Link/Create', 'data[fullLink]=https%3A%2F%2Fexample.com%2Fget');
       const env = { SMSLINK_BASE_URL: emulator.url, SMSLINK_API_KEY: KEY };
       return startupRow('get', '`smslink link get <id>` against `smslink serve` / `node -e 0`', 2.0, await startup(['link', 'get', String(data.id)], env));
+    } finally {
+      await emulator.stop();
+    }
+  },
+
+  /** Not a budget: the same request through undici alone (bench/one-request.cjs), the floor under the `get` row. */
+  async undici() {
+    const emulator = await startEmulator();
+    try {
+      const { data } = await call(emulator.url, 'Link/Create', 'data[fullLink]=https%3A%2F%2Fexample.com%2Fget');
+      const t = await startup([emulator.url, KEY, String(data.id)], {}, ONE_REQUEST);
+      return { ...startupRow('undici', 'reference: the same Link/Get through undici alone (bench/one-request.cjs) / `node -e 0`', 2.0, t), budget: '-', pass: null };
     } finally {
       await emulator.stop();
     }
@@ -368,7 +381,8 @@ function machine() {
 }
 
 function table(rows) {
-  const cells = rows.map((r) => [r.what, r.unit === 'x' ? r.value.toFixed(2) : `${r.value.toFixed(1)} ${r.unit}`, r.budget, r.pass ? 'pass' : 'FAIL']);
+  const result = (r) => (r.pass === null ? '-' : r.pass ? 'pass' : 'FAIL');
+  const cells = rows.map((r) => [r.what, r.unit === 'x' ? r.value.toFixed(2) : `${r.value.toFixed(1)} ${r.unit}`, r.budget, result(r)]);
   const lines = [['what', 'ratio or value', 'budget', 'result'], ...cells].map((c) => `| ${c.join(' | ')} |`);
   lines.splice(1, 0, '|---|---|---|---|');
   return lines.join('\n');
@@ -393,7 +407,7 @@ async function main() {
   const results = { date: new Date().toISOString(), machine: info, timer: TIMER, runs: RUNS, autocannonSeconds: DURATION, environment, rows };
   if (!only) writeFileSync(join(ROOT, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
   process.stdout.write(`${table(rows)}\n`);
-  return rows.every((r) => r.pass) ? 0 : 1;
+  return rows.every((r) => r.pass !== false) ? 0 : 1;
 }
 
 try {
