@@ -24,8 +24,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
-/** Packages the sources import dynamically, each its own file; undici is the slim entry (scripts/undici-cli.js). */
-const VENDOR = { undici: './scripts/undici-cli.js', conf: 'conf', 'cli-table3': 'cli-table3', chalk: 'chalk', 'csv-parse': 'csv-parse', 'p-queue': 'p-queue', qs: 'qs' };
+/** Packages the sources import dynamically, each its own file; undici and qs through slim entries of their own (scripts/undici-cli.js, scripts/qs-cli.cjs). */
+const VENDOR = { undici: './scripts/undici-cli.js', conf: 'conf', 'cli-table3': 'cli-table3', chalk: 'chalk', 'csv-parse': 'csv-parse', 'p-queue': 'p-queue', qs: './scripts/qs-cli.cjs' };
 
 const common = {
   absWorkingDir: root,
