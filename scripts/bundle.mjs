@@ -114,9 +114,44 @@ const OUTSIDE = [
     stub: (external) => `module.exports = function Socks5ProxyAgent(...args) { return new (require(${JSON.stringify(external)}))(...args); };`,
   },
 ];
+/**
+ * Two top-level reads of node:http in undici, which would load the HTTP
+ * server and client of Node (~1.5 ms) that undici never uses, made lazy:
+ * core/util.js compares a stream's class with IncomingMessage when it
+ * destroys a stream body, and dispatcher/client.js reads http.maxHeaderSize
+ * as its default (src/client/transport.ts passes one). The build fails if
+ * undici's source no longer reads as expected.
+ */
+const PATCHES = [
+  {
+    file: /node_modules\/undici\/lib\/core\/util\.js$/,
+    replace: [
+      ["const { IncomingMessage } = require('node:http')\n", ''],
+      ['constructor === IncomingMessage', "constructor === require('node:http').IncomingMessage"],
+    ],
+  },
+  {
+    file: /node_modules\/undici\/lib\/dispatcher\/client\.js$/,
+    replace: [
+      ["const http = require('node:http')\n", ''],
+      [/const getDefaultNodeMaxHeaderSize = http &&[^]*?http module not available or http\.maxHeaderSize invalid'\) }\n/, "const getDefaultNodeMaxHeaderSize = () => require('node:http').maxHeaderSize\n"],
+    ],
+  },
+];
 const lazyRequires = {
   name: 'lazy-requires',
   setup(b) {
+    b.onLoad({ filter: /node_modules\/undici\/lib\/(core\/util|dispatcher\/client)\.js$/ }, (args) => {
+      const patch = PATCHES.find((p) => p.file.test(args.path));
+      if (!patch) return undefined;
+      let contents = readFileSync(args.path, 'utf8');
+      for (const [from, to] of patch.replace) {
+        const next = contents.replace(from, to);
+        if (next === contents) throw new Error(`scripts/bundle.mjs: ${args.path} no longer contains ${from}; update PATCHES`);
+        contents = next;
+      }
+      return { contents, loader: 'js' };
+    });
     b.onResolve({ filter: /.*/ }, async (args) => {
       if (args.namespace === 'outside') return { path: args.path, external: true };
       const o = OUTSIDE.findIndex((out) => args.path === out.path && out.importer.test(args.importer));

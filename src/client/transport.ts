@@ -56,6 +56,8 @@ export async function createAgent(opts: DispatcherOptions): Promise<Dispatcher> 
   const common = {
     connect,
     keepAliveTimeout: 4_000,
+    // Node's default (http.maxHeaderSize), given so that undici need not load node:http to read it.
+    maxHeaderSize: 16 * 1024,
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
   };
