@@ -111,6 +111,8 @@ export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp
 export class SmsLinkClient {
   readonly #opts: SmsLinkClientOptions;
   #transport: Promise<Transport> | undefined;
+  /** checkSettings() passed once: the settings never change, and a bulk run prepares thousands of requests. */
+  #settingsChecked = false;
 
   constructor(options: SmsLinkClientOptions) {
     this.#opts = { timeoutMs: 30_000, retries: 3, ...options };
@@ -184,7 +186,7 @@ export class SmsLinkClient {
    */
   prepareChecked(op: OperationSpec, values: Record<string, unknown>): PreparedRequest {
     const name = `${op.module}/${op.operation}`;
-    checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp);
+    this.assertReady();
     return buildRequest(name, name, encodeForm(toWireParams(op, values), arrayFormatOf(op)), this.#opts);
   }
 
@@ -202,7 +204,9 @@ export class SmsLinkClient {
 
   /** Throws ConfigError when the base URL or key is missing or unsafe; nothing is sent. */
   assertReady(): void {
+    if (this.#settingsChecked) return;
     checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp);
+    this.#settingsChecked = true;
   }
 
   /**
@@ -211,7 +215,7 @@ export class SmsLinkClient {
    * operations of the service that smslink does not know yet.
    */
   prepareRaw(path: string, body: string): PreparedRequest {
-    checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp);
+    this.assertReady();
     return buildRequest(path.replace(/^\/+|\/+$/g, ''), path, body, this.#opts);
   }
 
