@@ -183,6 +183,27 @@ describe('interrupting', () => {
     // Without the abort the call would wait the 30 s the server asked for.
     expect(Date.now() - started).toBeLessThan(10_000);
   });
+
+  it('an abort while the answer is awaited ends the call at once; a send is then of unknown outcome', async () => {
+    const s = await faultyServer(['stall']);
+    const ac = new AbortController();
+    const { c } = client(s.url, { signal: ac.signal, timeoutMs: 30_000 });
+    const started = Date.now();
+    const pending = c.sendMessage({ recipient: '77011234567', text: 'x' }).catch((e: unknown) => e);
+    setTimeout(() => ac.abort(), 200);
+    expect(await pending).toMatchObject({ kind: 'aborted', outcomeUnknown: true });
+    expect(s.hits()).toBe(1);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a signal aborted before the call sends nothing', async () => {
+    const s = await faultyServer([]);
+    const ac = new AbortController();
+    ac.abort();
+    const { c } = client(s.url, { signal: ac.signal });
+    expect(await c.getLink({ id: 1 }).catch((e: unknown) => e)).toMatchObject({ kind: 'aborted' });
+    expect(s.hits()).toBe(0);
+  });
 });
 
 describe('backoff', () => {
