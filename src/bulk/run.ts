@@ -165,7 +165,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
     try {
       // The row passed check() a moment ago: build its request without checking it again.
       const req = client.prepareChecked(spec.op, input);
-      journal?.record(row, 'sending');
+      await journal?.sending(row);
       sent = true;
       const result = (await client.perform(spec.op, req)) as Record<string, unknown>;
       state = 'done';
