@@ -13,7 +13,7 @@
 import type { Dispatcher } from 'undici';
 import { TransportError } from './errors.js';
 import type { PreparedRequest } from './request.js';
-import { isCertificateError, retryInterceptor, type RetryOptions } from './retry.js';
+import { isCertificateError, retryInterceptor, type ReadAnswer, type ReadAnswerHandler, type RetryOptions } from './retry.js';
 import { redact } from '../secrets.js';
 
 export interface ProxyEnv {
@@ -44,6 +44,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The text parsed as JSON, when the retry interceptor already did (undefined otherwise). */
+  json?: unknown;
   ms: number;
 }
 
@@ -70,16 +72,18 @@ type Controller = Dispatcher.DispatchController;
 
 /**
  * Receives the answer of one request. The retry interceptor hands on only
- * the final attempt, already buffered, so this just collects it: what
- * dispatcher.request() would add (a response stream, headers turned back
- * into raw buffers and parsed again) cost a bulk run more CPU per row than
- * the interceptor itself. Aborts on the signal like request() does: at once
- * when the request has started, else as soon as it starts.
+ * the final attempt, already buffered (and a 2xx one already decoded and
+ * parsed), so this just collects it: what dispatcher.request() would add (a
+ * response stream, headers turned back into raw buffers and parsed again)
+ * cost a bulk run more CPU per row than the interceptor itself. Aborts on
+ * the signal like request() does: at once when the request has started,
+ * else as soon as it starts.
  */
-class AnswerHandler implements Dispatcher.DispatchHandler {
+class AnswerHandler implements ReadAnswerHandler {
   #status = 0;
   #headers: Record<string, string | string[] | undefined> = {};
   #chunks: Buffer[] = [];
+  #read: ReadAnswer | undefined;
   #controller: Controller | null = null;
   readonly #onAbort = () => this.#controller?.abort(this.signal!.reason ?? new Error('aborted'));
 
@@ -96,6 +100,10 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     if (this.signal?.aborted) this.#onAbort();
   }
 
+  onAnswerRead(answer: ReadAnswer): void {
+    this.#read = answer;
+  }
+
   onResponseStart(_c: Controller, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.#status = statusCode;
     this.#headers = headers;
@@ -107,10 +115,13 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     this.signal?.removeEventListener('abort', this.#onAbort);
+    const answer = { status: this.#status, headers: this.#headers };
+    // Text that parsed as JSON has no byte order mark to take off.
+    if (this.#read?.json !== undefined) return this.resolve({ ...answer, text: this.#read.text, json: this.#read.json });
     const body = this.#chunks.length === 1 ? this.#chunks[0] : Buffer.concat(this.#chunks);
     // A UTF-8 byte order mark is not part of the text (as undici's body.text() reads it).
     const start = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
-    this.resolve({ status: this.#status, headers: this.#headers, text: body.toString('utf8', start) });
+    this.resolve({ ...answer, text: body.toString('utf8', start) });
   }
 
   onResponseError(_c: Controller, err: Error): void {
