@@ -81,18 +81,21 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
   const view = await ctx.view({ output: { rows: 'array', columns, primary: validateOnly ? 'row' : spec.primary } });
   const writer = new RowWriter(ctx.stdout, view);
 
-  // Pass 1: every row against the rules, before anything is sent.
+  // Pass 1: every row is read (a file that cannot be read stops the run before anything is sent) and counted.
+  // Only --validate-only and --dry-run check rows here: a run that sends checks each row in pass 2, right
+  // before sending it, and checking it here as well would do the same work twice for nothing.
   let total = 0;
   let invalid = 0;
   let firstValid: Record<string, unknown> | undefined;
   try {
     for await (const r of readRows(input)) {
       total += 1;
+      if (!validateOnly) continue;
       const checked = check(ctx, spec, r.fields, r.error);
       firstValid ??= checked.input;
       if (checked.problems.length) {
         invalid += 1;
-        if (validateOnly) await writer.write(checked.problems.map((p) => ({ row: r.row, column: p.column, error: p.rule })));
+        await writer.write(checked.problems.map((p) => ({ row: r.row, column: p.column, error: p.rule })));
       }
     }
   } catch (err) {
@@ -162,7 +165,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
     try {
       // The row passed check() a moment ago: build its request without checking it again.
       const req = client.prepareChecked(spec.op, input);
-      journal?.record(row, 'sending');
+      await journal?.sending(row);
       sent = true;
       const result = (await client.perform(spec.op, req)) as Record<string, unknown>;
       state = 'done';

@@ -17,8 +17,20 @@ function startOf(text: string): string {
   return flat.length > BODY_START ? `${flat.slice(0, BODY_START)}...` : flat;
 }
 
-/** Reads the envelope from a response body; throws TransportError when it is not one. */
-export function parseEnvelope(operation: string, status: number, text: string, outcomeUnknown: boolean): Envelope {
+/** The code of an answer (parsed JSON) that is the envelope, or null when it is not one. */
+export function envelopeCode(answer: unknown): number | null {
+  if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return null;
+  const raw = (answer as { code?: unknown }).code;
+  const code = Number(raw);
+  return (typeof raw === 'number' || typeof raw === 'string') && Number.isInteger(code) ? code : null;
+}
+
+/**
+ * Reads the envelope from a response body; throws TransportError when it is
+ * not one. `parsed`: the text already parsed as JSON (by the retry
+ * interceptor), so it is not parsed twice.
+ */
+export function parseEnvelope(operation: string, status: number, text: string, outcomeUnknown: boolean, parsed?: unknown): Envelope {
   if (status < 200 || status > 299) {
     throw new TransportError(operation, 'http', `${operation}: the server answered HTTP ${status}${text ? `: ${startOf(text)}` : ''}`, {
       status,
@@ -26,9 +38,8 @@ export function parseEnvelope(operation: string, status: number, text: string, o
       outcomeUnknown,
     });
   }
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed ??= JSON.parse(text);
   } catch {
     throw new TransportError(operation, 'protocol', `${operation}: the answer is not JSON (HTTP ${status}): ${startOf(text) || '(empty body)'}`, {
       status,
@@ -36,16 +47,16 @@ export function parseEnvelope(operation: string, status: number, text: string, o
       outcomeUnknown,
     });
   }
-  const obj = parsed as Record<string, unknown> | null;
-  const code = obj && typeof obj === 'object' && !Array.isArray(obj) ? Number(obj.code) : NaN;
-  if (!Number.isInteger(code) || (typeof obj!.code !== 'number' && typeof obj!.code !== 'string')) {
+  const code = envelopeCode(parsed);
+  if (code === null) {
     throw new TransportError(operation, 'protocol', `${operation}: the answer is not the service envelope: ${startOf(text)}`, {
       status,
       bodyStart: startOf(text),
       outcomeUnknown,
     });
   }
-  return { code, data: obj!.data ?? null, message: typeof obj!.message === 'string' ? obj!.message : '' };
+  const obj = parsed as Record<string, unknown>;
+  return { code, data: obj.data ?? null, message: typeof obj.message === 'string' ? obj.message : '' };
 }
 
 /**

@@ -27,15 +27,23 @@ export function serviceUrl(baseUrl: string, path: string): URL {
   return base;
 }
 
+/** Path parts of each wire name: a bulk run builds thousands of requests from the same few. */
+const wireParts = new Map<string, string[]>();
+
 function setPath(target: Record<string, unknown>, wire: string, value: unknown): void {
   // data[fullLink] -> ['data', 'fullLink']; sort -> ['sort']
-  const parts = wire.replace(/\]/g, '').split('[');
-  let node = target;
-  for (const part of parts.slice(0, -1)) {
-    node[part] ??= {};
-    node = node[part] as Record<string, unknown>;
+  let parts = wireParts.get(wire);
+  if (!parts) {
+    parts = wire.replace(/\]/g, '').split('[');
+    wireParts.set(wire, parts);
   }
-  node[parts.at(-1)!] = value;
+  let node = target;
+  const last = parts.length - 1;
+  for (let i = 0; i < last; i++) {
+    node[parts[i]] ??= {};
+    node = node[parts[i]] as Record<string, unknown>;
+  }
+  node[parts[last]] = value;
 }
 
 /** Nested parameter object of validated values, in catalog order. */

@@ -8,6 +8,7 @@
 // Delays: exponential backoff with full jitter, at least Retry-After.
 
 import type { Dispatcher } from 'undici';
+import { envelopeCode } from './envelope.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt. */
@@ -106,20 +107,32 @@ export class AttemptTimeoutError extends Error {
 
 const MAX_BODY = 16 * 1024 * 1024;
 
-function envelopeCode(body: Buffer): number | null {
-  try {
-    const parsed = JSON.parse(body.toString('utf8')) as { code?: unknown } | null;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
-    const code = Number(parsed.code);
-    return (typeof parsed.code === 'number' || typeof parsed.code === 'string') && Number.isInteger(code) ? code : null;
-  } catch {
-    return null;
-  }
-}
-
 type Controller = Dispatcher.DispatchController;
 type Handler = Dispatcher.DispatchHandler;
 type DispatchFn = Dispatcher['dispatch'];
+
+/** A 2xx answer as the interceptor read it: its text, and that text parsed as JSON (undefined when it is not JSON). */
+export interface ReadAnswer {
+  text: string;
+  json: unknown;
+}
+
+/**
+ * A handler that may also take the final answer as the interceptor read it
+ * (before onResponseStart), so the caller need not decode and parse it again.
+ */
+export interface ReadAnswerHandler extends Handler {
+  onAnswerRead?(answer: ReadAnswer): void;
+}
+
+function readAnswer(body: Buffer): ReadAnswer {
+  const text = body.toString('utf8');
+  try {
+    return { text, json: JSON.parse(text) as unknown };
+  } catch {
+    return { text, json: undefined };
+  }
+}
 
 /**
  * Runs attempts of one request. Answers are buffered (they are small JSON
@@ -147,7 +160,7 @@ class RetryingHandler implements Handler {
   constructor(
     private readonly dispatch: DispatchFn,
     private readonly opts: Dispatcher.DispatchOptions,
-    private readonly handler: Handler,
+    private readonly handler: ReadAnswerHandler,
     private readonly idempotent: boolean,
     private readonly policy: RetryOptions,
   ) {
@@ -217,8 +230,10 @@ class RetryingHandler implements Handler {
     const body = Buffer.concat(this.#chunks);
     const retryAfterMs = parseRetryAfter(this.#headers['retry-after']);
     let outcome: Outcome | null = null;
+    let answer: ReadAnswer | undefined;
     if (this.#status >= 200 && this.#status < 300) {
-      const code = envelopeCode(body);
+      answer = readAnswer(body);
+      const code = envelopeCode(answer.json);
       outcome = code === null ? { kind: 'garbled' } : code === 0 ? null : { kind: 'envelope', code, retryAfterMs };
     } else {
       outcome = { kind: 'status', status: this.#status, retryAfterMs };
@@ -230,6 +245,7 @@ class RetryingHandler implements Handler {
       this.#forwardedStart = true;
       this.handler.onRequestStart?.(this.#proxy, {});
     }
+    if (answer) this.handler.onAnswerRead?.(answer);
     this.handler.onResponseStart?.(this.#proxy, this.#status, this.#headers, this.#statusMessage);
     if (body.length) this.handler.onResponseData?.(this.#proxy, body);
     this.handler.onResponseEnd?.(this.#proxy, trailers);

@@ -86,6 +86,22 @@ describe('link create --from-file', () => {
     expect(svc.inFlight.max).toBe(3);
   });
 
+  it('each request reaches the service only after its row is journaled as sending', async () => {
+    const input = file('links.csv', csvOf(links(300)));
+    const early: number[] = [];
+    server.respond((req) => {
+      const row = Number(/\/p(\d+)$/.exec(new URLSearchParams(req.body).get('data[fullLink]') ?? '')?.[1]);
+      const lines = readFileSync(`${input}.journal`, 'utf8').split('\n').filter(Boolean);
+      const entries = lines.map((l) => JSON.parse(l) as { row?: number; state?: string });
+      if (!entries.some((e) => e.row === row && e.state === 'sending')) early.push(row);
+      return undefined;
+    });
+    const r = await runCli(['link', 'create', '--from-file', input, '--concurrency', '16'], { env });
+    expect(r.code).toBe(0);
+    expect(server.requests).toHaveLength(300);
+    expect(early).toEqual([]);
+  });
+
   it('--rate bounds requests per second', async () => {
     const input = file('links.csv', csvOf(links(12)));
     const started = Date.now();
