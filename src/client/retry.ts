@@ -138,8 +138,11 @@ function readAnswer(body: Buffer): ReadAnswer {
  * Runs attempts of one request. Answers are buffered (they are small JSON
  * envelopes) so that a code 30 or a spoiled body can be retried before the
  * caller sees anything; only the final attempt reaches the caller's handler.
+ * It is also the controller the caller's handler gets: one that stands for
+ * whichever attempt runs, or the wait between two (a class rather than an
+ * object of closures per request: a bulk run makes thousands).
  */
-class RetryingHandler implements Handler {
+class RetryingHandler implements Handler, Controller {
   #attempt = 0;
   #target: Controller | null = null;
   #requestStarted = false;
@@ -155,36 +158,38 @@ class RetryingHandler implements Handler {
   #chunks: Buffer[] = [];
   #size = 0;
 
-  readonly #proxy: Controller;
-
   constructor(
     private readonly dispatch: DispatchFn,
     private readonly opts: Dispatcher.DispatchOptions,
     private readonly handler: ReadAnswerHandler,
     private readonly idempotent: boolean,
     private readonly policy: RetryOptions,
-  ) {
-    const state = () => ({ target: this.#target, userAbort: this.#userAbort });
-    this.#proxy = {
-      get aborted() {
-        const { target, userAbort } = state();
-        return userAbort !== null || (target?.aborted ?? false);
-      },
-      get paused() {
-        return state().target?.paused ?? false;
-      },
-      get reason() {
-        const { target, userAbort } = state();
-        return userAbort ?? target?.reason ?? null;
-      },
-      abort: (reason: Error) => {
-        this.#userAbort = reason;
-        if (this.#target && !this.#target.aborted) this.#target.abort(reason);
-        else this.#finishWithError(reason);
-      },
-      pause: () => this.#target?.pause(),
-      resume: () => this.#target?.resume(),
-    };
+  ) {}
+
+  get aborted(): boolean {
+    return this.#userAbort !== null || (this.#target?.aborted ?? false);
+  }
+
+  get paused(): boolean {
+    return this.#target?.paused ?? false;
+  }
+
+  get reason(): Error | null {
+    return this.#userAbort ?? this.#target?.reason ?? null;
+  }
+
+  abort(reason: Error): void {
+    this.#userAbort = reason;
+    if (this.#target && !this.#target.aborted) this.#target.abort(reason);
+    else this.#finishWithError(reason);
+  }
+
+  pause(): void {
+    this.#target?.pause();
+  }
+
+  resume(): void {
+    this.#target?.resume();
   }
 
   start(): boolean {
@@ -209,7 +214,7 @@ class RetryingHandler implements Handler {
     this.#requestStarted = true;
     if (!this.#forwardedStart) {
       this.#forwardedStart = true;
-      this.handler.onRequestStart?.(this.#proxy, context);
+      this.handler.onRequestStart?.(this, context);
     }
   }
 
@@ -243,12 +248,12 @@ class RetryingHandler implements Handler {
     this.#done = true;
     if (!this.#forwardedStart) {
       this.#forwardedStart = true;
-      this.handler.onRequestStart?.(this.#proxy, {});
+      this.handler.onRequestStart?.(this, {});
     }
     if (answer) this.handler.onAnswerRead?.(answer);
-    this.handler.onResponseStart?.(this.#proxy, this.#status, this.#headers, this.#statusMessage);
-    if (body.length) this.handler.onResponseData?.(this.#proxy, body);
-    this.handler.onResponseEnd?.(this.#proxy, trailers);
+    this.handler.onResponseStart?.(this, this.#status, this.#headers, this.#statusMessage);
+    if (body.length) this.handler.onResponseData?.(this, body);
+    this.handler.onResponseEnd?.(this, trailers);
   }
 
   onResponseError(_c: Controller, err: Error): void {
@@ -286,7 +291,7 @@ class RetryingHandler implements Handler {
     clearTimeout(this.#waitTimer);
     if (this.#done) return;
     this.#done = true;
-    this.handler.onResponseError?.(this.#proxy, err);
+    this.handler.onResponseError?.(this, err);
   }
 }
 
