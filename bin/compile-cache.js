@@ -93,13 +93,9 @@ function enableCompileCache(env, bundleDir, argv) {
     } catch {
       return compile.call(this, content, filename); // let the real loader report a syntax error
     }
-    if (!key) {
-      // the file cannot be keyed: never saved
-    } else if (!cached || script.cachedDataRejected) {
-      unsaved.push({ script, entry, key, commands: [command] });
-    } else if (!cached.commands.includes(command) && cached.commands.length < MAX_COMMANDS) {
-      unsaved.push({ script, entry, key, commands: [...cached.commands, command] });
-    }
+    // Saved at exit unless the entry was used and has seen this command (a file that cannot be keyed never is).
+    const seen = cached && !script.cachedDataRejected ? cached.commands : [];
+    if (key && !seen.includes(command) && seen.length < MAX_COMMANDS) unsaved.push({ script, entry, key, commands: [...seen, command] });
     const require = Module.createRequire(filename);
     return script.runInThisContext().call(this.exports, this.exports, require, this, filename, path.dirname(filename));
   };

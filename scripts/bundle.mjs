@@ -62,12 +62,9 @@ const common = {
  *   parse and the compile cache would carry; the bundle ships them as .wasm
  *   files next to the vendor file (WASM_FILES), read when the first
  *   connection needs the parser;
- * - qs keeps the objects it has seen in a `side-channel`, whose ES5-era
- *   dependencies (get-intrinsic, object-inspect and a dozen more, ~40 KB)
- *   cost ~3 ms to load; scripts/side-channel.cjs is the same channel on
- *   WeakMap and Map.
  */
-const WASM_FILES = { 'llhttp_simd.wasm': 'undici/lib/llhttp/llhttp_simd-wasm.js', 'llhttp.wasm': 'undici/lib/llhttp/llhttp-wasm.js' };
+/** The .wasm file written for each of undici's llhttp modules. */
+const WASM_FILES = { 'llhttp_simd.wasm': 'llhttp_simd-wasm.js', 'llhttp.wasm': 'llhttp-wasm.js' };
 /**
  * V8 starts optimising a WebAssembly function on a background thread once it
  * has run for a while ("tiering budget"), and exit waits for that: 100 ms
@@ -92,10 +89,15 @@ const LAZY = [
   { importer: /node_modules\/commander\/lib\/command\.js$/, path: 'node:child_process', stub: (real) => `module.exports = new Proxy({}, { get: (_, key) => require(${real})[key] });` },
   { importer: /node_modules\/undici\/lib\/dispatcher\/client\.js$/, path: './client-h2.js', stub: (real) => `module.exports = (...args) => require(${real})(...args);` },
   { importer: /node_modules\/undici\/lib\//, path: 'node:assert', stub: (real) => `module.exports = (value, ...rest) => { if (!value) require(${real})(value, ...rest); };` },
-  { importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/, path: '../llhttp/llhttp_simd-wasm.js', stub: readWasm('llhttp_simd.wasm') },
-  { importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/, path: '../llhttp/llhttp-wasm.js', stub: readWasm('llhttp.wasm') },
-  { importer: /node_modules\/qs\/lib\//, path: 'side-channel', stub: () => `module.exports = require(${JSON.stringify(`${root}scripts/side-channel.cjs`)});` },
+  ...Object.entries(WASM_FILES).map(([name, js]) => ({ importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/, path: `../llhttp/${js}`, stub: readWasm(name) })),
 ];
+/**
+ * qs keeps the objects it has seen in a `side-channel`, whose ES5-era
+ * dependencies (get-intrinsic, object-inspect and a dozen more, ~40 KB) cost
+ * ~3 ms to load; scripts/side-channel.cjs is the same channel on WeakMap and
+ * Map, put in its place for the vendor files.
+ */
+const ALIASES = { 'side-channel': './scripts/side-channel.cjs' };
 /**
  * Modules of a bundled package that the CLI never runs, left out of the
  * bundle and required from node_modules if it ever does: undici reads a
@@ -220,6 +222,7 @@ const builds = await Promise.all([
   build({
     ...common,
     entryPoints: Object.fromEntries(Object.keys(VENDOR).map((name) => [`vendor/${name}`, `vendor:${name}`])),
+    alias: ALIASES,
     plugins: [vendorEntries, lazyRequires],
   }),
   build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [ownFiles, lazyRequires] }),
@@ -234,4 +237,4 @@ for (const { metafile } of builds) {
 }
 writeFileSync(`${root}${outdir}/contents.json`, `${JSON.stringify(contents, null, 1)}\n`);
 const requireHere = createRequire(import.meta.url);
-for (const [name, module] of Object.entries(WASM_FILES)) writeFileSync(`${root}${outdir}/vendor/${name}`, requireHere(module));
+for (const [name, js] of Object.entries(WASM_FILES)) writeFileSync(`${root}${outdir}/vendor/${name}`, requireHere(`undici/lib/llhttp/${js}`));
