@@ -135,19 +135,15 @@ export class Journal {
     this.#states[row] = code;
   }
 
-  #line(entry: object): string {
-    return `${this.scrub(JSON.stringify(entry))}\n`;
-  }
-
   #append(entry: object): void {
     if (this.#closed) return;
-    writeSync(this.#fd, this.#line(entry));
+    writeSync(this.#fd, `${this.scrub(JSON.stringify(entry))}\n`);
   }
 
-  /** Writes the outcomes noted since the last call, in one system call. */
+  /** Writes the outcomes noted since the last call, in one system call, secrets taken out (once for the batch). */
   flushOutcomes(): void {
     if (this.#closed || this.#pending.length === 0) return;
-    writeSync(this.#fd, this.#pending.join(''));
+    writeSync(this.#fd, this.scrub(this.#pending.join('')));
     this.#pending = [];
   }
 
@@ -163,7 +159,8 @@ export class Journal {
    */
   sending(row: number): Promise<void> {
     this.#set(row, CODES.sending);
-    this.#sending.push(this.#line({ row, state: 'sending' }));
+    // A row number and a state: nothing that could hold a secret.
+    this.#sending.push(`{"row":${row},"state":"sending"}\n`);
     this.#sendingWritten ??= new Promise<void>((resolve, reject) => {
       // After the poll phase: every row started by the answers that came in this turn shares one write.
       setImmediate(() => {
@@ -185,7 +182,7 @@ export class Journal {
   /** Notes a row's outcome (or that it is invalid); written by the next flushOutcomes(). */
   record(row: number, state: Exclude<RowState, 'sending'>, detail: Record<string, unknown> = {}): void {
     this.#set(row, CODES[state]);
-    if (!this.#closed) this.#pending.push(this.#line({ row, state, ...detail }));
+    if (!this.#closed) this.#pending.push(`${JSON.stringify({ row, state, ...detail })}\n`);
   }
 
   close(): void {

@@ -111,6 +111,8 @@ export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp
 export class SmsLinkClient {
   readonly #opts: SmsLinkClientOptions;
   #transport: Promise<Transport> | undefined;
+  /** The transport once created: later requests need not wait a turn for it. */
+  #ready: Transport | undefined;
   /** The agent this client created (a given dispatcher is the caller's to close). */
   #agent: Dispatcher | undefined;
   /** checkSettings() passed once: the settings never change, and a bulk run prepares thousands of requests. */
@@ -228,8 +230,10 @@ export class SmsLinkClient {
 
   /** Sends a prepared request and parses the envelope (any code). */
   async execute(req: PreparedRequest, idempotent: boolean): Promise<Envelope> {
-    const transport = await this.#getTransport();
-    const event: RequestEvent = {
+    const transport = this.#ready ?? (await this.#getTransport());
+    const onRequest = this.#opts.onRequest;
+    // Only a listener (--verbose) gets an event: a bulk run sends thousands of requests without one.
+    const event: RequestEvent | undefined = onRequest && {
       operation: req.operation,
       method: req.method,
       url: req.redactedUrl,
@@ -239,18 +243,20 @@ export class SmsLinkClient {
     };
     try {
       const res = await transport.send(req, idempotent, this.#opts.signal);
-      event.status = res.status;
-      event.ms = res.ms;
+      if (event) {
+        event.status = res.status;
+        event.ms = res.ms;
+      }
       const text = redact(res.text);
       // The interceptor's parse holds the answer as it came: usable only when there was no secret to take out.
       const env = parseEnvelope(req.operation, res.status, text, !idempotent, text === res.text ? res.json : undefined);
-      event.code = env.code;
+      if (event) event.code = env.code;
       return env;
     } catch (err) {
-      if (err instanceof TransportError) event.error = err.message;
+      if (event && err instanceof TransportError) event.error = err.message;
       throw err;
     } finally {
-      this.#opts.onRequest?.(event);
+      if (event) onRequest!(event);
     }
   }
 
@@ -259,6 +265,7 @@ export class SmsLinkClient {
     if (!this.#transport) return;
     await this.#transport;
     this.#transport = undefined;
+    this.#ready = undefined;
     await this.#agent?.close();
     this.#agent = undefined;
   }
@@ -269,7 +276,7 @@ export class SmsLinkClient {
       // Loopback hosts are reached directly: through a proxy the key of a plain http:// URL would travel in clear.
       const direct = isLoopbackHost(new URL(o.baseUrl).hostname);
       const dispatcher = o.dispatcher ?? (this.#agent = await createAgent({ proxy: o.proxy, proxyEnv: o.proxyEnv, direct, ca: o.ca, timeoutMs: o.timeoutMs! }));
-      return new Transport(
+      return (this.#ready = new Transport(
         dispatcher,
         {
           retries: o.retries!,
@@ -279,7 +286,7 @@ export class SmsLinkClient {
           onRetry: o.onRetry,
         },
         o.userAgent ?? userAgent(),
-      );
+      ));
     })();
     return this.#transport;
   }

@@ -68,15 +68,22 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * bytes of a made-up code point and drop the next character.
  */
 export function encodeForm(params: Record<string, unknown>, arrayFormat: 'indices' | 'brackets' = 'indices'): string {
-  return qs.stringify(params, {
-    encodeValuesOnly: true,
-    arrayFormat,
-    format: 'RFC3986',
-    charset: 'utf-8',
-    encoder: (value, encode, charset, type) =>
-      encode(typeof value === 'string' && type === 'value' ? value.replace(LONE_SURROGATE, '\uFFFD') : value, undefined, charset),
-  });
+  return qs.stringify(params, FORM_OPTIONS[arrayFormat]);
 }
+
+const FORM_OPTIONS = Object.fromEntries(
+  (['indices', 'brackets'] as const).map((arrayFormat) => [
+    arrayFormat,
+    {
+      encodeValuesOnly: true,
+      arrayFormat,
+      format: 'RFC3986',
+      charset: 'utf-8',
+      encoder: (value, encode, charset, type) =>
+        encode(typeof value === 'string' && type === 'value' ? value.replace(LONE_SURROGATE, '\uFFFD') : value, undefined, charset),
+    } satisfies qs.IStringifyOptions,
+  ]),
+) as Record<'indices' | 'brackets', qs.IStringifyOptions>;
 
 /** Decodes a form body back into [name, value] pairs (for display). */
 export function decodeFields(body: string): Array<[string, string]> {
@@ -120,18 +127,26 @@ function urlsOf(path: string, settings: { baseUrl: string; apiKey: string }): { 
   return known;
 }
 
+/** A built request; its fields are decoded when shown (--verbose, --dry-run), not for every request. */
+class Request implements PreparedRequest {
+  readonly method = 'POST';
+  #fields: Array<[string, string]> | undefined;
+
+  constructor(
+    readonly operation: string,
+    readonly url: string,
+    readonly redactedUrl: string,
+    readonly body: string,
+  ) {}
+
+  get fields(): Array<[string, string]> {
+    this.#fields ??= decodeFields(this.body);
+    return this.#fields;
+  }
+}
+
 /** The request of one operation: path `Module/Operation`, an encoded form body. */
 export function buildRequest(path: string, operationName: string, body: string, settings: { baseUrl: string; apiKey: string }): PreparedRequest {
-  let fields: Array<[string, string]> | undefined;
-  return {
-    operation: operationName,
-    method: 'POST',
-    ...urlsOf(path, settings),
-    body,
-    // Decoded when shown (--verbose, --dry-run), not for every request.
-    get fields() {
-      fields ??= decodeFields(body);
-      return fields;
-    },
-  };
+  const { url, redactedUrl } = urlsOf(path, settings);
+  return new Request(operationName, url, redactedUrl, body);
 }
