@@ -6,7 +6,7 @@
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically: the part
 //                      of undici the transport uses, conf, cli-table3, chalk,
-//                      csv-parse, p-queue
+//                      csv-parse (streamed, and csv-parse-sync for whole files)
 //
 // A dynamic import() in the sources becomes a require() of one of these
 // files, made when a command first needs it (design rule 7); everything else
@@ -25,7 +25,17 @@ const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
 /** Packages the sources import dynamically, each its own file; undici and qs through slim entries of their own (scripts/undici-cli.js, scripts/qs-cli.cjs). */
-const VENDOR = { undici: './scripts/undici-cli.js', conf: 'conf', 'cli-table3': 'cli-table3', chalk: 'chalk', 'csv-parse': 'csv-parse', 'p-queue': 'p-queue', qs: './scripts/qs-cli.cjs' };
+const VENDOR = {
+  undici: './scripts/undici-cli.js',
+  conf: 'conf',
+  'cli-table3': 'cli-table3',
+  chalk: 'chalk',
+  'csv-parse': 'csv-parse',
+  'csv-parse/sync': 'csv-parse/sync',
+  qs: './scripts/qs-cli.cjs',
+};
+/** The vendor file of a package: vendor/csv-parse-sync.cjs for csv-parse/sync. */
+const vendorFile = (name) => `vendor/${name.replace(/\//g, '-')}`;
 
 const common = {
   absWorkingDir: root,
@@ -192,16 +202,16 @@ const vendorEntries = {
  * In run.cjs, the vendor packages and the emulator are files of their own,
  * required when first imported. A vendor package is reached through a small
  * stub module that re-exports the file: the sources import undici and
- * cli-table3 (CommonJS) for their default export and conf, chalk, csv-parse
- * and p-queue (ES modules) for their exports, and the stub keeps both as
- * Node has them.
+ * cli-table3 (CommonJS) for their default export and conf, chalk and
+ * csv-parse (ES modules) for their exports, and the stub keeps both as Node
+ * has them.
  */
 const ownFiles = {
   name: 'own-files',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
       if (Object.hasOwn(VENDOR, args.path)) return { path: args.path, namespace: 'vendor-stub' };
-      if (args.path.startsWith('vendor-file:')) return { path: `./vendor/${args.path.slice(12)}.cjs`, external: true };
+      if (args.path.startsWith('vendor-file:')) return { path: `./${vendorFile(args.path.slice(12))}.cjs`, external: true };
       const emulator = /^\.\.\/emulator\/(index|sandbox)\.js$/.test(args.path) && !args.importer.includes(`${'/'}src${'/'}emulator${'/'}`);
       return emulator ? { path: './emulator.cjs', external: true } : undefined;
     });
@@ -221,7 +231,7 @@ rmSync(`${root}${outdir}`, { recursive: true, force: true });
 const builds = await Promise.all([
   build({
     ...common,
-    entryPoints: Object.fromEntries(Object.keys(VENDOR).map((name) => [`vendor/${name}`, `vendor:${name}`])),
+    entryPoints: Object.fromEntries(Object.keys(VENDOR).map((name) => [vendorFile(name), `vendor:${name}`])),
     alias: ALIASES,
     plugins: [vendorEntries, lazyRequires],
   }),

@@ -1,0 +1,71 @@
+// The two readers of a bulk input (streamed for large files, whole for small
+// ones) must give the same rows, and a broken file must stop a run before
+// anything is sent, naming the row it got to.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readAllRows, readRows, type InputFormat, type InputRow } from '../../src/bulk/input.js';
+import { useRecordingServer } from '../helpers/recording-server.js';
+import { tempDir } from '../helpers/run-cli.js';
+
+async function streamed(path: string, format: InputFormat): Promise<InputRow[]> {
+  const rows: InputRow[] = [];
+  for await (const r of readRows({ path, format })) rows.push(r);
+  return rows;
+}
+
+const CASES: Array<[string, InputFormat, string]> = [
+  ['plain CSV', 'csv', 'fullLink,comment\nhttps://example.com/a,one\nhttps://example.com/b,two\n'],
+  ['CSV with a BOM, CRLF, blank lines, no final newline', 'csv', '\uFEFFfullLink, comment \r\nhttps://example.com/a,one\r\n\r\nhttps://example.com/b,two'],
+  ['CSV with quoted commas, quotes and newlines', 'csv', 'recipient,text\n77011234567,"Hello, ""world"""\n77011234568,"two\nlines"\n'],
+  ['CSV rows with too many and too few fields', 'csv', 'recipient,text\n77011234567,Hello, world\n77011234568\n77011234569,ok\n'],
+  ['Cyrillic and emoji', 'csv', 'recipient,text\n77011234567,Привет 👋\n'],
+  ['NDJSON with CRLF, a lone CR and blank lines', 'ndjson', '{"fullLink":"https://example.com/a"}\r\n\r\n{"fullLink":"https://example.com/b"}\r{"fullLink":"https://example.com/c"}\n   \n'],
+  ['NDJSON with broken lines', 'ndjson', '{"fullLink":"https://example.com/a"}\n{nope\n[1,2]\nnull\n{"fullLink":"https://example.com/b"}\n'],
+];
+
+describe('bulk input readers', () => {
+  it.each(CASES)('%s: read whole, the same rows as streamed', async (_name, format, text) => {
+    const path = join(tempDir(), `input.${format}`);
+    writeFileSync(path, text);
+    const whole = await readAllRows({ path, format });
+    expect(whole).toEqual(await streamed(path, format));
+    expect(whole.length).toBeGreaterThan(0);
+  });
+
+  it('numbers rows from 1 and names the fields by the trimmed header', async () => {
+    const path = join(tempDir(), 'input.csv');
+    writeFileSync(path, ' fullLink ,comment\nhttps://example.com/a,one\nhttps://example.com/b\n');
+    expect(await readAllRows({ path, format: 'csv' })).toEqual([
+      { row: 1, fields: { fullLink: 'https://example.com/a', comment: 'one' } },
+      { row: 2, fields: {}, error: 'has 1 fields but the header has 2 (quote values that contain commas)' },
+    ]);
+  });
+});
+
+describe('a file that cannot be read to its end', () => {
+  const svc = useRecordingServer('InputKey0123456789abcdefABCDEF');
+
+  it.each([
+    ['small, read whole', 0],
+    ['large, streamed', 5 * 1024 * 1024],
+  ])('%s: stops before anything is sent', async (_name, padding) => {
+    const input = join(tempDir(), 'links.csv');
+    // A comment column makes the file as large as the case needs; the quote opened on row 3 is never closed.
+    const pad = 'x'.repeat(padding);
+    writeFileSync(input, `fullLink,comment\nhttps://example.com/a,${pad}\nhttps://example.com/b,b\n"https://example.com/c,c\nhttps://example.com/d,d\n`);
+    const r = await svc.cli(['link', 'create', '--from-file', input]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--from-file: cannot read ${input} after row`);
+    expect(r.stderr).toContain('Quote Not Closed');
+    expect(r.stdout).toBe('');
+    expect(svc.server.requests).toHaveLength(0);
+  });
+
+  it('a small file names the last row it read', async () => {
+    const input = join(tempDir(), 'links.csv');
+    writeFileSync(input, 'fullLink\nhttps://example.com/a\nhttps://example.com/b\n"https://example.com/c\nhttps://example.com/d\n');
+    const r = await svc.cli(['link', 'create', '--from-file', input]);
+    expect(r.stderr).toContain(`--from-file: cannot read ${input} after row 2: Quote Not Closed`);
+  });
+});

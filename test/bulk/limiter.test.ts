@@ -1,0 +1,87 @@
+// How a bulk run paces requests: never more than --concurrency in flight,
+// never more than --rate started in a second, and Ctrl-C ends a wait at once.
+import { describe, expect, it } from 'vitest';
+import { Limiter } from '../../src/bulk/limiter.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts `n` tasks the way the bulk run does; returns when all have ended. */
+async function drive(limiter: Limiter, n: number, task: (i: number) => Promise<void>, signal?: AbortSignal): Promise<number> {
+  let started = 0;
+  for (let i = 0; i < n; i++) {
+    await limiter.ready();
+    if (signal?.aborted) break;
+    started += 1;
+    limiter.start(() => task(i));
+  }
+  await limiter.idle();
+  return started;
+}
+
+describe('Limiter', () => {
+  it('keeps at most `concurrency` tasks running, and runs them all', async () => {
+    const limiter = new Limiter(4, 0);
+    let running = 0;
+    let most = 0;
+    const ended: number[] = [];
+    await drive(limiter, 40, async (i) => {
+      running += 1;
+      most = Math.max(most, running);
+      await sleep(i % 3);
+      running -= 1;
+      ended.push(i);
+    });
+    expect(most).toBe(4);
+    expect(ended.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(limiter.running).toBe(0);
+  });
+
+  it('a task that fails frees its slot', async () => {
+    const limiter = new Limiter(1, 0);
+    const started = await drive(limiter, 3, () => Promise.reject(new Error('boom')));
+    expect(started).toBe(3);
+    expect(limiter.running).toBe(0);
+  });
+
+  it('starts at most `rate` tasks in each second', async () => {
+    const limiter = new Limiter(8, 3);
+    const startedAt: number[] = [];
+    const t0 = Date.now();
+    await drive(limiter, 7, async () => {
+      startedAt.push(Date.now() - t0);
+    });
+    // 3 at once, 3 a second later, the last a second after that.
+    expect(startedAt.filter((t) => t < 900)).toHaveLength(3);
+    expect(startedAt.filter((t) => t >= 950 && t < 1900)).toHaveLength(3);
+    expect(startedAt.filter((t) => t >= 1950)).toHaveLength(1);
+  });
+
+  it('an abort ends a wait for the next second at once, and nothing more starts', async () => {
+    const ac = new AbortController();
+    const limiter = new Limiter(4, 1, ac.signal);
+    setTimeout(() => ac.abort(), 50);
+    const t0 = Date.now();
+    const started = await drive(limiter, 5, async () => undefined, ac.signal);
+    expect(started).toBe(1);
+    expect(Date.now() - t0).toBeLessThan(500);
+  });
+
+  it('an abort ends a wait for a free slot at once', async () => {
+    const ac = new AbortController();
+    const limiter = new Limiter(1, 0, ac.signal);
+    let release: () => void = () => undefined;
+    const t0 = Date.now();
+    setTimeout(() => ac.abort(), 50);
+    let started = 0;
+    for (let i = 0; i < 3; i++) {
+      await limiter.ready();
+      if (ac.signal.aborted) break;
+      started += 1;
+      limiter.start(() => new Promise<void>((resolve) => (release = resolve)));
+    }
+    expect(started).toBe(1);
+    expect(Date.now() - t0).toBeLessThan(500);
+    release();
+    await limiter.idle();
+  });
+});
