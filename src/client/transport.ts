@@ -79,16 +79,19 @@ export class Transport {
   readonly #unsafe: Dispatcher['dispatch'];
   /** The last request URL split for undici: a bulk run sends thousands of requests to one. */
   #target = { url: '', origin: '', path: '' };
+  /** The same headers on every request (undici reads them, never changes them). */
+  readonly #headers: Record<string, string>;
 
   constructor(
     dispatcher: DispatchTarget,
     readonly policy: RetryOptions,
-    private readonly userAgent: string,
+    userAgent: string,
   ) {
     // What Dispatcher.compose() does, without needing a Dispatcher: the handlers here are of undici's current API.
     const dispatch: Dispatcher['dispatch'] = (opts, handler) => dispatcher.dispatch(opts, handler);
     this.#safe = retryInterceptor(true, policy)(dispatch);
     this.#unsafe = retryInterceptor(false, policy)(dispatch);
+    this.#headers = { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8', accept: 'application/json', 'user-agent': userAgent };
   }
 
   async send(req: PreparedRequest, idempotent: boolean, signal?: AbortSignal): Promise<RawResponse> {
@@ -101,28 +104,16 @@ export class Transport {
     const started = Date.now();
     try {
       const dispatch = idempotent ? this.#safe : this.#unsafe;
-      const answer = await new Promise<Omit<RawResponse, 'ms'>>((resolve, reject) => {
+      const answer = await new Promise<RawResponse>((resolve, reject) => {
         const handler = new Collector(signal, resolve, reject);
         try {
-          dispatch(
-            {
-              origin,
-              path,
-              method: req.method,
-              headers: {
-                'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
-                accept: 'application/json',
-                'user-agent': this.userAgent,
-              },
-              body: req.body,
-            },
-            handler,
-          );
+          dispatch({ origin, path, method: req.method, headers: this.#headers, body: req.body }, handler);
         } catch (err) {
           handler.onResponseError(null, err as Error);
         }
       });
-      return { ...answer, ms: Date.now() - started };
+      answer.ms = Date.now() - started;
+      return answer;
     } catch (err) {
       throw this.#describe(req, err, idempotent, signal);
     }
@@ -174,14 +165,16 @@ class Collector implements ReadAnswerHandler {
   #chunks: Buffer[] = [];
   #settled = false;
   #read: ReadAnswer | undefined;
-  readonly #onAbort = () => this.#controller?.abort(this.signal!.reason);
+  readonly #onAbort: (() => void) | undefined;
 
   constructor(
     private readonly signal: AbortSignal | undefined,
-    private readonly resolve: (answer: Omit<RawResponse, 'ms'>) => void,
+    private readonly resolve: (answer: RawResponse) => void,
     private readonly reject: (err: unknown) => void,
   ) {
-    signal?.addEventListener('abort', this.#onAbort, { once: true });
+    if (!signal) return;
+    this.#onAbort = () => this.#controller?.abort(signal.reason);
+    signal.addEventListener('abort', this.#onAbort, { once: true });
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -205,11 +198,11 @@ class Collector implements ReadAnswerHandler {
   onResponseEnd(): void {
     if (!this.#settle()) return;
     // Text that parsed as JSON has no byte order mark to take off.
-    if (this.#read?.json !== undefined) return this.resolve({ status: this.#status, headers: this.#headers, text: this.#read.text, json: this.#read.json });
+    if (this.#read?.json !== undefined) return this.resolve({ status: this.#status, headers: this.#headers, text: this.#read.text, json: this.#read.json, ms: 0 });
     const body = this.#chunks.length === 1 ? this.#chunks[0] : Buffer.concat(this.#chunks);
     // As undici's body.text(): UTF-8, a byte order mark skipped.
     const bom = body.length > 2 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
-    this.resolve({ status: this.#status, headers: this.#headers, text: body.toString('utf8', bom ? 3 : 0) });
+    this.resolve({ status: this.#status, headers: this.#headers, text: body.toString('utf8', bom ? 3 : 0), ms: 0 });
   }
 
   onResponseError(_c: Dispatcher.DispatchController | null, err: Error): void {
@@ -219,7 +212,7 @@ class Collector implements ReadAnswerHandler {
   #settle(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    this.signal?.removeEventListener('abort', this.#onAbort);
+    if (this.#onAbort) this.signal!.removeEventListener('abort', this.#onAbort);
     return true;
   }
 }
