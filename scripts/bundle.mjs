@@ -127,12 +127,17 @@ const OUTSIDE = [
   },
 ];
 /**
- * Two top-level reads of node:http in undici, which would load the HTTP
- * server and client of Node (~1.5 ms) that undici never uses, made lazy:
- * core/util.js compares a stream's class with IncomingMessage when it
- * destroys a stream body, and dispatcher/client.js reads http.maxHeaderSize
- * as its default (src/client/transport.ts passes one). The build fails if
- * undici's source no longer reads as expected.
+ * Sources of packages changed as they are bundled; the build fails if a
+ * package's source no longer reads as expected.
+ *
+ * - Two top-level reads of node:http in undici, which would load the HTTP
+ *   server and client of Node (~1.5 ms) that undici never uses, made lazy:
+ *   core/util.js compares a stream's class with IncomingMessage when it
+ *   destroys a stream body, and dispatcher/client.js reads
+ *   http.maxHeaderSize as its default (src/client/transport.ts passes one).
+ * - libsql's JS (bundled into emulator.cjs) chooses its prebuilt binary
+ *   with scripts/libsql-native.cjs instead of @neon-rs/load and
+ *   detect-libc, which cost --sandbox ~15 ms (that file says why).
  */
 const PATCHES = [
   {
@@ -149,13 +154,19 @@ const PATCHES = [
       [/const getDefaultNodeMaxHeaderSize = http &&[^]*?http module not available or http\.maxHeaderSize invalid'\) }\n/, "const getDefaultNodeMaxHeaderSize = () => require('node:http').maxHeaderSize\n"],
     ],
   },
+  {
+    file: /node_modules\/libsql\/index\.js$/,
+    replace: [
+      ['const { load, currentTarget } = require("@neon-rs/load");\nconst { familySync, GLIBC, MUSL } = require("detect-libc");\n', ''],
+      [/\nfunction requireNative\(\) \{\n[^]*?return require\(`@libsql\/\$\{target\}`\);\n\}\n/, `\nconst requireNative = require(${JSON.stringify(`${root}scripts/libsql-native.cjs`)});\n`],
+    ],
+  },
 ];
-const lazyRequires = {
-  name: 'lazy-requires',
+const patchSources = {
+  name: 'patch-sources',
   setup(b) {
-    b.onLoad({ filter: /node_modules\/undici\/lib\/(core\/util|dispatcher\/client)\.js$/ }, (args) => {
+    b.onLoad({ filter: new RegExp(PATCHES.map((p) => p.file.source).join('|')) }, (args) => {
       const patch = PATCHES.find((p) => p.file.test(args.path));
-      if (!patch) return undefined;
       let contents = readFileSync(args.path, 'utf8');
       for (const [from, to] of patch.replace) {
         const next = contents.replace(from, to);
@@ -164,6 +175,23 @@ const lazyRequires = {
       }
       return { contents, loader: 'js' };
     });
+  },
+};
+/**
+ * The emulator's bundle carries libsql's JS (patched above) and loads only
+ * its native binary from node_modules: src/emulator/libsql.ts, which
+ * requires libsql at run time for the plain tsc build, becomes a static
+ * require here.
+ */
+const bundledLibsql = {
+  name: 'bundled-libsql',
+  setup(b) {
+    b.onLoad({ filter: /src\/emulator\/libsql\.ts$/ }, () => ({ contents: "export const loadLibsql = () => require('libsql');\n", loader: 'js' }));
+  },
+};
+const lazyRequires = {
+  name: 'lazy-requires',
+  setup(b) {
     b.onResolve({ filter: /.*/ }, async (args) => {
       if (args.namespace === 'outside') return { path: args.path, external: true };
       const o = OUTSIDE.findIndex((out) => args.path === out.path && out.importer.test(args.importer));
@@ -233,10 +261,11 @@ const builds = await Promise.all([
     ...common,
     entryPoints: Object.fromEntries(Object.keys(VENDOR).map((name) => [vendorFile(name), `vendor:${name}`])),
     alias: ALIASES,
-    plugins: [vendorEntries, lazyRequires],
+    plugins: [vendorEntries, patchSources, lazyRequires],
   }),
-  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [ownFiles, lazyRequires] }),
-  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' } }),
+  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [ownFiles, patchSources, lazyRequires] }),
+  // libsql's binary packages, and the detectors the patch leaves for platforms it does not list, stay in node_modules.
+  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, external: ['@libsql/*', '@neon-rs/load'], plugins: [bundledLibsql, patchSources] }),
 ]);
 
 const contents = {};

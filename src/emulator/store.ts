@@ -10,9 +10,9 @@
 // bound), and strings are cut at a NUL character (the wire layer refuses NUL).
 
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { CommitWatch } from './commits.js';
+import { loadLibsql } from './libsql.js';
 import type { LifecyclePlan } from './lifecycle.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
@@ -191,8 +191,7 @@ export class Store {
     const memory = path === ':memory:' || path === '';
     const file = memory ? ':memory:' : resolve(path);
     if (!memory) mkdirSync(dirname(file), { recursive: true });
-    const require = createRequire(import.meta.url);
-    const Libsql = require('libsql') as new (file: string, options: { timeout: number }) => Database;
+    const Libsql = loadLibsql() as new (file: string, options: { timeout: number }) => Database;
     const db = new Libsql(file, { timeout: 10_000 });
     try {
       if (!memory) {

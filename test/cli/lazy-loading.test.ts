@@ -82,5 +82,8 @@ describe('modules loaded by the bin', () => {
     const sandbox = await loadedBy(['--sandbox', 'link', 'list']);
     expect(sandbox.status).toBe(0);
     expect(heavyIn(sandbox.modules)).toEqual(['libsql', 'src/emulator']);
+    // libsql's binary, chosen without its detectors (scripts/libsql-native.cjs): no process.report, no child_process.
+    expect([...sandbox.modules].filter((m) => m.startsWith('@libsql/'))).toHaveLength(1);
+    expect([...sandbox.modules].filter((m) => /detect-libc|@neon-rs/.test(m))).toEqual([]);
   });
 });
