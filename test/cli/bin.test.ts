@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForwardProxy } from '../helpers/forward-proxy.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { LIVE_LINK, startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 import { binEnv, tempDir } from '../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
@@ -43,6 +43,24 @@ describe('bin/smslink.js', () => {
   it('puts data on stdout and nothing on stderr on success', async () => {
     const r = await bin(['link', 'create', 'https://example.com', '-q'], { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'BinKey0123456789' });
     expect(r).toEqual({ status: 0, stdout: 'https://sho.rt/ddoj\n', stderr: '' });
+  });
+
+  // The bin leaves its keep-alive connection to the exit (RunContext releases the client, no graceful close).
+  it('writes the whole of a large output before it exits, and the server sees the connection closed', async () => {
+    const items = Array.from({ length: 3000 }, (_, i) => ({ ...LIVE_LINK, id: String(i + 1), comment: `row ${i + 1} ${'x'.repeat(200)}` }));
+    server.respond((req) => (req.path.endsWith('/Link/List') ? { body: { code: 0, data: { items, totalItemCount: String(items.length) }, message: '' } } : undefined));
+    const closed = new Promise<void>((resolve) => server.server.once('connection', (socket) => socket.on('close', () => resolve())));
+    try {
+      const r = await bin(['link', 'list', '-o', 'ndjson'], { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'BinKey0123456789' });
+      expect(r.status).toBe(0);
+      expect(r.stderr).toBe('');
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(3000);
+      expect(JSON.parse(lines[2999])).toMatchObject({ id: 3000, comment: `row 3000 ${'x'.repeat(200)}` });
+      await closed;
+    } finally {
+      server.respond(undefined);
+    }
   });
 
   it('exits 2 on invalid input with the message on stderr only', async () => {
