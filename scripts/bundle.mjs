@@ -85,11 +85,31 @@ const readWasm = (name) => () =>
     `queueMicrotask(() => v8.setFlagsFromString('--wasm-tiering-budget=${TIERING_BUDGET.v8Default}'));`,
     `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}));`,
   ].join('\n');
+const requireHere = createRequire(import.meta.url);
+/**
+ * llhttp's constants module builds some thirty tables when it loads (~0.3 ms
+ * of every request's start), of which undici's HTTP/1 client reads two,
+ * `constants.TYPE` and `constants.ERROR`: in the bundle it is those tables,
+ * taken from the module at build time. The build fails if the client reads
+ * the module in any other way.
+ */
+const llhttpConstants = (real) => {
+  const client = readFileSync(requireHere.resolve('undici/lib/dispatcher/client-h1.js'), 'utf8');
+  const uses = [...client.matchAll(/\bconstants\b(?:\.(\w+))?/g)];
+  const declared = client.match(/^const constants = require\('\.\.\/llhttp\/constants\.js'\)$/gm)?.length ?? 0;
+  const names = [...new Set(uses.map((m) => m[1]).filter(Boolean))];
+  if (declared !== 1 || uses.length !== uses.filter((m) => m[1]).length + 1) {
+    throw new Error('scripts/bundle.mjs: undici/lib/dispatcher/client-h1.js no longer reads llhttp/constants.js as `constants.NAME` only; update llhttpConstants');
+  }
+  const all = requireHere(JSON.parse(real));
+  return `module.exports = ${JSON.stringify(Object.fromEntries(names.map((name) => [name, all[name]])))};`;
+};
 const LAZY = [
   { importer: /node_modules\/commander\/lib\/command\.js$/, path: 'node:child_process', stub: (real) => `module.exports = new Proxy({}, { get: (_, key) => require(${real})[key] });` },
   { importer: /node_modules\/undici\/lib\/dispatcher\/client\.js$/, path: './client-h2.js', stub: (real) => `module.exports = (...args) => require(${real})(...args);` },
   { importer: /node_modules\/undici\/lib\//, path: 'node:assert', stub: (real) => `module.exports = (value, ...rest) => { if (!value) require(${real})(value, ...rest); };` },
   ...Object.entries(WASM_FILES).map(([name, js]) => ({ importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/, path: `../llhttp/${js}`, stub: readWasm(name) })),
+  { importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/, path: '../llhttp/constants.js', stub: llhttpConstants },
 ];
 /**
  * qs keeps the objects it has seen in a `side-channel`, whose ES5-era
@@ -236,5 +256,4 @@ for (const { metafile } of builds) {
   }
 }
 writeFileSync(`${root}${outdir}/contents.json`, `${JSON.stringify(contents, null, 1)}\n`);
-const requireHere = createRequire(import.meta.url);
 for (const [name, js] of Object.entries(WASM_FILES)) writeFileSync(`${root}${outdir}/vendor/${name}`, requireHere(`undici/lib/llhttp/${js}`));
