@@ -37,9 +37,10 @@ const common = {
   target: 'node20',
   // import() becomes a require() when it runs, so nothing starts Node's ES module loader.
   supported: { 'dynamic-import': false },
-  // ES modules of the sources read import.meta.url (libsql's require, package.json).
-  define: { 'import.meta.url': '__smslinkModuleUrl', SMSLINK_BUNDLED_VERSION: JSON.stringify(pkg.version) },
-  banner: { js: "var __smslinkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // ES modules of the sources read import.meta.url (libsql's require, package.json): the file's URL,
+  // made when read (pathToFileURL at the top of every file cost each of them ~0.1-0.3 ms).
+  define: { 'import.meta.url': '__smslinkModule.url', SMSLINK_BUNDLED_VERSION: JSON.stringify(pkg.version) },
+  banner: { js: "var __smslinkModule = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
   external: ['libsql'],
   metafile: true,
   minifyWhitespace: true,
@@ -110,6 +111,9 @@ const LAZY = [
   { importer: /node_modules\/undici\/lib\//, path: 'node:assert', stub: (real) => `module.exports = (value, ...rest) => { if (!value) require(${real})(value, ...rest); };` },
   ...Object.entries(WASM_FILES).map(([name, js]) => ({ importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/, path: `../llhttp/${js}`, stub: readWasm(name) })),
   { importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/, path: '../llhttp/constants.js', stub: llhttpConstants },
+  // env-paths reads the home and temp dirs when it loads (node:os, ~0.2 ms); the config dir needs
+  // it only without SMSLINK_CONFIG_DIR.
+  { importer: /src\/config\/store\.ts$/, path: 'env-paths', stub: (real) => `module.exports = (...args) => require(${real}).default(...args);` },
 ];
 /**
  * qs keeps the objects it has seen in a `side-channel`, whose ES5-era
