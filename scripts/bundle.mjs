@@ -2,7 +2,8 @@
 // mostly module loading, so the bin loads a few CommonJS files instead of
 // hundreds of modules, and no ES module loader at all:
 //
-//   run.cjs            src/cli/run.ts with the sources it needs and commander
+//   run.cjs            src/cli/run.ts with the sources it needs, commander and
+//                      qs's stringify (INLINE)
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically: the part
 //                      of undici the transport uses, conf, cli-table3, chalk,
@@ -24,8 +25,23 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
-/** Packages the sources import dynamically, each its own file; undici and qs through slim entries of their own (scripts/undici-cli.js, scripts/qs-cli.cjs). */
-const VENDOR = { undici: './scripts/undici-cli.js', conf: 'conf', 'cli-table3': 'cli-table3', chalk: 'chalk', 'csv-parse': 'csv-parse', 'p-queue': 'p-queue', qs: './scripts/qs-cli.cjs' };
+/** Packages the sources import dynamically, each its own file; undici through a slim entry of its own (scripts/undici-cli.js). */
+const VENDOR = { undici: './scripts/undici-cli.js', conf: 'conf', 'cli-table3': 'cli-table3', chalk: 'chalk', 'csv-parse': 'csv-parse', 'p-queue': 'p-queue' };
+/**
+ * Packages that go into run.cjs through a slim entry: qs's stringify
+ * (scripts/qs-cli.cjs, ~20 KB), whose module runs when the first client is
+ * made (src/client/request.ts is reached through a dynamic import), never for
+ * --help. As a file of its own it cost every sending command ~1 ms more: one
+ * more file and cache entry to find, read and check, and esbuild's
+ * re-export of it.
+ */
+const INLINE = { qs: './scripts/qs-cli.cjs' };
+const inlineEntries = {
+  name: 'inline-entries',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${Object.keys(INLINE).join('|')})$`) }, (args) => ({ path: `${root}${INLINE[args.path].slice(2)}` }));
+  },
+};
 
 const common = {
   absWorkingDir: root,
@@ -119,7 +135,7 @@ const LAZY = [
  * qs keeps the objects it has seen in a `side-channel`, whose ES5-era
  * dependencies (get-intrinsic, object-inspect and a dozen more, ~40 KB) cost
  * ~3 ms to load; scripts/side-channel.cjs is the same channel on WeakMap and
- * Map, put in its place for the vendor files.
+ * Map, put in its place (qs is in run.cjs, see INLINE).
  */
 const ALIASES = { 'side-channel': './scripts/side-channel.cjs' };
 /**
@@ -249,7 +265,7 @@ const builds = await Promise.all([
     alias: ALIASES,
     plugins: [vendorEntries, lazyRequires],
   }),
-  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [ownFiles, lazyRequires] }),
+  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, alias: ALIASES, plugins: [inlineEntries, ownFiles, lazyRequires] }),
   build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' } }),
 ]);
 
