@@ -168,8 +168,15 @@ const OUTSIDE = [
  * server and client of Node (~1.5 ms) that undici never uses, made lazy:
  * core/util.js compares a stream's class with IncomingMessage when it
  * destroys a stream body, and dispatcher/client.js reads http.maxHeaderSize
- * as its default (src/client/transport.ts passes one). The build fails if
- * undici's source no longer reads as expected.
+ * as its default (src/client/transport.ts passes one). And core/tree.js,
+ * which at load builds a search tree of the ~100 well-known header names
+ * (~0.3 ms) for turning a response's header names into lower-cased
+ * strings: the tree is built at the 65th name, the first 64 are lower-cased
+ * as a name outside the tree is (util.js falls back to toString('latin1')
+ * .toLowerCase() on a miss, which gives the same strings). A command reads
+ * a handful of header names; a bulk run gets the tree after a few
+ * responses. The build fails if undici's source no longer reads as
+ * expected.
  */
 const PATCHES = [
   {
@@ -186,11 +193,37 @@ const PATCHES = [
       [/const getDefaultNodeMaxHeaderSize = http &&[^]*?http module not available or http\.maxHeaderSize invalid'\) }\n/, "const getDefaultNodeMaxHeaderSize = () => require('node:http').maxHeaderSize\n"],
     ],
   },
+  {
+    file: /node_modules\/undici\/lib\/core\/tree\.js$/,
+    replace: [
+      [
+        'const tree = new TernarySearchTree()\n\nfor (let i = 0; i < wellknownHeaderNames.length; ++i) {\n  const key = headerNameLowerCasedRecord[wellknownHeaderNames[i]]\n  tree.insert(key, key)\n}\n',
+        [
+          'let built = null',
+          'let misses = 0',
+          'const tree = {',
+          '  lookup (key) {',
+          '    if (built === null) {',
+          '      if (++misses <= 64) return null',
+          '      built = new TernarySearchTree()',
+          '      for (let i = 0; i < wellknownHeaderNames.length; ++i) {',
+          '        const name = headerNameLowerCasedRecord[wellknownHeaderNames[i]]',
+          '        built.insert(name, name)',
+          '      }',
+          '    }',
+          '    return built.lookup(key)',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      ],
+    ],
+  },
 ];
 const lazyRequires = {
   name: 'lazy-requires',
   setup(b) {
-    b.onLoad({ filter: /node_modules\/undici\/lib\/(core\/util|dispatcher\/client)\.js$/ }, (args) => {
+    b.onLoad({ filter: /node_modules\/undici\/lib\/(core\/util|core\/tree|dispatcher\/client)\.js$/ }, (args) => {
       const patch = PATCHES.find((p) => p.file.test(args.path));
       if (!patch) return undefined;
       let contents = readFileSync(args.path, 'utf8');
