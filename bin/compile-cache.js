@@ -22,7 +22,9 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const Module = require('node:module');
+// The loader's Module class, as require('node:module') exports it; that public module would load
+// the ES module loader and source map support with it (~0.55 ms of every command).
+const Module = module.constructor;
 
 function cacheRoot(env) {
   if (env.SMSLINK_CACHE_DIR) return env.SMSLINK_CACHE_DIR;

@@ -2,7 +2,8 @@
 // mostly module loading, so the bin loads a few CommonJS files instead of
 // hundreds of modules, and no ES module loader at all:
 //
-//   run.cjs            src/cli/run.ts with the sources it needs and commander
+//   run.cjs            src/cli/run.ts with the sources it needs, commander and
+//                      qs's stringify (INLINE)
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically: the part
 //                      of undici the transport uses, conf, cli-table3, chalk,
@@ -24,7 +25,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
-/** Packages the sources import dynamically, each its own file; undici and qs through slim entries of their own (scripts/undici-cli.js, scripts/qs-cli.cjs). */
+/** Packages the sources import dynamically, each its own file; undici through a slim entry of its own (scripts/undici-cli.js). */
 const VENDOR = {
   undici: './scripts/undici-cli.js',
   conf: 'conf',
@@ -32,10 +33,25 @@ const VENDOR = {
   chalk: 'chalk',
   'csv-parse': 'csv-parse',
   'csv-parse/sync': 'csv-parse/sync',
-  qs: './scripts/qs-cli.cjs',
 };
 /** The vendor file of a package: vendor/csv-parse-sync.cjs for csv-parse/sync. */
 const vendorFile = (name) => `vendor/${name.replace(/\//g, '-')}`;
+
+/**
+ * Packages that go into run.cjs through a slim entry: qs's stringify
+ * (scripts/qs-cli.cjs, ~20 KB), whose module runs when the first client is
+ * made (src/client/request.ts is reached through a dynamic import), never for
+ * --help. As a file of its own it cost every sending command ~1 ms more: one
+ * more file and cache entry to find, read and check, and esbuild's
+ * re-export of it.
+ */
+const INLINE = { qs: './scripts/qs-cli.cjs' };
+const inlineEntries = {
+  name: 'inline-entries',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${Object.keys(INLINE).join('|')})$`) }, (args) => ({ path: `${root}${INLINE[args.path].slice(2)}` }));
+  },
+};
 
 const common = {
   absWorkingDir: root,
@@ -47,9 +63,17 @@ const common = {
   target: 'node20',
   // import() becomes a require() when it runs, so nothing starts Node's ES module loader.
   supported: { 'dynamic-import': false },
-  // ES modules of the sources read import.meta.url (libsql's require, package.json).
-  define: { 'import.meta.url': '__smslinkModuleUrl', SMSLINK_BUNDLED_VERSION: JSON.stringify(pkg.version) },
-  banner: { js: "var __smslinkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // ES modules of the sources read import.meta.url (libsql's require, package.json): the file's URL,
+  // made when read (pathToFileURL at the top of every file cost each of them ~0.1-0.3 ms).
+  define: { 'import.meta.url': '__smslinkModule.url', SMSLINK_BUNDLED_VERSION: JSON.stringify(pkg.version) },
+  // Node's built-in modules are taken with process.getBuiltinModule() (Node 20.16 and later), not through
+  // the CommonJS loader's resolution and bookkeeping: a command that sends requires some 30 of them.
+  banner: {
+    js: [
+      "var __smslinkModule = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
+      "if (process.getBuiltinModule) require = ((load) => (id) => (id.startsWith('node:') ? process.getBuiltinModule(id) : load(id)))(require);",
+    ].join('\n'),
+  },
   external: ['libsql'],
   metafile: true,
   minifyWhitespace: true,
@@ -95,17 +119,40 @@ const readWasm = (name) => () =>
     `queueMicrotask(() => v8.setFlagsFromString('--wasm-tiering-budget=${TIERING_BUDGET.v8Default}'));`,
     `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}));`,
   ].join('\n');
+const requireHere = createRequire(import.meta.url);
+/**
+ * llhttp's constants module builds some thirty tables when it loads (~0.3 ms
+ * of every request's start), of which undici's HTTP/1 client reads two,
+ * `constants.TYPE` and `constants.ERROR`: in the bundle it is those tables,
+ * taken from the module at build time. The build fails if the client reads
+ * the module in any other way.
+ */
+const llhttpConstants = (real) => {
+  const client = readFileSync(requireHere.resolve('undici/lib/dispatcher/client-h1.js'), 'utf8');
+  const uses = [...client.matchAll(/\bconstants\b(?:\.(\w+))?/g)];
+  const declared = client.match(/^const constants = require\('\.\.\/llhttp\/constants\.js'\)$/gm)?.length ?? 0;
+  const names = [...new Set(uses.map((m) => m[1]).filter(Boolean))];
+  if (declared !== 1 || uses.length !== uses.filter((m) => m[1]).length + 1) {
+    throw new Error('scripts/bundle.mjs: undici/lib/dispatcher/client-h1.js no longer reads llhttp/constants.js as `constants.NAME` only; update llhttpConstants');
+  }
+  const all = requireHere(JSON.parse(real));
+  return `module.exports = ${JSON.stringify(Object.fromEntries(names.map((name) => [name, all[name]])))};`;
+};
 const LAZY = [
   { importer: /node_modules\/commander\/lib\/command\.js$/, path: 'node:child_process', stub: (real) => `module.exports = new Proxy({}, { get: (_, key) => require(${real})[key] });` },
   { importer: /node_modules\/undici\/lib\/dispatcher\/client\.js$/, path: './client-h2.js', stub: (real) => `module.exports = (...args) => require(${real})(...args);` },
   { importer: /node_modules\/undici\/lib\//, path: 'node:assert', stub: (real) => `module.exports = (value, ...rest) => { if (!value) require(${real})(value, ...rest); };` },
   ...Object.entries(WASM_FILES).map(([name, js]) => ({ importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/, path: `../llhttp/${js}`, stub: readWasm(name) })),
+  { importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/, path: '../llhttp/constants.js', stub: llhttpConstants },
+  // env-paths reads the home and temp dirs when it loads (node:os, ~0.2 ms); the config dir needs
+  // it only without SMSLINK_CONFIG_DIR.
+  { importer: /src\/config\/store\.ts$/, path: 'env-paths', stub: (real) => `module.exports = (...args) => require(${real}).default(...args);` },
 ];
 /**
  * qs keeps the objects it has seen in a `side-channel`, whose ES5-era
  * dependencies (get-intrinsic, object-inspect and a dozen more, ~40 KB) cost
  * ~3 ms to load; scripts/side-channel.cjs is the same channel on WeakMap and
- * Map, put in its place for the vendor files.
+ * Map, put in its place (qs is in run.cjs, see INLINE).
  */
 const ALIASES = { 'side-channel': './scripts/side-channel.cjs' };
 /**
@@ -135,6 +182,13 @@ const OUTSIDE = [
  *   core/util.js compares a stream's class with IncomingMessage when it
  *   destroys a stream body, and dispatcher/client.js reads
  *   http.maxHeaderSize as its default (src/client/transport.ts passes one).
+ * - undici's core/tree.js, which at load builds a search tree of the ~100
+ *   well-known header names (~0.3 ms) for turning a response's header
+ *   names into lower-cased strings: the tree is built at the 65th name, the
+ *   first 64 are lower-cased as a name outside the tree is (util.js falls
+ *   back to toString('latin1').toLowerCase() on a miss, which gives the
+ *   same strings). A command reads a handful of header names; a bulk run
+ *   gets the tree after a few responses.
  * - libsql's JS (bundled into emulator.cjs) chooses its prebuilt binary
  *   with scripts/libsql-native.cjs instead of @neon-rs/load and
  *   detect-libc, which cost --sandbox ~15 ms (that file says why).
@@ -152,6 +206,32 @@ const PATCHES = [
     replace: [
       ["const http = require('node:http')\n", ''],
       [/const getDefaultNodeMaxHeaderSize = http &&[^]*?http module not available or http\.maxHeaderSize invalid'\) }\n/, "const getDefaultNodeMaxHeaderSize = () => require('node:http').maxHeaderSize\n"],
+    ],
+  },
+  {
+    file: /node_modules\/undici\/lib\/core\/tree\.js$/,
+    replace: [
+      [
+        'const tree = new TernarySearchTree()\n\nfor (let i = 0; i < wellknownHeaderNames.length; ++i) {\n  const key = headerNameLowerCasedRecord[wellknownHeaderNames[i]]\n  tree.insert(key, key)\n}\n',
+        [
+          'let built = null',
+          'let misses = 0',
+          'const tree = {',
+          '  lookup (key) {',
+          '    if (built === null) {',
+          '      if (++misses <= 64) return null',
+          '      built = new TernarySearchTree()',
+          '      for (let i = 0; i < wellknownHeaderNames.length; ++i) {',
+          '        const name = headerNameLowerCasedRecord[wellknownHeaderNames[i]]',
+          '        built.insert(name, name)',
+          '      }',
+          '    }',
+          '    return built.lookup(key)',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      ],
     ],
   },
   {
@@ -263,7 +343,7 @@ const builds = await Promise.all([
     alias: ALIASES,
     plugins: [vendorEntries, patchSources, lazyRequires],
   }),
-  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [ownFiles, patchSources, lazyRequires] }),
+  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, alias: ALIASES, plugins: [inlineEntries, ownFiles, patchSources, lazyRequires] }),
   // libsql's binary packages, and the detectors the patch leaves for platforms it does not list, stay in node_modules.
   build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, external: ['@libsql/*', '@neon-rs/load'], plugins: [bundledLibsql, patchSources] }),
 ]);
@@ -275,5 +355,4 @@ for (const { metafile } of builds) {
   }
 }
 writeFileSync(`${root}${outdir}/contents.json`, `${JSON.stringify(contents, null, 1)}\n`);
-const requireHere = createRequire(import.meta.url);
 for (const [name, js] of Object.entries(WASM_FILES)) writeFileSync(`${root}${outdir}/vendor/${name}`, requireHere(`undici/lib/llhttp/${js}`));

@@ -8,7 +8,7 @@ import type { RunContext } from './context.js';
 import { printDryRun } from './common.js';
 import { describeFailure, EXIT, UsageError } from './exit.js';
 import { examples, type CliValues } from './operation.js';
-import type { Runner } from './run.js';
+import type { AddCommand, Runner } from './run.js';
 
 /** key=value pairs into form fields, in the order given (ids[]=1 ids[]=2 stays repeated). */
 export function parsePairs(pairs: readonly string[]): Array<[string, string]> {
@@ -63,11 +63,9 @@ async function call(ctx: RunContext, path: string, pairs: string[], opts: CliVal
   return EXIT.API;
 }
 
-export function registerApi(program: Command, runner: Runner): void {
-  program
-    .command('api')
-    .description('Call any operation with parameters as given and print its data as JSON')
-    .argument('<operation>', 'Module/Operation, either spelling: Link/GetStats or link/getStats')
+export function registerApi(command: AddCommand, runner: Runner): void {
+  command('api', 'Call any operation with parameters as given and print its data as JSON')
+    ?.argument('<operation>', 'Module/Operation, either spelling: Link/GetStats or link/getStats')
     .argument('[params...]', 'key=value pairs with bracket keys as the service expects')
     .option('--input <file>', 'JSON object of parameters (- for stdin)')
     .option('--envelope', 'print the whole {code, data, message} envelope')

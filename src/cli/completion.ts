@@ -6,7 +6,7 @@ import type { Command, Option } from 'commander';
 import type { RunContext } from './context.js';
 import { UsageError } from './exit.js';
 import { COMPLETIONS, examples, type CliValues } from './operation.js';
-import type { Runner } from './run.js';
+import type { AddCommand, Runner } from './run.js';
 
 interface Node {
   path: string;
@@ -144,11 +144,9 @@ export function fishScript(tree: Tree): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function registerCompletion(program: Command, runner: Runner): void {
-  program
-    .command('completion')
-    .description('Print a shell completion script (bash, zsh or fish)')
-    .argument('<shell>', 'bash, zsh or fish')
+export function registerCompletion(program: Command, command: AddCommand, runner: Runner): void {
+  command('completion', 'Print a shell completion script (bash, zsh or fish)')
+    ?.argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
       examples([

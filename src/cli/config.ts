@@ -9,7 +9,7 @@ import { readStdin } from './common.js';
 import { registerSecret } from '../secrets.js';
 import { EXIT, UsageError } from './exit.js';
 import { examples, type CliValues } from './operation.js';
-import type { Runner } from './run.js';
+import type { Reach, Runner } from './run.js';
 
 const NAMES = SETTING_KEYS.map((k) => SETTINGS[k].name).join(', ');
 
@@ -74,8 +74,8 @@ async function list(ctx: RunContext): Promise<number> {
   return EXIT.OK;
 }
 
-/** Registers the noun; its subcommands only when `reachable` (see buildProgram in run.ts). */
-export function registerConfig(program: Command, runner: Runner, reachable: boolean): void {
+/** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
+export function registerConfig(program: Command, runner: Runner, reach: Reach): void {
   const config = program
     .command('config')
     .description('Manage settings and profiles (base URL, API key, defaults)')
@@ -95,18 +95,15 @@ ${examples([
 ])}`,
     );
 
-  if (!reachable) return;
-  config
-    .command('set')
-    .description('Save a setting in the current profile (- reads the value from stdin)')
-    .argument('<name>', NAMES)
+  if (!reach.noun('config')) return;
+  const verb = reach.among(config, ['set', 'get', 'unset', 'list', 'use', 'path']);
+  verb('set', 'Save a setting in the current profile (- reads the value from stdin)')
+    ?.argument('<name>', NAMES)
     .argument('[value]', 'the value; - or nothing (api-key) reads stdin')
     .action((name: string, value: string | undefined, _o: CliValues, cmd: Command) => runner(cmd, (ctx) => set(ctx, name, value)));
 
-  config
-    .command('get')
-    .description('Print one setting as resolved (the API key masked)')
-    .argument('<name>', NAMES)
+  verb('get', 'Print one setting as resolved (the API key masked)')
+    ?.argument('<name>', NAMES)
     .action((name: string, _o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
         const key = keyOf(name);
@@ -116,21 +113,15 @@ ${examples([
       }),
     );
 
-  config
-    .command('unset')
-    .description('Remove a setting from the current profile')
-    .argument('<name>', NAMES)
+  verb('unset', 'Remove a setting from the current profile')
+    ?.argument('<name>', NAMES)
     .action((name: string, _o: CliValues, cmd: Command) => runner(cmd, (ctx) => unset(ctx, name)));
 
-  config
-    .command('list')
-    .description('Show every setting, its value and where it comes from')
-    .action((_o: CliValues, cmd: Command) => runner(cmd, (ctx) => list(ctx)));
+  verb('list', 'Show every setting, its value and where it comes from')
+    ?.action((_o: CliValues, cmd: Command) => runner(cmd, (ctx) => list(ctx)));
 
-  config
-    .command('use')
-    .description('Make a profile the default one')
-    .argument('<profile>', 'profile name')
+  verb('use', 'Make a profile the default one')
+    ?.argument('<profile>', 'profile name')
     .action((profile: string, _o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
         const store = await openStore(ctx.env);
@@ -140,10 +131,8 @@ ${examples([
       }),
     );
 
-  config
-    .command('path')
-    .description('Print the path of the config file')
-    .action((_o: CliValues, cmd: Command) =>
+  verb('path', 'Print the path of the config file')
+    ?.action((_o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
         ctx.stdout.write(`${configPath(ctx.env)}\n`);
       }),

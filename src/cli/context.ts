@@ -271,7 +271,8 @@ export class RunContext {
         if (this.globals.verbose) this.note(`~ ${r.operation}: ${r.reason}; retry ${r.attempt - 1} of ${settings.retries.value} in ${r.delayMs} ms`);
       },
     });
-    this.#cleanups.push(() => this.#client!.close());
+    // The run ends with its requests: nothing needs a keep-alive connection closed gracefully.
+    this.#cleanups.push(() => this.#client!.release());
     return this.#client;
   }
 

@@ -10,7 +10,7 @@ import { ApiError } from '../client/errors.js';
 import { addParams, examples, inputFrom, type CliValues } from './operation.js';
 import { bulkFlags, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { listPages, pagingOptions } from './paging.js';
-import type { Runner } from './run.js';
+import type { Reach, Runner } from './run.js';
 
 async function render(ctx: RunContext, op: typeof linkCreate | typeof linkGet | typeof linkUpdate, record: object): Promise<void> {
   const { renderRecord } = await import('../output/format.js');
@@ -141,20 +141,23 @@ async function stats(ctx: RunContext, ids: string[], opts: CliValues): Promise<n
   return EXIT.OK;
 }
 
-/** Registers the noun; its subcommands only when `reachable` (see buildProgram in run.ts). */
-export function registerLink(program: Command, runner: Runner, reachable: boolean): void {
+/** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
+export function registerLink(program: Command, runner: Runner, reach: Reach): void {
   const link = program.command('link').description('Create, find, change and delete short links');
-  if (!reachable) return;
+  if (!reach.noun('link')) return;
+  const verb = reach.among(link, ['create', 'get', 'list', 'update', 'delete', 'stats', 'campaign']);
 
-  bulkOptions(
-    addParams(link.command('create').description(linkCreate.summary), linkCreate, ['fullLink']).argument(
-      '[fullLink]',
-      'the URL to shorten (https://... or www....); or use --from-file',
-    ),
-  )
-    .addHelpText(
-      'after',
-      `
+  const createCommand = verb('create', linkCreate.summary);
+  if (createCommand)
+    bulkOptions(
+      addParams(createCommand, linkCreate, ['fullLink']).argument(
+        '[fullLink]',
+        'the URL to shorten (https://... or www....); or use --from-file',
+      ),
+    )
+      .addHelpText(
+        'after',
+        `
 With --from-file, each row of a CSV (header: fullLink, and optionally status,
 expirationDate, comment) or NDJSON file becomes one link; --status, --expires
 and --comment fill empty cells. Results stream as rows finish; a journal
@@ -166,24 +169,22 @@ ${examples([
   'smslink link create --from-file links.csv --concurrency 8 -o csv > created.csv',
   'smslink link create --from-file links.csv --validate-only',
 ])}`,
-    )
-    .action((fullLink: string | undefined, opts: CliValues, cmd: Command) =>
-      runner(cmd, async (ctx) => {
-        if (opts.fromFile !== undefined) {
-          if (fullLink !== undefined) throw new UsageError('give either <fullLink> or --from-file, not both');
-          return bulkCreate(ctx, opts);
-        }
-        rejectBulkFlagsWithoutFile(opts);
-        const input = { fullLink, ...inputFrom(linkCreate, [], opts, ['fullLink']) };
-        if (ctx.globals.dryRun) return (await dryRun(ctx, linkCreate, input), EXIT.OK);
-        await render(ctx, linkCreate, await callOperation(ctx, linkCreate, input));
-      }),
-    );
+      )
+      .action((fullLink: string | undefined, opts: CliValues, cmd: Command) =>
+        runner(cmd, async (ctx) => {
+          if (opts.fromFile !== undefined) {
+            if (fullLink !== undefined) throw new UsageError('give either <fullLink> or --from-file, not both');
+            return bulkCreate(ctx, opts);
+          }
+          rejectBulkFlagsWithoutFile(opts);
+          const input = { fullLink, ...inputFrom(linkCreate, [], opts, ['fullLink']) };
+          if (ctx.globals.dryRun) return (await dryRun(ctx, linkCreate, input), EXIT.OK);
+          await render(ctx, linkCreate, await callOperation(ctx, linkCreate, input));
+        }),
+      );
 
-  link
-    .command('get')
-    .description(linkGet.summary)
-    .argument('<ref>', 'link id (all digits), short link (a URL) or code')
+  verb('get', linkGet.summary)
+    ?.argument('<ref>', 'link id (all digits), short link (a URL) or code')
     .option('--id', 'treat <ref> as an id')
     .option('--code', 'treat <ref> as a code')
     .option('--short-link', 'treat <ref> as a short link')
@@ -196,25 +197,29 @@ ${examples([
       }),
     );
 
-  pagingOptions(addParams(link.command('list').description(linkList.summary), linkList))
-    .addHelpText(
-      'after',
-      examples([
-        'smslink link list',
-        'smslink link list --status active --sort clickCnt:desc --page-size 50',
-        'smslink link list --created-from 2026-01-01 --query promo -o csv',
-        'smslink link list --all -o ndjson > links.ndjson',
-      ]),
-    )
-    .action((opts: CliValues, cmd: Command) =>
-      runner(cmd, (ctx) => listPages(ctx, linkList, inputFrom(linkList, [], opts), opts, 'links')),
-    );
+  const listCommand = verb('list', linkList.summary);
+  if (listCommand)
+    pagingOptions(addParams(listCommand, linkList))
+      .addHelpText(
+        'after',
+        examples([
+          'smslink link list',
+          'smslink link list --status active --sort clickCnt:desc --page-size 50',
+          'smslink link list --created-from 2026-01-01 --query promo -o csv',
+          'smslink link list --all -o ndjson > links.ndjson',
+        ]),
+      )
+      .action((opts: CliValues, cmd: Command) =>
+        runner(cmd, (ctx) => listPages(ctx, linkList, inputFrom(linkList, [], opts), opts, 'links')),
+      );
 
-  addParams(link.command('update').description(linkUpdate.summary), linkUpdate)
-    .option('--no-expiry', 'remove the expiry date: the link works indefinitely')
-    .addHelpText(
-      'after',
-      `
+  const updateCommand = verb('update', linkUpdate.summary);
+  if (updateCommand)
+    addParams(updateCommand, linkUpdate)
+      .option('--no-expiry', 'remove the expiry date: the link works indefinitely')
+      .addHelpText(
+        'after',
+        `
 Link/Update on the service clears the expiry date whenever it is not sent.
 smslink protects you from that: without --expires it first reads the link
 and resends its current expiry date, status and comment. Use --no-expiry to
@@ -225,25 +230,29 @@ ${examples([
   'smslink link update 417863 --no-expiry',
   'smslink link update 417863 --comment "moved to spring campaign"',
 ])}`,
-    )
-    .action((id: string, opts: CliValues, cmd: Command) => runner(cmd, (ctx) => update(ctx, id, opts)));
+      )
+      .action((id: string, opts: CliValues, cmd: Command) => runner(cmd, (ctx) => update(ctx, id, opts)));
 
-  addParams(link.command('delete').description(linkDelete.summary), linkDelete)
-    .addHelpText(
-      'after',
-      `\nExit code 0 when every id was deleted; otherwise the ids not deleted are named on stderr and the exit code is 5.\n${examples([
+  const deleteCommand = verb('delete', linkDelete.summary);
+  if (deleteCommand)
+    addParams(deleteCommand, linkDelete)
+      .addHelpText(
+        'after',
+        `\nExit code 0 when every id was deleted; otherwise the ids not deleted are named on stderr and the exit code is 5.\n${examples([
         'smslink link delete 417863',
         'smslink link delete 417863 417864,417865',
         'smslink link list --query old -q | smslink link delete -',
       ])}`,
-    )
-    .action((ids: string[], _opts: CliValues, cmd: Command) => runner(cmd, (ctx) => remove(ctx, ids)));
+      )
+      .action((ids: string[], _opts: CliValues, cmd: Command) => runner(cmd, (ctx) => remove(ctx, ids)));
 
-  addParams(link.command('stats').description(linkStats.summary), linkStats)
-    .option('--concurrency <n>', 'requests in flight when more than 5 ids are given (default 4)')
-    .addHelpText(
-      'after',
-      `
+  const statsCommand = verb('stats', linkStats.summary);
+  if (statsCommand)
+    addParams(statsCommand, linkStats)
+      .option('--concurrency <n>', 'requests in flight when more than 5 ids are given (default 4)')
+      .addHelpText(
+        'after',
+        `
 --from and --to take YYYY-MM-DD (filled to 00:00:00 and 23:59:59) or
 "YYYY-MM-DD HH:MM:SS". Without them the service uses the longest interval of
 the type: 3 years (monthly), 90 days (daily), 1 week (hourly), 3 hours
@@ -252,17 +261,19 @@ ${examples([
   'smslink link stats 417863 --type daily --from 2026-10-01 --to 2026-10-31',
   'smslink link stats 417863 417864 --type monthly -o csv',
 ])}`,
-    )
-    .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => stats(ctx, ids, opts)));
+      )
+      .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => stats(ctx, ids, opts)));
 
-  addParams(link.command('campaign').description(linkCampaign.summary), linkCampaign)
-    .addHelpText('after', examples(['smslink link campaign 9001', 'smslink link campaign 9001 -o csv --fields shortLink,clickCnt,redirectCnt']))
-    .action((campaignId: string, opts: CliValues, cmd: Command) =>
-      runner(cmd, async (ctx) => {
-        const input = inputFrom(linkCampaign, [campaignId], opts);
-        if (ctx.globals.dryRun) return (await dryRun(ctx, linkCampaign, input), EXIT.OK);
-        await renderList(ctx, linkCampaign, await callOperation<CampaignLink[]>(ctx, linkCampaign, input), 'links in this campaign');
-      }),
-    );
+  const campaignCommand = verb('campaign', linkCampaign.summary);
+  if (campaignCommand)
+    addParams(campaignCommand, linkCampaign)
+      .addHelpText('after', examples(['smslink link campaign 9001', 'smslink link campaign 9001 -o csv --fields shortLink,clickCnt,redirectCnt']))
+      .action((campaignId: string, opts: CliValues, cmd: Command) =>
+        runner(cmd, async (ctx) => {
+          const input = inputFrom(linkCampaign, [campaignId], opts);
+          if (ctx.globals.dryRun) return (await dryRun(ctx, linkCampaign, input), EXIT.OK);
+          await renderList(ctx, linkCampaign, await callOperation<CampaignLink[]>(ctx, linkCampaign, input), 'links in this campaign');
+        }),
+      );
 }
 

@@ -10,7 +10,7 @@ import { bulkFlags, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from '
 import { addParams, examples, inputFrom, type CliValues } from './operation.js';
 import { listPages, pagingOptions } from './paging.js';
 import { parseDuration, waitForDelivery, waitOutcome, type WaitOptions, type WaitResult } from './wait.js';
-import type { Runner } from './run.js';
+import type { Reach, Runner } from './run.js';
 
 const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 
@@ -134,15 +134,18 @@ async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<
   return EXIT.OK;
 }
 
-/** Registers the noun; its subcommands only when `reachable` (see buildProgram in run.ts). */
-export function registerMessage(program: Command, runner: Runner, reachable: boolean): void {
+/** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
+export function registerMessage(program: Command, runner: Runner, reach: Reach): void {
   const message = program.command('message').description('Send single SMS messages and follow their delivery');
-  if (!reachable) return;
+  if (!reach.noun('message')) return;
+  const verb = reach.among(message, ['send', 'status', 'list']);
 
-  bulkOptions(waitFlags(addParams(message.command('send').description(messageSend.summary), messageSend)))
-    .addHelpText(
-      'after',
-      `
+  const sendCommand = verb('send', messageSend.summary);
+  if (sendCommand)
+    bulkOptions(waitFlags(addParams(sendCommand, messageSend)))
+      .addHelpText(
+        'after',
+        `
 The recipient is written in international format; +, spaces, dashes and
 brackets are removed (7 to 15 digits remain). --dry-run also shows the
 encoding (GSM-7 or UCS-2) and the number of segments.
@@ -161,14 +164,16 @@ ${examples([
   'smslink message send --to 77011234567 --text "CI check" --wait --wait-timeout 2m',
   'smslink message send --from-file customers.csv --text "Hi {{name}}, your code is {{code}}" --rate 20',
 ])}`,
-    )
-    .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => send(ctx, opts)));
+      )
+      .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => send(ctx, opts)));
 
-  waitFlags(addParams(message.command('status').description(messageStatus.summary), messageStatus))
-    .option('--concurrency <n>', 'requests in flight when more than 100 ids are given (default 4)')
-    .addHelpText(
-      'after',
-      `
+  const statusCommand = verb('status', messageStatus.summary);
+  if (statusCommand)
+    waitFlags(addParams(statusCommand, messageStatus))
+      .option('--concurrency <n>', 'requests in flight when more than 100 ids are given (default 4)')
+      .addHelpText(
+        'after',
+        `
 Statuses: NEW, ENQUEUD, ACCEPTD, PDLIVRD (not final); DELIVRD, UNDELIV,
 REJECTD, EXPIRED, DELETED (final). Ids the service does not know (or that
 belong to another key) are named on stderr: exit 6 when none was found, 5
@@ -179,13 +184,15 @@ ${examples([
   'cut -d, -f1 sent.csv | smslink message status - -o csv',
   'smslink message status 123456 --wait --wait-timeout 5m   # exit 0 delivered, 7 not, 3 timeout',
 ])}`,
-    )
-    .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => status(ctx, ids, opts)));
+      )
+      .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => status(ctx, ids, opts)));
 
-  pagingOptions(addParams(message.command('list').description(messageList.summary), messageList))
-    .addHelpText(
-      'after',
-      `
+  const listCommand = verb('list', messageList.summary);
+  if (listCommand)
+    pagingOptions(addParams(listCommand, messageList))
+      .addHelpText(
+        'after',
+        `
 Time criteria take YYYY-MM-DD (filled to 00:00:00 for -from and 23:59:59
 for -to) or "YYYY-MM-DD HH:MM:SS".
 ${examples([
@@ -193,6 +200,6 @@ ${examples([
   'smslink message list --status UNDELIV --sent-from 2026-11-01 --with-number-info',
   'smslink message list --campaign-ids 9001,9002 --sort startSendTs:desc --all -o ndjson',
 ])}`,
-    )
-    .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => listPages(ctx, messageList, inputFrom(messageList, [], opts), opts, 'messages')));
+      )
+      .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => listPages(ctx, messageList, inputFrom(messageList, [], opts), opts, 'messages')));
 }

@@ -21,15 +21,49 @@ export { redact } from '../secrets.js';
 /** Runs one command action with a fresh context; the action returns its exit code. */
 export type Runner = (cmd: Command, action: (ctx: RunContext) => Promise<number | void>) => Promise<void>;
 
+/** How far a run can reach in the command tree (see buildProgram). */
+export interface Reach {
+  /** Whether the subcommands of `noun` are added at all. */
+  noun(noun: string): boolean;
+  /**
+   * For the sibling commands `names` under `parent`: adds one (by name and
+   * description) and returns it when the run can reach it, to be built in full.
+   */
+  among(parent: Command, names: readonly string[]): AddCommand;
+}
+
+/** Adds a command by name and description; returns it when it is to be built in full (see Reach). */
+export type AddCommand = (name: string, description: string) => Command | undefined;
+
+function reachOf(argv: readonly string[]): Reach {
+  const completion = argv.includes('completion');
+  // Help lists siblings with their arguments and options: build them all (-h may be combined, as in -qh).
+  const help = argv.some((a) => a === '--help' || /^-[^-]*h/.test(a));
+  return {
+    noun: (noun) => completion || argv.includes(noun),
+    among: (parent, names) => {
+      const named = completion || help ? [] : names.filter((name) => argv.includes(name));
+      return (name, description) => {
+        const cmd = parent.command(name).description(description);
+        return named.length === 0 || named.includes(name) ? cmd : undefined;
+      };
+    },
+  };
+}
+
 /**
- * The command tree. Every noun is listed, but the subcommands of a noun (with
- * their options and help texts, most of the tree) are built only when the run
- * can reach them: when argv names the noun, or for `completion`, which walks
- * the whole tree. `smslink link get 1` builds no message or config commands
- * and `--help` none at all.
+ * The command tree, built only as far as the run can reach. Every noun is
+ * listed, but its subcommands (with their options and help texts, most of
+ * the tree) are added only when argv names the noun, or for `completion`,
+ * which walks the whole tree. Of sibling commands (a noun's verbs, or api,
+ * serve and completion), those argv does not name are added by name and
+ * description alone when it names one of them, which is all commander's
+ * suggestions read; help builds them all. `smslink link get 1` builds no
+ * message or config commands and of the link commands only `get`, and
+ * `--help` no subcommands at all.
  */
 function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Command {
-  const reachable = (noun: string) => argv.includes(noun) || argv.includes('completion');
+  const reach = reachOf(argv);
   const program = new Command('smslink')
     .description('Short links and single SMS from the command line.')
     .version(version(), '-V, --version', 'print the version')
@@ -72,12 +106,14 @@ function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Comma
       `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE) > config profile > default.\n\n${EXIT_CODES_HELP}\n`,
   );
 
-  registerLink(program, runner, reachable('link'));
-  registerMessage(program, runner, reachable('message'));
-  registerConfig(program, runner, reachable('config'));
-  registerApi(program, runner);
-  registerServe(program, runner, reachable('sandbox'));
-  registerCompletion(program, runner);
+  // The nouns are always added in full; api, serve and completion are built only when reached.
+  const command = reach.among(program, ['link', 'message', 'config', 'api', 'serve', 'sandbox', 'completion']);
+  registerLink(program, runner, reach);
+  registerMessage(program, runner, reach);
+  registerConfig(program, runner, reach);
+  registerApi(command, runner);
+  registerServe(program, command, runner, reach);
+  registerCompletion(program, command, runner);
   return program;
 }
 

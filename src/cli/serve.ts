@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { RunContext } from './context.js';
 import { EXIT, UsageError } from './exit.js';
 import { examples, type CliValues } from './operation.js';
-import type { Runner } from './run.js';
+import type { AddCommand, Reach, Runner } from './run.js';
 
 const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
 
@@ -68,11 +68,9 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
 }
 
 /** Registers serve, and the sandbox noun with its subcommands only when `sandboxReachable` (see buildProgram in run.ts). */
-export function registerServe(program: Command, runner: Runner, sandboxReachable: boolean): void {
-  program
-    .command('serve')
-    .description('Run the emulator of the service (stateful, on 127.0.0.1:8080 by default)')
-    .option('--host <host>', 'interface to bind (default 127.0.0.1)')
+export function registerServe(program: Command, command: AddCommand, runner: Runner, reach: Reach): void {
+  command('serve', 'Run the emulator of the service (stateful, on 127.0.0.1:8080 by default)')
+    ?.option('--host <host>', 'interface to bind (default 127.0.0.1)')
     .option('--port <port>', 'port; 0 picks a free one (default 8080)')
     .option('--db <path>', 'database file, or :memory: (default: the sandbox database)')
     .option('--short-base <url>', 'base of the short links it hands out (default: its own URL)')
@@ -103,7 +101,7 @@ ${examples([
     .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => serve(ctx, opts)));
 
   const sandbox = program.command('sandbox').description('Show or empty the local sandbox used by --sandbox and serve');
-  if (!sandboxReachable) return;
+  if (!reach.noun('sandbox')) return;
   sandbox
     .command('path')
     .description('Print where the sandbox database is')

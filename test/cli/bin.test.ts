@@ -1,12 +1,13 @@
 // The built bin as a user runs it: real process, real exit codes, data on
 // stdout and messages on stderr.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer, type Socket } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForwardProxy } from '../helpers/forward-proxy.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { LIVE_LINK, startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 import { binEnv, tempDir } from '../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
@@ -43,6 +44,73 @@ describe('bin/smslink.js', () => {
   it('puts data on stdout and nothing on stderr on success', async () => {
     const r = await bin(['link', 'create', 'https://example.com', '-q'], { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'BinKey0123456789' });
     expect(r).toEqual({ status: 0, stdout: 'https://sho.rt/ddoj\n', stderr: '' });
+  });
+
+  // The bin leaves its keep-alive connection to the exit (RunContext releases the client, no graceful close).
+  it('writes the whole of a large output before it exits, and the server sees the connection closed', async () => {
+    const items = Array.from({ length: 3000 }, (_, i) => ({ ...LIVE_LINK, id: String(i + 1), comment: `row ${i + 1} ${'x'.repeat(200)}` }));
+    server.respond((req) => (req.path.endsWith('/Link/List') ? { body: { code: 0, data: { items, totalItemCount: String(items.length) }, message: '' } } : undefined));
+    const closed = new Promise<void>((resolve) => server.server.once('connection', (socket) => socket.on('close', () => resolve())));
+    try {
+      const r = await bin(['link', 'list', '-o', 'ndjson'], { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'BinKey0123456789' });
+      expect(r.status).toBe(0);
+      expect(r.stderr).toBe('');
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(3000);
+      expect(JSON.parse(lines[2999])).toMatchObject({ id: 3000, comment: `row 3000 ${'x'.repeat(200)}` });
+      await closed;
+    } finally {
+      server.respond(undefined);
+    }
+  });
+
+  // The bin's interrupt (createInterrupt in bin/smslink.js) stands in for an AbortController.
+  describe('Ctrl-C', () => {
+    /** Starts the bin, sends SIGINT once `ready()` holds, and resolves with its exit. */
+    async function interrupted(args: string[], env: Record<string, string>, ready: () => boolean) {
+      const child = spawn(process.execPath, [BIN, ...args], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await expect.poll(ready, { timeout: 10_000 }).toBe(true);
+      const sent = Date.now();
+      child.kill('SIGINT');
+      const code = await exited;
+      return { code, stderr, ms: Date.now() - sent };
+    }
+
+    it('stops a request in flight: exit 130, at once', async () => {
+      const held: Socket[] = [];
+      const silent = createServer((socket) => held.push(socket.on('data', () => undefined)));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (silent.address() as { port: number }).port;
+        const r = await interrupted(['link', 'get', '1'], { SMSLINK_BASE_URL: `http://127.0.0.1:${port}`, SMSLINK_API_KEY: 'BinKey0123456789' }, () => held.length > 0);
+        expect(r.code).toBe(130);
+        expect(r.stderr).toContain('Link/Get: interrupted');
+        expect(r.ms).toBeLessThan(2000);
+      } finally {
+        for (const socket of held) socket.destroy();
+        silent.close();
+      }
+    });
+
+    it('ends a --wait between polls: exit 130', async () => {
+      server.respond((req) => (req.path.endsWith('/Message/GetSMSStatus') ? { body: { code: 0, data: [{ id: '5', status: 'ENQUEUD' }], message: '' } } : undefined));
+      try {
+        const before = server.requests.length;
+        const r = await interrupted(
+          ['message', 'status', '5', '--wait', '--wait-timeout', '5m'],
+          { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'BinKey0123456789' },
+          () => server.requests.length > before,
+        );
+        expect(r.code).toBe(130);
+        expect(r.stderr).toContain('interrupted while waiting; not final yet: 5');
+        expect(r.ms).toBeLessThan(2000);
+      } finally {
+        server.respond(undefined);
+      }
+    });
   });
 
   it('exits 2 on invalid input with the message on stderr only', async () => {

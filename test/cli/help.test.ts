@@ -44,4 +44,24 @@ describe('help', () => {
     expect(sub.code).toBe(2);
     expect(sub.stderr).toContain('(Did you mean create?)');
   });
+
+  // A run that names a command builds its siblings by name and description only (Reach in run.ts).
+  it('suggests a sibling of a command the run names', async () => {
+    const sub = await runCli(['link', 'crate', 'list']);
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toContain('(Did you mean create?)');
+    const top = await runCli(['serv', 'link']);
+    expect(top.code).toBe(2);
+    expect(top.stderr).toContain('(Did you mean serve?)');
+  });
+
+  it('shows the same help for a command whatever else argv names', async () => {
+    for (const [args, alone] of [
+      [['-qh', 'link'], ['--help']],
+      [['link', '--help', 'get'], ['link', '--help']],
+      [['link', 'get', '-h'], ['link', 'get', '--help']],
+    ]) {
+      expect((await runCli(args)).stdout, args.join(' ')).toBe((await runCli(alone)).stdout);
+    }
+  });
 });

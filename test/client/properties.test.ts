@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, validateInput } from '../../src/catalog/index.js';
-import { encodeForm, toWireParams, arrayFormatOf } from '../../src/client/request.js';
+import { buildRequest, encodeForm, formEncode, serviceUrl, toWireParams, arrayFormatOf } from '../../src/client/request.js';
 import { normalize } from '../../src/client/normalize.js';
 
 const op = (id: string) => OPERATIONS.find((o) => o.id === id)!;
@@ -105,6 +105,45 @@ describe('normalisation', () => {
         expect(out.extra).toBe(String(n));
         expect(out.clickCnt).toBe(/^-?\d+$/.test(s.trim()) && Number.isSafeInteger(Number(s.trim())) ? Number(s.trim()) : s);
       }),
+    );
+  });
+});
+
+describe('request URL', () => {
+  /** Any UTF-16 text: lone surrogates, spaces and the characters the two encodings treat differently included. */
+  const anyText = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom(' ', '!', "'", '(', ')', '~', '*', '-', '.', '_', '+', '%', '&', '=', '#', '?', '/'),
+      fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+    ),
+    maxLength: 40,
+  });
+
+  it('writes a query value as URLSearchParams does', () => {
+    fc.assert(
+      fc.property(anyText, (value) => {
+        expect(formEncode(value)).toBe(new URLSearchParams({ v: value }).toString().slice(2));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('is the URL searchParams.set() made, for any key and base URL', () => {
+    const base = fc.constantFrom('http://127.0.0.1:8080', 'https://api.example.com/', 'https://api.example.com/prefix//', 'http://[::1]:9/a/b?x=1#f', 'https://user:pw@host.example:443/p');
+    fc.assert(
+      fc.property(base, anyText, fc.constantFrom('Link/Get', 'Message/SendSmsMessage'), (baseUrl, apiKey, path) => {
+        const url = serviceUrl(baseUrl, path);
+        url.searchParams.set('output', 'json');
+        url.searchParams.set('api', 'v1');
+        const redacted = new URL(url);
+        url.searchParams.set('apiKey', apiKey);
+        redacted.searchParams.set('apiKey', '***');
+        const req = buildRequest(path, path, '', { baseUrl, apiKey });
+        expect(req.url).toBe(url.toString());
+        expect(req.redactedUrl).toBe(redacted.toString());
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -1,9 +1,11 @@
 // The exact bytes each operation puts on the wire, over a real socket to a
 // recording server, and how the client reads the live answers.
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import qs from 'qs';
 import { ApiError, SmsLinkClient, TransportError, ValidationError } from '../../src/index.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { LIVE_LINK, startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 
 let server: RecordingServer;
 let client: SmsLinkClient;
@@ -160,5 +162,53 @@ describe('reading live answers', () => {
     await expect(client.getLink({ id: 1 })).rejects.toMatchObject({ kind: 'protocol' });
     server.respond(() => ({ body: { hello: 'world' } }));
     await expect(client.getLink({ id: 1 })).rejects.toMatchObject({ kind: 'protocol' });
+  });
+});
+
+describe('closing the connections', () => {
+  it('release() drops the keep-alive connection at once, and the client still works after it', async () => {
+    const open = new Set<Socket>();
+    const onConnection = (socket: Socket) => {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+    };
+    server.server.on('connection', onConnection);
+    const own = new SmsLinkClient({ baseUrl: server.url, apiKey: KEY });
+    try {
+      await own.getLink({ id: 1 });
+      expect(open.size).toBe(1);
+      await own.release();
+      await expect.poll(() => open.size).toBe(0);
+      // A later call opens a new connection, as after close().
+      await expect(own.getLink({ id: 2 })).resolves.toMatchObject({ id: 417863 });
+    } finally {
+      await own.close();
+      server.server.off('connection', onConnection);
+    }
+  });
+
+  it('release() with a request in flight lets it finish, as close() does', async () => {
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    let arrived = false;
+    const slow = createServer((req, res) => {
+      arrived = true;
+      req.resume();
+      req.on('end', () => void held.then(() => res.end(JSON.stringify({ code: 0, data: { ...LIVE_LINK, id: '5' }, message: '' }))));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const own = new SmsLinkClient({ baseUrl: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, apiKey: KEY });
+    try {
+      const got = own.getLink({ id: 5 });
+      await expect.poll(() => arrived).toBe(true);
+      const released = own.release();
+      answer();
+      await expect(got).resolves.toMatchObject({ id: 5 });
+      await released;
+    } finally {
+      await own.close();
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
   });
 });
