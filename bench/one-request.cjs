@@ -7,7 +7,8 @@ const [baseUrl, key, id] = process.argv.slice(2);
 require('../bin/compile-cache.js').enableCompileCache(process.env, `${__dirname}/../dist/bundle`, ['one-request']);
 const { Agent } = require('../dist/bundle/vendor/undici.cjs').default;
 
-const agent = new Agent({ keepAliveTimeout: 4_000 });
+// maxHeaderSize as the transport passes it: without it undici loads node:http to read Node's default.
+const agent = new Agent({ keepAliveTimeout: 4_000, maxHeaderSize: 16 * 1024 });
 const chunks = [];
 agent.dispatch(
   {
