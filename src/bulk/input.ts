@@ -65,10 +65,11 @@ export async function openInput(path: string, format: string | undefined, stdin:
   return { path: spooled, label: 'stdin', fromStdin: true, format: fmt, size: out.bytesWritten, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** sha256 of the input's bytes, streamed. */
-export async function hashInput(path: string): Promise<string> {
+/** sha256 of the input's bytes: those already read, or the file's, streamed. */
+export async function hashInput(path: string, bytes?: Buffer): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  if (bytes) hash.update(bytes);
+  else for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return `sha256:${hash.digest('hex')}`;
 }
 
@@ -146,34 +147,35 @@ export class InputReadError extends Error {
 /**
  * Every row of an input at once, for inputs small enough to hold: parsing a
  * whole buffer takes about a third of the time of streaming it record by
- * record. Lines end as readline ends them (LF, CRLF or a lone CR).
+ * record. Lines end as readline ends them (LF, CRLF or a lone CR). The bytes
+ * read come back too, for hashInput() not to read the file again.
  */
-export async function readAllRows(input: Pick<InputFile, 'path' | 'format'>): Promise<InputRow[]> {
+export async function readAllRows(input: Pick<InputFile, 'path' | 'format'>): Promise<{ rows: InputRow[]; bytes: Buffer }> {
   const { readFile } = await import('node:fs/promises');
-  const data = await readFile(input.path);
-  const out: InputRow[] = [];
+  const bytes = await readFile(input.path);
+  const rows: InputRow[] = [];
   if (input.format === 'csv') {
     const { parse } = await import('csv-parse/sync');
     let records: string[][];
     try {
-      records = parse(data, CSV_OPTIONS) as string[][];
+      records = parse(bytes, CSV_OPTIONS) as string[][];
     } catch (err) {
       // csv-parse counts the header among the records it read.
       const read = (err as { records?: number }).records;
       throw new InputReadError((err as Error).message, typeof read === 'number' ? Math.max(0, read - 1) : 0);
     }
-    const rows = new CsvRows();
+    const csv = new CsvRows();
     for (const record of records) {
-      const r = rows.next(record);
-      if (r) out.push(r);
+      const r = csv.next(record);
+      if (r) rows.push(r);
     }
-    return out;
+    return { rows, bytes };
   }
   let row = 0;
-  for (const line of data.toString('utf8').split(/\r?\n|\r(?!\n)/)) {
-    if (line.trim() !== '') out.push(ndjsonRow(++row, line));
+  for (const line of bytes.toString('utf8').split(/\r?\n|\r(?!\n)/)) {
+    if (line.trim() !== '') rows.push(ndjsonRow(++row, line));
   }
-  return out;
+  return { rows, bytes };
 }
 
 /** The column names: the CSV header, or the keys of the first NDJSON record. */

@@ -20,7 +20,8 @@ const OUTPUT_BATCH = 256;
  * An input of at most this size is read whole and parsed at once, and pass
  * 2 sends from the rows pass 1 read (a streamed parse costs about a tenth of
  * a bulk run's CPU time per pass; a parse of the whole buffer a third of
- * that). Larger inputs are streamed, twice, so memory stays flat whatever
+ * that), and the journal hashes the bytes read rather than reading the file
+ * again. Larger inputs are streamed, twice, so memory stays flat whatever
  * the size of the file.
  */
 const KEEP_ROWS_MAX_BYTES = 4 * 1024 * 1024;
@@ -103,12 +104,12 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
   let total = 0;
   let invalid = 0;
   let firstValid: Record<string, unknown> | undefined;
-  let kept: InputRow[] | undefined;
+  let kept: { rows: InputRow[]; bytes: Buffer } | undefined;
   try {
     if (input.size <= KEEP_ROWS_MAX_BYTES) kept = await readAllRows(input);
-    if (kept && !validateOnly) total = kept.length;
+    if (kept && !validateOnly) total = kept.rows.length;
     else {
-      for await (const r of kept ?? readRows(input)) {
+      for await (const r of kept?.rows ?? readRows(input)) {
         total += 1;
         if (!validateOnly) continue;
         const checked = check(rules, spec, r.fields, r.error);
@@ -146,7 +147,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
   if (!journalPath) await ctx.warn('reading stdin without --journal: this run cannot be resumed; pass --journal FILE to make it resumable');
   const { redact } = await import('../secrets.js');
   const journal = journalPath
-    ? await Journal.open(journalPath, { command: spec.command, inputHash: await hashInput(input.path), input: input.label }, { inputPath: input.path, scrub: redact })
+    ? await Journal.open(journalPath, { command: spec.command, inputHash: await hashInput(input.path, kept?.bytes), input: input.label }, { inputPath: input.path, scrub: redact })
     : undefined;
 
   const limiter = new Limiter(opts.concurrency, opts.rate, ctx.io.signal);
@@ -203,7 +204,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
   };
 
   try {
-    for await (const r of kept ?? readRows(input)) {
+    for await (const r of kept?.rows ?? readRows(input)) {
       if (stopping()) {
         interrupted = true;
         break;
