@@ -102,23 +102,52 @@ const WASM_FILES = { 'llhttp_simd.wasm': 'llhttp_simd-wasm.js', 'llhttp.wasm': '
 /**
  * V8 starts optimising a WebAssembly function on a background thread once it
  * has run for a while ("tiering budget"), and exit waits for that: 100 ms
- * and more for llhttp on a busy machine, after a single response. The budget
- * of an instance is read when it is created, so the stub raises it just for
- * the parser's instance (created in the same tick, right after the module):
- * a short run keeps the baseline code, a long bulk run gets the optimised
- * code after ~100 MB of responses. The flag goes back to V8's default at
- * once: flags are part of the key of every code cache, Node's own for its
- * built-in modules included, and a changed flag would have every module
- * loaded later compiled from source (~25 M instructions for a `link get`).
+ * and more for llhttp on a busy machine, after a single response. V8 reads
+ * the budget when it creates a module, so the stub raises it just for the
+ * parser's module (undici creates it in the same tick, with the bytes the
+ * stub returns): a short run keeps the baseline code, a long bulk run gets
+ * the optimised code after ~100 MB of responses. The flag goes back to V8's
+ * default at once: flags are part of the key of every code cache, Node's own
+ * for its built-in modules included, and a changed flag would have every
+ * module loaded later compiled from source (~25 M instructions for a `link
+ * get`), and the bin's compile cache rewritten by every run. That default
+ * differs between V8 versions (1,800,000 in Node 20's, 13,000,000 in later
+ * ones), so the stub finds it: it notes V8's cache tag (a hash of its
+ * version and flags) before it raises the budget, then tries each default
+ * until the tag is the same again. Where V8 is newer than any version it
+ * knows, or the user gave node the flag, it leaves the flag alone.
  */
-const TIERING_BUDGET = { raised: 100_000_000, v8Default: 1_800_000 };
+const TIERING_BUDGET = { raised: 100_000_000, v8Defaults: [1_800_000, 13_000_000], newestV8: 13 };
+/** The one budget raise both stubs share (the plain parser's follows the SIMD one's failure in the same tick). */
+const WASM_BUDGET = [
+  "const v8 = require('node:v8');",
+  'let tag = null;',
+  'exports.raise = () => {',
+  '  if (tag !== null) return;',
+  `  if (Number(process.versions.v8.split('.')[0]) > ${TIERING_BUDGET.newestV8} || process.execArgv.some((arg) => /wasm[-_]tiering[-_]budget/.test(arg))) return;`,
+  '  tag = v8.cachedDataVersionTag();',
+  `  v8.setFlagsFromString('--wasm-tiering-budget=${TIERING_BUDGET.raised}');`,
+  '  queueMicrotask(() => {',
+  `    for (const budget of ${JSON.stringify(TIERING_BUDGET.v8Defaults)}) {`,
+  "      v8.setFlagsFromString('--wasm-tiering-budget=' + budget);",
+  '      if (v8.cachedDataVersionTag() === tag) break;',
+  '    }',
+  '    tag = null;',
+  '  });',
+  '};',
+].join('\n');
 const readWasm = (name) => () =>
   [
-    "const v8 = require('node:v8');",
-    `v8.setFlagsFromString('--wasm-tiering-budget=${TIERING_BUDGET.raised}');`,
-    `queueMicrotask(() => v8.setFlagsFromString('--wasm-tiering-budget=${TIERING_BUDGET.v8Default}'));`,
+    "require('smslink:wasm-budget').raise();",
     `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}));`,
   ].join('\n');
+const wasmBudget = {
+  name: 'wasm-budget',
+  setup(b) {
+    b.onResolve({ filter: /^smslink:wasm-budget$/ }, () => ({ path: 'wasm-budget', namespace: 'wasm-budget' }));
+    b.onLoad({ filter: /.*/, namespace: 'wasm-budget' }, () => ({ contents: WASM_BUDGET, loader: 'js' }));
+  },
+};
 const requireHere = createRequire(import.meta.url);
 /**
  * llhttp's constants module builds some thirty tables when it loads (~0.3 ms
@@ -341,7 +370,7 @@ const builds = await Promise.all([
     ...common,
     entryPoints: Object.fromEntries(Object.keys(VENDOR).map((name) => [vendorFile(name), `vendor:${name}`])),
     alias: ALIASES,
-    plugins: [vendorEntries, patchSources, lazyRequires],
+    plugins: [vendorEntries, patchSources, wasmBudget, lazyRequires],
   }),
   build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, alias: ALIASES, plugins: [inlineEntries, ownFiles, patchSources, lazyRequires] }),
   // libsql's binary packages, and the detectors the patch leaves for platforms it does not list, stay in node_modules.
