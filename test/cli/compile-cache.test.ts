@@ -27,8 +27,8 @@ const filesIn = (dir: string): string[] =>
   existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)) : [];
 
 /** The bin as a child process, without blocking the event loop the recording server answers on. */
-async function smslinkAsync(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/smslink.js'), ...args], { env: binEnv(env) });
+async function smslinkAsync(args: string[], env: Record<string, string>, nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/smslink.js'), ...args], { env: binEnv(env) });
   let stdout = '';
   child.stdout.on('data', (d) => (stdout += d));
   const [status] = (await once(child, 'close')) as [number | null];
@@ -109,6 +109,21 @@ describe('compile cache', () => {
     expect(await smslinkAsync(['link', 'get', '417863', '-q'], env)).toEqual(get);
     expect((await smslinkAsync(['--help'], env)).status).toBe(0);
     expect(saved()).toEqual(afterGet);
+  });
+
+  it("leaves a tiering budget the user gave node as it is: the cache saved under it is used again", async () => {
+    // Were the stub to raise and then "restore" V8's default, the flags at exit would differ from
+    // those at start, and each run would refuse the entry the previous one saved and write it again.
+    const cache = tempDir();
+    const env = { SMSLINK_CACHE_DIR: cache, SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'CacheKey0123456789' };
+    const node = ['--wasm-tiering-budget=5000'];
+    const saved = () => new Map(filesIn(cache).map((f) => [f.slice(cache.length), statSync(f).mtimeMs]));
+    const get = await smslinkAsync(['link', 'get', '417863', '-q'], env, node);
+    expect(get).toEqual({ status: 0, stdout: 'https://sho.rt/ddoj\n' });
+    const first = saved();
+    expect([...first.keys()].some((f) => f.endsWith('vendor-undici.cjs.cache'))).toBe(true);
+    expect(await smslinkAsync(['link', 'get', '417863', '-q'], env, node)).toEqual(get);
+    expect(saved()).toEqual(first);
   });
 
   it('never writes what the user typed', async () => {
