@@ -1,37 +1,32 @@
 // A reference for the `link get` row of bench/run.js: one Link/Get through
-// the undici that the bin carries (dist/bundle/vendor/undici.cjs, loaded with
-// the bin's compile cache and the same keep-alive agent), and nothing of
-// smslink: no command line, settings, checks or output. What `link get`
-// costs beyond this is smslink's own. Usage: node bench/one-request.cjs <base-url> <key> <id>
+// Node's own HTTP client on a keep-alive agent, as smslink's transport sends
+// a single request (src/client/node-http.ts), and nothing of smslink: no
+// command line, settings, checks or output. What `link get` costs beyond
+// this is smslink's own. Usage: node bench/one-request.cjs <base-url> <key> <id>
 const [baseUrl, key, id] = process.argv.slice(2);
-require('../bin/compile-cache.js').enableCompileCache(process.env, `${__dirname}/../dist/bundle`, ['one-request']);
-const { Agent } = require('../dist/bundle/vendor/undici.cjs').default;
+const http = require('node:http');
 
-// maxHeaderSize as the transport passes it: without it undici loads node:http to read Node's default.
-const agent = new Agent({ keepAliveTimeout: 4_000, maxHeaderSize: 16 * 1024 });
-const chunks = [];
-agent.dispatch(
-  {
-    origin: baseUrl,
-    path: `/service/Link/Get?output=json&api=v1&apiKey=${encodeURIComponent(key)}`,
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8', accept: 'application/json' },
-    body: `id=${id}`,
-  },
-  {
-    onRequestStart() {},
-    onResponseStart() {},
-    onResponseData(_controller, chunk) {
-      chunks.push(chunk);
-    },
-    onResponseEnd() {
-      process.stdout.write(Buffer.concat(chunks));
-      agent.close();
-    },
-    onResponseError(_controller, err) {
-      process.exitCode = 1;
-      process.stderr.write(`${err.message}\n`);
-      agent.close();
-    },
-  },
-);
+const agent = new http.Agent({ keepAlive: true, timeout: 4_000 });
+const url = new URL(baseUrl);
+const body = `id=${id}`;
+const req = http.request({
+  agent,
+  hostname: url.hostname,
+  port: url.port,
+  method: 'POST',
+  path: `/service/Link/Get?output=json&api=v1&apiKey=${encodeURIComponent(key)}`,
+  headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8', accept: 'application/json', 'content-length': Buffer.byteLength(body) },
+});
+req.on('response', (res) => {
+  const chunks = [];
+  res.on('data', (chunk) => chunks.push(chunk));
+  res.on('end', () => {
+    process.stdout.write(Buffer.concat(chunks));
+    agent.destroy();
+  });
+});
+req.on('error', (err) => {
+  process.exitCode = 1;
+  process.stderr.write(`${err.message}\n`);
+});
+req.end(body);

@@ -241,13 +241,13 @@ const ROWS = {
     }
   },
 
-  /** Not a budget: the same request through undici alone (bench/one-request.cjs), the floor under the `get` row. */
-  async undici() {
+  /** Not a budget: the same request through node:http alone (bench/one-request.cjs), the floor under the `get` row. */
+  async http() {
     const emulator = await startEmulator();
     try {
       const { data } = await call(emulator.url, 'Link/Create', 'data[fullLink]=https%3A%2F%2Fexample.com%2Fget');
       const t = await startup([emulator.url, KEY, String(data.id)], {}, ONE_REQUEST);
-      return { ...startupRow('undici', 'reference: the same Link/Get through undici alone (bench/one-request.cjs) / `node -e 0`', 2.0, t), budget: '-', pass: null };
+      return { ...startupRow('http', 'reference: the same Link/Get through node:http alone (bench/one-request.cjs) / `node -e 0`', 2.0, t), budget: '-', pass: null };
     } finally {
       await emulator.stop();
     }

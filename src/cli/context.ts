@@ -3,7 +3,7 @@
 // keep-alive dispatcher, and the output view. Heavy modules load on demand.
 
 import type { SmsLinkClient, RequestEvent } from '../client/client.js';
-import type { DispatchTarget } from '../client/transport.js';
+import type { DispatchTarget, HttpClient } from '../client/transport.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { readStore, type StoreData } from '../config/store.js';
 import { isHttpUrl, OUTPUT_FORMATS, resolveSettings, type OutputFormat, type Settings } from '../config/resolve.js';
@@ -194,9 +194,10 @@ export class RunContext {
 
   /**
    * The run's client; created once (one dispatcher for every request).
-   * `interruptible: false` lets requests in flight finish on Ctrl-C (bulk runs).
+   * `interruptible: false` lets requests in flight finish on Ctrl-C (bulk runs);
+   * `httpClient` chooses Node's HTTP client or undici (SmsLinkClientOptions).
    */
-  async client(opts: { interruptible?: boolean } = {}): Promise<SmsLinkClient> {
+  async client(opts: { interruptible?: boolean; httpClient?: HttpClient } = {}): Promise<SmsLinkClient> {
     if (this.#client) return this.#client;
     const settings = this.settings();
     let baseUrl = settings.baseUrl.value ?? '';
@@ -263,6 +264,7 @@ export class RunContext {
       proxyEnv,
       ca,
       dispatcher,
+      httpClient: opts.httpClient,
       now: () => this.now(),
       signal: opts.interruptible === false ? undefined : this.io.signal,
       onRequest: this.globals.verbose ? (e) => this.#logRequest(e) : undefined,

@@ -4,10 +4,11 @@
 // a file of the bundle (dist/bundle/, built by global-setup) stands for the
 // sources and packages esbuild put in it (dist/bundle/contents.json). The
 // same probe must see undici and libsql where they are used, or it proves
-// nothing.
+// nothing. A command that sends a request or a few uses Node's own HTTP
+// client; bulk runs and proxies use undici (src/client/transport.ts).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,10 +75,25 @@ describe('modules loaded by the bin', () => {
     }
   });
 
-  it('the same probe sees undici when a command sends, and libsql and the emulator with --sandbox', async () => {
-    const sent = await loadedBy(['link', 'get', '417863'], { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'TraceKey0123456789' });
+  it('the same probe sees undici for a bulk run and a proxy (a single request needs neither), and libsql and the emulator with --sandbox', async () => {
+    const env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'TraceKey0123456789' };
+    const sent = await loadedBy(['link', 'get', '417863'], env);
     expect(sent.status).toBe(0);
-    expect(heavyIn(sent.modules)).toEqual(['undici']);
+    expect(heavyIn(sent.modules)).toEqual([]);
+    expect(sent.modules.has('src/client/node-http.ts')).toBe(true);
+    const file = join(tempDir(), 'links.csv');
+    writeFileSync(file, 'fullLink\nhttps://example.com/a\n');
+    const bulk = await loadedBy(['link', 'create', '--from-file', file], env);
+    expect(bulk.status).toBe(0);
+    expect(heavyIn(bulk.modules)).toEqual(['undici']);
+    // Nothing listens on port 1: the run fails, after loading what a proxied request needs.
+    const proxied = await loadedBy(['link', 'get', '1', '--retries', '0', '--allow-insecure-http'], {
+      ...env,
+      SMSLINK_BASE_URL: 'http://api.smslink.test',
+      HTTP_PROXY: 'http://127.0.0.1:1',
+    });
+    expect(proxied.status).toBe(3);
+    expect(heavyIn(proxied.modules)).toEqual(['undici']);
     // The sandbox's emulator answers in the process, through a dispatcher: no HTTP client, no server.
     const sandbox = await loadedBy(['--sandbox', 'link', 'list']);
     expect(sandbox.status).toBe(0);

@@ -1,5 +1,6 @@
 // The retry policy over real sockets: what is retried, what is never resent,
-// and what is reported as unknown.
+// and what is reported as unknown, through both HTTP clients the client can
+// use (Node's own, and undici for bulk runs and proxies).
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -66,147 +67,151 @@ async function faultyServer(script: Behaviour[], headers: Record<string, string>
   return { url, hits: () => hits };
 }
 
-function client(url: string, extra: Partial<ConstructorParameters<typeof SmsLinkClient>[0]> = {}) {
+function makeClient(url: string, extra: Partial<ConstructorParameters<typeof SmsLinkClient>[0]> = {}) {
   const retries: string[] = [];
   const c = new SmsLinkClient({ baseUrl: url, apiKey: 'RetryKey', retryBaseDelayMs: 5, retryMaxDelayMs: 50, timeoutMs: 2000, onRetry: (r) => retries.push(r.reason), ...extra });
   clients.push(c);
   return { c, retries };
 }
 
-describe('safe operations are retried', () => {
-  it.each<Behaviour>(['code30', 'code999', '500', '502', '503', 'reset', 'truncated'])('after %s', async (fault) => {
-    const s = await faultyServer([fault, fault]);
-    const { c, retries } = client(s.url);
-    await expect(c.getLink({ id: 1 })).resolves.toMatchObject({ id: 1 });
-    expect(s.hits()).toBe(3);
-    expect(retries).toHaveLength(2);
-  });
+describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
+  const client = (url: string, extra: Partial<ConstructorParameters<typeof SmsLinkClient>[0]> = {}) => makeClient(url, { httpClient, ...extra });
 
-  it('after a stalled answer, each attempt bounded by the timeout', async () => {
-    const s = await faultyServer(['stall']);
-    const { c } = client(s.url, { timeoutMs: 200 });
-    const started = Date.now();
-    await expect(c.getLink({ id: 1 })).resolves.toMatchObject({ id: 1 });
-    expect(s.hits()).toBe(2);
-    expect(Date.now() - started).toBeLessThan(5000);
-  });
+  describe('safe operations are retried', () => {
+    it.each<Behaviour>(['code30', 'code999', '500', '502', '503', 'reset', 'truncated'])('after %s', async (fault) => {
+      const s = await faultyServer([fault, fault]);
+      const { c, retries } = client(s.url);
+      await expect(c.getLink({ id: 1 })).resolves.toMatchObject({ id: 1 });
+      expect(s.hits()).toBe(3);
+      expect(retries).toHaveLength(2);
+    });
 
-  it('gives up after --retries and reports the last failure', async () => {
-    const s = await faultyServer(['502', '502', '502', '502', '502']);
-    const { c } = client(s.url, { retries: 2 });
-    const err = (await c.getLink({ id: 1 }).catch((e: unknown) => e)) as TransportError;
-    expect(err).toBeInstanceOf(TransportError);
-    expect(err.status).toBe(502);
-    expect(s.hits()).toBe(3);
-  });
-
-  it('retries 0 means one attempt', async () => {
-    const s = await faultyServer(['503']);
-    const { c } = client(s.url, { retries: 0 });
-    await expect(c.getLink({ id: 1 })).rejects.toMatchObject({ status: 503 });
-    expect(s.hits()).toBe(1);
-  });
-
-  it('honours Retry-After', async () => {
-    const s = await faultyServer(['503'], { 'retry-after': '1' });
-    const { c } = client(s.url, { retryMaxDelayMs: 5000 });
-    const started = Date.now();
-    await c.getLink({ id: 1 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-  });
-});
-
-describe('create and send are never resent blindly', () => {
-  it.each<Behaviour>(['500', '502', 'reset', 'truncated'])('%s after the request reached the service: one attempt, outcome unknown', async (fault) => {
-    const s = await faultyServer([fault]);
-    const { c } = client(s.url);
-    const err = (await c.sendMessage({ recipient: '77011234567', text: 'x' }).catch((e: unknown) => e)) as TransportError;
-    expect(err).toBeInstanceOf(TransportError);
-    expect(err.outcomeUnknown).toBe(true);
-    expect(s.hits()).toBe(1);
-  });
-
-  it('a stalled send times out once and is unknown', async () => {
-    const s = await faultyServer(['stall']);
-    const { c } = client(s.url, { timeoutMs: 200 });
-    const err = (await c.createLink({ fullLink: 'https://e.com' }).catch((e: unknown) => e)) as TransportError;
-    expect(err).toMatchObject({ kind: 'timeout', outcomeUnknown: true });
-    expect(err.message).toContain('Link/Create: no answer within the 0.2 s timeout');
-    expect(s.hits()).toBe(1);
-  });
-
-  it('503 on a send is not retried (the client cannot know nothing was done)', async () => {
-    const s = await faultyServer(['503']);
-    const { c } = client(s.url);
-    await expect(c.sendMessage({ recipient: '77011234567', text: 'x' })).rejects.toMatchObject({ status: 503 });
-    expect(s.hits()).toBe(1);
-  });
-
-  it('code 30 is retried: the service did nothing', async () => {
-    const s = await faultyServer(['code30', 'code30']);
-    const { c } = client(s.url);
-    await expect(c.sendMessage({ recipient: '77011234567', text: 'x' })).resolves.toEqual({ campaignId: 1, messageId: 2, status: 2 });
-    expect(s.hits()).toBe(3);
-  });
-
-  it('code 999 on a create is not retried and its outcome is unknown', async () => {
-    const s = await faultyServer(['code999']);
-    const { c } = client(s.url);
-    const err = await c.createLink({ fullLink: 'https://e.com' }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ code: 999, outcomeUnknown: true });
-    expect(s.hits()).toBe(1);
-  });
-
-  it('a refused connection is retried: nothing was sent', async () => {
-    const tcp = createTcpServer();
-    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
-    const port = (tcp.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => tcp.close(() => resolve()));
-    const { c, retries } = client(`http://127.0.0.1:${port}`, { retries: 2 });
-    const err = (await c.sendMessage({ recipient: '77011234567', text: 'x' }).catch((e: unknown) => e)) as TransportError;
-    expect(err).toMatchObject({ kind: 'connection', outcomeUnknown: false });
-    expect(err.message).toContain('connection refused');
-    expect(retries).toEqual(['connection error (ECONNREFUSED)', 'connection error (ECONNREFUSED)']);
-  });
-});
-
-describe('interrupting', () => {
-  it('an abort during the backoff wait ends the call at once', async () => {
-    const s = await faultyServer(['503', '503', '503'], { 'retry-after': '30' });
-    const ac = new AbortController();
-    const { c } = client(s.url, { signal: ac.signal, retryMaxDelayMs: 30_000 });
-    const started = Date.now();
-    const pending = c.getLink({ id: 1 }).catch((e: unknown) => e);
-    setTimeout(() => ac.abort(), 200);
-    expect(await pending).toMatchObject({ kind: 'aborted' });
-    // Without the abort the call would wait the 30 s the server asked for.
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
-
-  it('an abort while the answer is awaited ends the call at once; the outcome of a send is unknown', async () => {
-    const s = await faultyServer(['stall', 'stall']);
-    for (const [call, outcomeUnknown] of [
-      [(c: SmsLinkClient) => c.getLink({ id: 1 }), false],
-      [(c: SmsLinkClient) => c.sendMessage({ recipient: '77011234567', text: 'x' }), true],
-    ] as const) {
-      const ac = new AbortController();
-      const { c } = client(s.url, { signal: ac.signal });
+    it('after a stalled answer, each attempt bounded by the timeout', async () => {
+      const s = await faultyServer(['stall']);
+      const { c } = client(s.url, { timeoutMs: 200 });
       const started = Date.now();
-      const pending = call(c).catch((e: unknown) => e);
-      setTimeout(() => ac.abort(), 200);
-      expect(await pending).toMatchObject({ kind: 'aborted', outcomeUnknown });
-      expect(Date.now() - started).toBeLessThan(5_000);
-    }
+      await expect(c.getLink({ id: 1 })).resolves.toMatchObject({ id: 1 });
+      expect(s.hits()).toBe(2);
+      expect(Date.now() - started).toBeLessThan(5000);
+    });
+
+    it('gives up after --retries and reports the last failure', async () => {
+      const s = await faultyServer(['502', '502', '502', '502', '502']);
+      const { c } = client(s.url, { retries: 2 });
+      const err = (await c.getLink({ id: 1 }).catch((e: unknown) => e)) as TransportError;
+      expect(err).toBeInstanceOf(TransportError);
+      expect(err.status).toBe(502);
+      expect(s.hits()).toBe(3);
+    });
+
+    it('retries 0 means one attempt', async () => {
+      const s = await faultyServer(['503']);
+      const { c } = client(s.url, { retries: 0 });
+      await expect(c.getLink({ id: 1 })).rejects.toMatchObject({ status: 503 });
+      expect(s.hits()).toBe(1);
+    });
+
+    it('honours Retry-After', async () => {
+      const s = await faultyServer(['503'], { 'retry-after': '1' });
+      const { c } = client(s.url, { retryMaxDelayMs: 5000 });
+      const started = Date.now();
+      await c.getLink({ id: 1 });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    });
   });
 
-  it('a signal aborted before the call sends nothing', async () => {
-    const s = await faultyServer([]);
-    const ac = new AbortController();
-    ac.abort();
-    const { c } = client(s.url, { signal: ac.signal });
-    expect(await c.getLink({ id: 1 }).catch((e: unknown) => e)).toMatchObject({ kind: 'aborted' });
-    expect(s.hits()).toBe(0);
+  describe('create and send are never resent blindly', () => {
+    it.each<Behaviour>(['500', '502', 'reset', 'truncated'])('%s after the request reached the service: one attempt, outcome unknown', async (fault) => {
+      const s = await faultyServer([fault]);
+      const { c } = client(s.url);
+      const err = (await c.sendMessage({ recipient: '77011234567', text: 'x' }).catch((e: unknown) => e)) as TransportError;
+      expect(err).toBeInstanceOf(TransportError);
+      expect(err.outcomeUnknown).toBe(true);
+      expect(s.hits()).toBe(1);
+    });
+
+    it('a stalled send times out once and is unknown', async () => {
+      const s = await faultyServer(['stall']);
+      const { c } = client(s.url, { timeoutMs: 200 });
+      const err = (await c.createLink({ fullLink: 'https://e.com' }).catch((e: unknown) => e)) as TransportError;
+      expect(err).toMatchObject({ kind: 'timeout', outcomeUnknown: true });
+      expect(err.message).toContain('Link/Create: no answer within the 0.2 s timeout');
+      expect(s.hits()).toBe(1);
+    });
+
+    it('503 on a send is not retried (the client cannot know nothing was done)', async () => {
+      const s = await faultyServer(['503']);
+      const { c } = client(s.url);
+      await expect(c.sendMessage({ recipient: '77011234567', text: 'x' })).rejects.toMatchObject({ status: 503 });
+      expect(s.hits()).toBe(1);
+    });
+
+    it('code 30 is retried: the service did nothing', async () => {
+      const s = await faultyServer(['code30', 'code30']);
+      const { c } = client(s.url);
+      await expect(c.sendMessage({ recipient: '77011234567', text: 'x' })).resolves.toEqual({ campaignId: 1, messageId: 2, status: 2 });
+      expect(s.hits()).toBe(3);
+    });
+
+    it('code 999 on a create is not retried and its outcome is unknown', async () => {
+      const s = await faultyServer(['code999']);
+      const { c } = client(s.url);
+      const err = await c.createLink({ fullLink: 'https://e.com' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).toMatchObject({ code: 999, outcomeUnknown: true });
+      expect(s.hits()).toBe(1);
+    });
+
+    it('a refused connection is retried: nothing was sent', async () => {
+      const tcp = createTcpServer();
+      await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+      const port = (tcp.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => tcp.close(() => resolve()));
+      const { c, retries } = client(`http://127.0.0.1:${port}`, { retries: 2 });
+      const err = (await c.sendMessage({ recipient: '77011234567', text: 'x' }).catch((e: unknown) => e)) as TransportError;
+      expect(err).toMatchObject({ kind: 'connection', outcomeUnknown: false });
+      expect(err.message).toContain('connection refused');
+      expect(retries).toEqual(['connection error (ECONNREFUSED)', 'connection error (ECONNREFUSED)']);
+    });
+  });
+
+  describe('interrupting', () => {
+    it('an abort during the backoff wait ends the call at once', async () => {
+      const s = await faultyServer(['503', '503', '503'], { 'retry-after': '30' });
+      const ac = new AbortController();
+      const { c } = client(s.url, { signal: ac.signal, retryMaxDelayMs: 30_000 });
+      const started = Date.now();
+      const pending = c.getLink({ id: 1 }).catch((e: unknown) => e);
+      setTimeout(() => ac.abort(), 200);
+      expect(await pending).toMatchObject({ kind: 'aborted' });
+      // Without the abort the call would wait the 30 s the server asked for.
+      expect(Date.now() - started).toBeLessThan(10_000);
+    });
+
+    it('an abort while the answer is awaited ends the call at once; the outcome of a send is unknown', async () => {
+      const s = await faultyServer(['stall', 'stall']);
+      for (const [call, outcomeUnknown] of [
+        [(c: SmsLinkClient) => c.getLink({ id: 1 }), false],
+        [(c: SmsLinkClient) => c.sendMessage({ recipient: '77011234567', text: 'x' }), true],
+      ] as const) {
+        const ac = new AbortController();
+        const { c } = client(s.url, { signal: ac.signal });
+        const started = Date.now();
+        const pending = call(c).catch((e: unknown) => e);
+        setTimeout(() => ac.abort(), 200);
+        expect(await pending).toMatchObject({ kind: 'aborted', outcomeUnknown });
+        expect(Date.now() - started).toBeLessThan(5_000);
+      }
+    });
+
+    it('a signal aborted before the call sends nothing', async () => {
+      const s = await faultyServer([]);
+      const ac = new AbortController();
+      ac.abort();
+      const { c } = client(s.url, { signal: ac.signal });
+      expect(await c.getLink({ id: 1 }).catch((e: unknown) => e)).toMatchObject({ kind: 'aborted' });
+      expect(s.hits()).toBe(0);
+    });
   });
 });
 

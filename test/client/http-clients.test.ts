@@ -1,0 +1,161 @@
+// The two HTTP clients behind the transport (src/client/node-http.ts, Node's
+// own; undici for bulk runs and proxies) must be interchangeable: the same
+// answers reach the client, a client's requests share one connection, and an
+// answer cut short is never taken for a whole one.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Agent, type Dispatcher } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SmsLinkClient, TransportError } from '../../src/index.js';
+import { createNodeHttpDispatcher, type NodeHttpDispatcher } from '../../src/client/node-http.js';
+
+const LINK = { id: '1', code: 'abcd', shortLink: 'http://s/abcd', fullLink: 'https://e.com', status: '1' };
+
+let server: Server;
+let url: string;
+/** Connections the server has seen, and how each request is answered. */
+let sockets: Socket[] = [];
+let answer: (req: IncomingMessage, res: ServerResponse) => void;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => answer(req, res));
+  });
+  server.on('connection', (socket: Socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+let clients: SmsLinkClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  clients = [];
+  sockets = [];
+});
+
+const ok = (res: ServerResponse) =>
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 0, data: LINK, message: '' }));
+
+/** Status, headers (no date) and body of one request through a dispatcher. */
+function exchange(d: Pick<Dispatcher, 'dispatch'>, origin: string) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+    let status = 0;
+    let headers: Record<string, unknown> = {};
+    const chunks: Buffer[] = [];
+    d.dispatch(
+      { origin, path: '/service/Link/Get?x=1', method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'id=1' },
+      {
+        onRequestStart() {},
+        onResponseStart(_c, statusCode, h) {
+          status = statusCode;
+          headers = { ...h };
+          delete headers.date;
+        },
+        onResponseData(_c, chunk) {
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') });
+        },
+        onResponseError(_c, err) {
+          reject(err);
+        },
+      },
+    );
+  });
+}
+
+describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
+  const client = () => {
+    const c = new SmsLinkClient({ baseUrl: url, apiKey: 'HttpKey0123456789', retryBaseDelayMs: 5, timeoutMs: 2000, httpClient });
+    clients.push(c);
+    return c;
+  };
+
+  it("a client's requests reuse its keep-alive connections", async () => {
+    answer = (_req, res) => ok(res);
+    const c = client();
+    for (let i = 0; i < 10; i++) await c.getLink({ id: 1 });
+    // undici's pool may open a second connection while the first is being marked free.
+    expect(sockets.length).toBeLessThanOrEqual(2);
+  });
+
+  it('an answer cut short of its length is retried for a read, and unknown for a create', async () => {
+    let n = 0;
+    answer = (_req, res) => {
+      if (n++ > 0) return ok(res);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '200' });
+      res.write('{"code":0,"data":');
+      setTimeout(() => res.socket?.destroy(), 20);
+    };
+    await expect(client().getLink({ id: 1 })).resolves.toMatchObject({ id: 1, code: 'abcd' });
+    expect(n).toBe(2);
+    n = 0;
+    const err = await client()
+      .createLink({ fullLink: 'https://e.com' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err).toMatchObject({ kind: 'connection', outcomeUnknown: true });
+    expect(n).toBe(1);
+  });
+});
+
+describe("Node's HTTP client behind undici's dispatch()", () => {
+  let node: NodeHttpDispatcher;
+  afterEach(() => node?.destroy());
+
+  it('hands the handler what undici does: status, header names and values, body', async () => {
+    answer = (_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.setHeader('RETRY-AFTER', '3');
+      res.setHeader('Set-Cookie', ['a=1', 'b=2']);
+      res.setHeader('x-Custom-HEADER', 'v');
+      res.writeHead(503).end('{"busy":true}');
+    };
+    node = await createNodeHttpDispatcher({ secure: false });
+    const undici = new Agent({ keepAliveTimeout: 4_000 });
+    try {
+      const [viaNode, viaUndici] = [await exchange(node, url), await exchange(undici, url)];
+      expect(viaNode).toEqual(viaUndici);
+      expect(viaNode).toMatchObject({ status: 503, body: '{"busy":true}', headers: { 'retry-after': '3', 'set-cookie': ['a=1', 'b=2'] } });
+    } finally {
+      await undici.close();
+    }
+  });
+
+  it('an answer slower than the idle timeout still arrives; an idle connection is then closed', async () => {
+    answer = (_req, res) => setTimeout(() => ok(res), 300);
+    node = await createNodeHttpDispatcher({ secure: false, keepAliveTimeoutMs: 100 });
+    const got = await exchange(node, url);
+    expect(JSON.parse(got.body)).toMatchObject({ code: 0, data: { id: '1' } });
+    expect(sockets).toHaveLength(1);
+    const closed = new Promise<number>((resolve) => sockets[0].once('close', () => resolve(Date.now())));
+    const idleFrom = Date.now();
+    expect((await closed) - idleFrom).toBeLessThan(2_000);
+  });
+
+  it('close() lets a request in flight finish, then refuses new ones without sending them', async () => {
+    let served = 0;
+    answer = (_req, res) => {
+      served += 1;
+      setTimeout(() => ok(res), 100);
+    };
+    node = await createNodeHttpDispatcher({ secure: false });
+    const inFlight = exchange(node, url);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const closing = node.close();
+    await expect(inFlight).resolves.toMatchObject({ status: 200 });
+    await closing;
+    await expect(exchange(node, url)).rejects.toThrow('the client is closed');
+    expect(served).toBe(1);
+  });
+
+  it('refuses a request for another protocol than its own', async () => {
+    node = await createNodeHttpDispatcher({ secure: false });
+    await expect(exchange(node, url.replace('http:', 'https:'))).rejects.toThrow('this dispatcher sends http: requests, not https:');
+  });
+});
