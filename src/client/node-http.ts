@@ -18,6 +18,8 @@ export interface NodeHttpOptions {
   secure: boolean;
   /** Trusted CA certificates (https only; replaces Node's list, so it includes the roots). */
   ca?: Array<string | Buffer>;
+  /** Time allowed to connect (name lookup and TLS handshake included); as undici's connect timeout. */
+  connectTimeoutMs: number;
   /** Idle keep-alive connections are closed after this (below the usual 5 s of servers, as undici's default). */
   keepAliveTimeoutMs?: number;
 }
@@ -40,8 +42,10 @@ class Exchange implements Dispatcher.DispatchController {
   }
   abort(reason: Error): void {
     if (this.#reason) return;
-    this.#reason = reason;
-    this.req?.destroy(reason);
+    this.#reason = reason ?? new Error('the request was aborted');
+    // An answer read whole is reported aborted when it ends; its connection, already handed back
+    // to the agent, is left alone (destroying it then would raise an error nobody listens to).
+    if (!this.res?.complete) this.req?.destroy(this.#reason);
   }
   pause(): void {
     this.#paused = true;
@@ -56,13 +60,14 @@ class Exchange implements Dispatcher.DispatchController {
 /**
  * Requests go out as undici's would: the handler's onRequestStart comes once
  * the connection is up (TLS included), right before anything is written, so
- * a request aborted there, or one whose connection failed, sent nothing.
+ * a request aborted there, or one whose connection failed or timed out, sent
+ * nothing. Every dispatch ends in exactly one onResponseEnd or onResponseError.
  */
 export class NodeHttpDispatcher implements Pick<Dispatcher, 'dispatch'> {
   /** Sockets whose connection is up (a reused keep-alive socket needs no wait). */
   readonly #connected = new WeakSet<Socket>();
   readonly #protocol: string;
-  #closed = false;
+  #closing: Promise<void> | null = null;
   #inFlight = 0;
   /** Called when the last request in flight settles (close() waits for it). */
   #drained: (() => void) | null = null;
@@ -71,6 +76,7 @@ export class NodeHttpDispatcher implements Pick<Dispatcher, 'dispatch'> {
     private readonly request: (options: RequestOptions) => ClientRequest,
     private readonly agent: HttpAgent,
     secure: boolean,
+    private readonly connectTimeoutMs: number,
   ) {
     this.#protocol = secure ? 'https:' : 'http:';
   }
@@ -78,9 +84,11 @@ export class NodeHttpDispatcher implements Pick<Dispatcher, 'dispatch'> {
   dispatch(opts: Dispatcher.DispatchOptions, handler: Handler): boolean {
     const exchange = new Exchange();
     let settled = false;
+    let connectTimer: NodeJS.Timeout | undefined;
     const settle = (): boolean => {
       if (settled) return false;
       settled = true;
+      clearTimeout(connectTimer);
       if (--this.#inFlight === 0) this.#drained?.();
       return true;
     };
@@ -88,66 +96,76 @@ export class NodeHttpDispatcher implements Pick<Dispatcher, 'dispatch'> {
       if (settle()) handler.onResponseError?.(exchange, exchange.reason ?? err);
     };
     this.#inFlight += 1;
-    if (this.#closed) {
-      process.nextTick(fail, Object.assign(new Error('the client is closed'), { code: 'UND_ERR_CLOSED' }));
+    try {
+      if (this.#closing) throw Object.assign(new Error('the client is closed'), { code: 'UND_ERR_CLOSED' });
+      const origin = new URL(String(opts.origin));
+      if (origin.protocol !== this.#protocol) throw new Error(`this dispatcher sends ${this.#protocol} requests, not ${origin.protocol}`);
+      const body = opts.body === undefined || opts.body === null ? undefined : (opts.body as string | Uint8Array);
+      const headers: Record<string, string | number> = { ...(opts.headers as Record<string, string>) };
+      headers['content-length'] = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+      const req = this.request({
+        agent: this.agent,
+        protocol: this.#protocol,
+        hostname: origin.hostname.replace(/^\[|\]$/g, ''),
+        port: origin.port || undefined,
+        method: opts.method,
+        path: opts.path,
+        headers,
+      });
+      exchange.req = req;
+      req.on('error', fail);
+      // Until the connection is up the handler has no controller: this bounds the lookup, connect and handshake.
+      connectTimer = setTimeout(() => {
+        req.destroy(Object.assign(new Error(`could not connect within ${this.connectTimeoutMs} ms`), { code: 'SMSLINK_CONNECT_TIMEOUT' }));
+      }, this.connectTimeoutMs);
+      const start = (): void => {
+        clearTimeout(connectTimer);
+        if (settled) return;
+        handler.onRequestStart?.(exchange, {});
+        if (exchange.aborted) return;
+        req.end(body);
+      };
+      req.once('socket', (socket: Socket) => {
+        if (this.#connected.has(socket)) return start();
+        socket.once(this.#protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+          this.#connected.add(socket);
+          start();
+        });
+      });
+      req.once('response', (res: IncomingMessage) => {
+        exchange.res = res;
+        if (exchange.paused) res.pause();
+        handler.onResponseStart?.(exchange, res.statusCode ?? 0, res.headers as Headers, res.statusMessage ?? '');
+        res.on('data', (chunk: Buffer) => {
+          if (!exchange.aborted) handler.onResponseData?.(exchange, chunk);
+        });
+        res.once('end', () => {
+          if (exchange.aborted) return fail(exchange.reason!);
+          if (settle()) handler.onResponseEnd?.(exchange, res.trailers as Headers);
+        });
+        // A connection lost before the answer ended is an error of the answer (ECONNRESET), never a short answer.
+        res.on('error', fail);
+      });
+    } catch (err) {
+      // A closed dispatcher, another protocol, or a header http.request() refuses: nothing was sent.
+      process.nextTick(fail, err as Error);
       return false;
     }
-    const origin = new URL(String(opts.origin));
-    if (origin.protocol !== this.#protocol) {
-      process.nextTick(fail, new Error(`this dispatcher sends ${this.#protocol} requests, not ${origin.protocol}`));
-      return false;
-    }
-    const body = opts.body === undefined || opts.body === null ? undefined : (opts.body as string | Uint8Array);
-    const headers: Record<string, string | number> = { ...(opts.headers as Record<string, string>) };
-    headers['content-length'] = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-    const req = this.request({
-      agent: this.agent,
-      protocol: this.#protocol,
-      hostname: origin.hostname.replace(/^\[|\]$/g, ''),
-      port: origin.port || undefined,
-      method: opts.method,
-      path: opts.path,
-      headers,
-    });
-    exchange.req = req;
-    req.on('error', fail);
-    const start = (): void => {
-      if (settled) return;
-      handler.onRequestStart?.(exchange, {});
-      if (exchange.aborted) return;
-      req.end(body);
-    };
-    req.once('socket', (socket: Socket) => {
-      if (this.#connected.has(socket)) return start();
-      socket.once(this.#protocol === 'https:' ? 'secureConnect' : 'connect', () => {
-        this.#connected.add(socket);
-        start();
-      });
-    });
-    req.once('response', (res: IncomingMessage) => {
-      exchange.res = res;
-      if (exchange.paused) res.pause();
-      handler.onResponseStart?.(exchange, res.statusCode ?? 0, res.headers as Headers, res.statusMessage ?? '');
-      res.on('data', (chunk: Buffer) => handler.onResponseData?.(exchange, chunk));
-      res.once('end', () => {
-        if (settle()) handler.onResponseEnd?.(exchange, res.trailers as Headers);
-      });
-      // A connection lost before the answer ended is an error of the answer (ECONNRESET), never a short answer.
-      res.on('error', fail);
-    });
     return true;
   }
 
   /** Refuses new requests, lets those in flight finish, then closes every connection. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#inFlight > 0) await new Promise<void>((resolve) => (this.#drained = resolve));
-    this.agent.destroy();
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      if (this.#inFlight > 0) await new Promise<void>((resolve) => (this.#drained = resolve));
+      this.agent.destroy();
+    })();
+    return this.#closing;
   }
 
   /** Closes every connection now. */
   destroy(_err?: Error): Promise<void> {
-    this.#closed = true;
+    this.#closing ??= Promise.resolve();
     this.agent.destroy();
     return Promise.resolve();
   }
@@ -157,5 +175,5 @@ export class NodeHttpDispatcher implements Pick<Dispatcher, 'dispatch'> {
 export async function createNodeHttpDispatcher(opts: NodeHttpOptions): Promise<NodeHttpDispatcher> {
   const mod = opts.secure ? await import('node:https') : await import('node:http');
   const agent = new mod.Agent({ keepAlive: true, timeout: opts.keepAliveTimeoutMs ?? 4_000, ...(opts.ca ? { ca: opts.ca } : {}) });
-  return new NodeHttpDispatcher(mod.request, agent, opts.secure);
+  return new NodeHttpDispatcher(mod.request, agent, opts.secure, opts.connectTimeoutMs);
 }

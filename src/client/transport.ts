@@ -83,7 +83,7 @@ export async function createAgent(opts: DispatcherOptions): Promise<OwnedDispatc
   const cas = opts.ca ? await trustedCas(opts.ca) : undefined;
   if (opts.httpClient === 'node' && !mayUseProxy(opts)) {
     const { createNodeHttpDispatcher } = await import('./node-http.js');
-    return createNodeHttpDispatcher({ secure: opts.secure, ca: cas });
+    return createNodeHttpDispatcher({ secure: opts.secure, ca: cas, connectTimeoutMs: opts.timeoutMs });
   }
   const { default: undici } = await import('undici');
   const tls = cas ? { ca: cas } : {};

@@ -3,7 +3,7 @@
 // answers reach the client, a client's requests share one connection, and an
 // answer cut short is never taken for a whole one.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SmsLinkClient, TransportError } from '../../src/index.js';
@@ -102,6 +102,40 @@ describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
     expect(err).toMatchObject({ kind: 'connection', outcomeUnknown: true });
     expect(n).toBe(1);
   });
+  it('a connection whose TLS handshake never ends times out by the timeout; a create is retried, nothing having been sent', async () => {
+    // Accepts, then says nothing: no certificate ever comes.
+    const silent = createTcpServer((socket) => socket.on('error', () => {}));
+    let connections = 0;
+    silent.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const c = new SmsLinkClient({
+        baseUrl: `https://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        apiKey: 'HttpKey0123456789',
+        timeoutMs: 300,
+        retries: 1,
+        retryBaseDelayMs: 5,
+        httpClient,
+      });
+      clients.push(c);
+      const started = Date.now();
+      const err = await c.createLink({ fullLink: 'https://e.com' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TransportError);
+      expect(err).toMatchObject({ kind: 'timeout', details: { outcomeUnknown: false, attempts: 2 } });
+      expect((err as Error).message).toContain('no answer within the 0.3 s timeout (--timeout) after 2 attempts');
+      expect(connections).toBe(2);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('a header Node refuses fails the call, and close() still returns', async () => {
+    const c = new SmsLinkClient({ baseUrl: url, apiKey: 'HttpKey0123456789', retries: 0, userAgent: 'smslink\r\nX-Injected: 1', httpClient });
+    await expect(c.getLink({ id: 1 })).rejects.toBeInstanceOf(TransportError);
+    await c.close();
+    expect(sockets).toHaveLength(0);
+  });
 });
 
 describe("Node's HTTP client behind undici's dispatch()", () => {
@@ -116,7 +150,7 @@ describe("Node's HTTP client behind undici's dispatch()", () => {
       res.setHeader('x-Custom-HEADER', 'v');
       res.writeHead(503).end('{"busy":true}');
     };
-    node = await createNodeHttpDispatcher({ secure: false });
+    node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000 });
     const undici = new Agent({ keepAliveTimeout: 4_000 });
     try {
       const [viaNode, viaUndici] = [await exchange(node, url), await exchange(undici, url)];
@@ -129,7 +163,7 @@ describe("Node's HTTP client behind undici's dispatch()", () => {
 
   it('an answer slower than the idle timeout still arrives; an idle connection is then closed', async () => {
     answer = (_req, res) => setTimeout(() => ok(res), 300);
-    node = await createNodeHttpDispatcher({ secure: false, keepAliveTimeoutMs: 100 });
+    node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000, keepAliveTimeoutMs: 100 });
     const got = await exchange(node, url);
     expect(JSON.parse(got.body)).toMatchObject({ code: 0, data: { id: '1' } });
     expect(sockets).toHaveLength(1);
@@ -144,7 +178,7 @@ describe("Node's HTTP client behind undici's dispatch()", () => {
       served += 1;
       setTimeout(() => ok(res), 100);
     };
-    node = await createNodeHttpDispatcher({ secure: false });
+    node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000 });
     const inFlight = exchange(node, url);
     await new Promise((resolve) => setTimeout(resolve, 30));
     const closing = node.close();
@@ -154,8 +188,36 @@ describe("Node's HTTP client behind undici's dispatch()", () => {
     expect(served).toBe(1);
   });
 
+  it('an abort while the answer is read reports the abort, even when the answer was already whole', async () => {
+    answer = (_req, res) => ok(res);
+    node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000 });
+    const outcome = await new Promise<string>((resolve) => {
+      node.dispatch(
+        { origin: url, path: '/service/Link/Get', method: 'POST', headers: {}, body: 'id=1' },
+        {
+          onResponseData(controller) {
+            controller.abort(new Error('too much'));
+          },
+          onResponseEnd: () => resolve('end'),
+          onResponseError: (_c, err) => resolve(`error: ${err.message}`),
+        },
+      );
+    });
+    expect(outcome).toBe('error: too much');
+    // The connection stays usable for the next request.
+    await expect(exchange(node, url)).resolves.toMatchObject({ status: 200 });
+  });
+
+  it('close() called twice returns both times', async () => {
+    answer = (_req, res) => setTimeout(() => ok(res), 50);
+    node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000 });
+    const inFlight = exchange(node, url);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await Promise.all([node.close(), node.close(), inFlight]);
+  });
+
   it('refuses a request for another protocol than its own', async () => {
-    node = await createNodeHttpDispatcher({ secure: false });
+    node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000 });
     await expect(exchange(node, url.replace('http:', 'https:'))).rejects.toThrow('this dispatcher sends http: requests, not https:');
   });
 });
