@@ -53,6 +53,24 @@ const inlineEntries = {
   },
 };
 
+/**
+ * Default imports of Node's built-in modules in the ES module packages the
+ * bundle carries (env-paths: `import process from 'node:process'`, `os`,
+ * `path`) become esbuild's CommonJS interop, which copies every property of
+ * the module into a new object of getters: ~8 M instructions on each
+ * command that reads the config file from its default place, mostly for the
+ * 79 of `process`. Here such an import gets the module itself.
+ */
+const builtinDefaults = {
+  name: 'builtin-defaults',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) =>
+      args.kind === 'import-statement' && /[\\/]node_modules[\\/]env-paths[\\/]/.test(args.importer) ? { path: args.path, namespace: 'builtin-default' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'builtin-default' }, (args) => ({ contents: `export default require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
 const common = {
   absWorkingDir: root,
   outdir,
@@ -372,9 +390,9 @@ const builds = await Promise.all([
     alias: ALIASES,
     plugins: [vendorEntries, patchSources, wasmBudget, lazyRequires],
   }),
-  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, alias: ALIASES, plugins: [inlineEntries, ownFiles, patchSources, lazyRequires] }),
+  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, alias: ALIASES, plugins: [inlineEntries, ownFiles, patchSources, lazyRequires, builtinDefaults] }),
   // libsql's binary packages, and the detectors the patch leaves for platforms it does not list, stay in node_modules.
-  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, external: ['@libsql/*', '@neon-rs/load'], plugins: [bundledLibsql, patchSources] }),
+  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, external: ['@libsql/*', '@neon-rs/load'], plugins: [bundledLibsql, patchSources, builtinDefaults] }),
 ]);
 
 const contents = {};

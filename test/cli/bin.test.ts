@@ -46,6 +46,17 @@ describe('bin/smslink.js', () => {
     expect(r).toEqual({ status: 0, stdout: 'https://sho.rt/ddoj\n', stderr: '' });
   });
 
+  // The bundle hands env-paths Node's modules itself, not esbuild's copies of them (scripts/bundle.mjs).
+  it('keeps its config and sandbox where env-paths puts them when no SMSLINK_*_DIR says otherwise', async () => {
+    const home = tempDir();
+    const env = { SMSLINK_CONFIG_DIR: undefined, SMSLINK_DATA_DIR: undefined, HOME: home, XDG_CONFIG_HOME: join(home, 'cfg'), XDG_DATA_HOME: join(home, 'data') } as unknown as Record<string, string>;
+    expect(await bin(['config', 'path'], env)).toEqual({ status: 0, stdout: `${join(home, 'cfg', 'smslink', 'config.json')}\n`, stderr: '' });
+    expect(await bin(['sandbox', 'path'], env)).toEqual({ status: 0, stdout: `${join(home, 'data', 'smslink', 'sandbox.db')}\n`, stderr: '' });
+    const set = await bin(['config', 'set', 'base-url', 'https://api.example.com'], env);
+    expect(set.status).toBe(0);
+    expect((await bin(['config', 'get', 'base-url'], env)).stdout).toBe('https://api.example.com\n');
+  });
+
   // The bin leaves its keep-alive connection to the exit (RunContext releases the client, no graceful close).
   it('writes the whole of a large output before it exits, and the server sees the connection closed', async () => {
     const items = Array.from({ length: 3000 }, (_, i) => ({ ...LIVE_LINK, id: String(i + 1), comment: `row ${i + 1} ${'x'.repeat(200)}` }));
