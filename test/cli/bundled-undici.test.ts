@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Agent as UndiciAgent, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatchOnce } from '../helpers/dispatch.js';
 
 const bundled = createRequire(import.meta.url)(fileURLToPath(new URL('../../dist/bundle/vendor/undici.cjs', import.meta.url))) as {
   default: { Agent: typeof UndiciAgent };
@@ -37,33 +38,8 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 async function answers(agent: Dispatcher, count: number) {
   const out: Array<{ status: number; headers: Record<string, unknown>; body: string }> = [];
   for (let i = 0; i < count; i++) {
-    out.push(
-      await new Promise((resolve, reject) => {
-        let status = 0;
-        let headers: Record<string, unknown> = {};
-        const chunks: Buffer[] = [];
-        agent.dispatch(
-          { origin, path: '/', method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' },
-          {
-            onRequestStart() {},
-            onResponseStart(_c, statusCode, h) {
-              status = statusCode;
-              headers = { ...h };
-              delete headers.date;
-            },
-            onResponseData(_c, chunk) {
-              chunks.push(chunk);
-            },
-            onResponseEnd() {
-              resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') });
-            },
-            onResponseError(_c, err) {
-              reject(err);
-            },
-          },
-        );
-      }),
-    );
+    const { status, headers, text } = await dispatchOnce(agent, { origin, path: '/', method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    out.push({ status, headers, body: text });
   }
   return out;
 }

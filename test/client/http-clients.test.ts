@@ -8,6 +8,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SmsLinkClient, TransportError } from '../../src/index.js';
 import { createNodeHttpDispatcher, type NodeHttpDispatcher } from '../../src/client/node-http.js';
+import { dispatchOnce } from '../helpers/dispatch.js';
 
 const LINK = { id: '1', code: 'abcd', shortLink: 'http://s/abcd', fullLink: 'https://e.com', status: '1' };
 
@@ -40,34 +41,9 @@ afterEach(async () => {
 const ok = (res: ServerResponse) =>
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 0, data: LINK, message: '' }));
 
-/** Status, headers (no date) and body of one request through a dispatcher. */
-function exchange(d: Pick<Dispatcher, 'dispatch'>, origin: string) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    let status = 0;
-    let headers: Record<string, unknown> = {};
-    const chunks: Buffer[] = [];
-    d.dispatch(
-      { origin, path: '/service/Link/Get?x=1', method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'id=1' },
-      {
-        onRequestStart() {},
-        onResponseStart(_c, statusCode, h) {
-          status = statusCode;
-          headers = { ...h };
-          delete headers.date;
-        },
-        onResponseData(_c, chunk) {
-          chunks.push(chunk);
-        },
-        onResponseEnd() {
-          resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') });
-        },
-        onResponseError(_c, err) {
-          reject(err);
-        },
-      },
-    );
-  });
-}
+/** One Link/Get through a dispatcher, answered in full. */
+const exchange = (d: Pick<Dispatcher, 'dispatch'>, origin: string) =>
+  dispatchOnce(d, { origin, path: '/service/Link/Get?x=1', method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'id=1' });
 
 describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
   const client = () => {
@@ -155,7 +131,7 @@ describe("Node's HTTP client behind undici's dispatch()", () => {
     try {
       const [viaNode, viaUndici] = [await exchange(node, url), await exchange(undici, url)];
       expect(viaNode).toEqual(viaUndici);
-      expect(viaNode).toMatchObject({ status: 503, body: '{"busy":true}', headers: { 'retry-after': '3', 'set-cookie': ['a=1', 'b=2'] } });
+      expect(viaNode).toMatchObject({ status: 503, text: '{"busy":true}', headers: { 'retry-after': '3', 'set-cookie': ['a=1', 'b=2'] } });
     } finally {
       await undici.close();
     }
@@ -165,7 +141,7 @@ describe("Node's HTTP client behind undici's dispatch()", () => {
     answer = (_req, res) => setTimeout(() => ok(res), 300);
     node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000, keepAliveTimeoutMs: 100 });
     const got = await exchange(node, url);
-    expect(JSON.parse(got.body)).toMatchObject({ code: 0, data: { id: '1' } });
+    expect(JSON.parse(got.text)).toMatchObject({ code: 0, data: { id: '1' } });
     expect(sockets).toHaveLength(1);
     const closed = new Promise<number>((resolve) => sockets[0].once('close', () => resolve(Date.now())));
     const idleFrom = Date.now();

@@ -9,31 +9,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock, openEmulatorInProcess, startEmulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { MAX_BODY_BYTES } from '../../src/emulator/server.js';
 import { ApiError, SmsLinkClient, TransportError } from '../../src/index.js';
+import { dispatchOnce } from '../helpers/dispatch.js';
 import { serviceQuery, startTestEmulator, TEST_START, type RawAnswer } from '../helpers/emulator.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smslink-in-process-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** One request through a dispatcher, answered in full (undici's handler API, as the client uses it). */
-function dispatchRaw(dispatcher: Pick<Dispatcher, 'dispatch'>, method: string, path: string, body?: string | Buffer): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    let status = 0;
-    let headers: RawAnswer['headers'] = {};
-    const chunks: Buffer[] = [];
-    dispatcher.dispatch(
-      { origin: 'http://127.0.0.1:8080', path, method: method as Dispatcher.HttpMethod, body },
-      {
-        onResponseStart: (_c, s, h) => {
-          status = s;
-          headers = h;
-        },
-        onResponseData: (_c, chunk) => void chunks.push(chunk),
-        onResponseEnd: () => resolve({ status, headers, text: Buffer.concat(chunks).toString('utf8') }),
-        onResponseError: (_c, err) => reject(err),
-      },
-    );
-  });
-}
+/** One request to the emulator through a dispatcher. */
+const dispatchRaw = (dispatcher: Pick<Dispatcher, 'dispatch'>, method: string, path: string, body?: string | Buffer): Promise<RawAnswer> =>
+  dispatchOnce(dispatcher, { origin: 'http://127.0.0.1:8080', path, method: method as Dispatcher.HttpMethod, body });
 
 /** The envelope without the random parts (link codes, and the short links made of them). */
 function envelopeOf(text: string): unknown {
