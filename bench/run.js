@@ -258,8 +258,16 @@ const ROWS = {
     return startupRow('sandbox', '`smslink --sandbox link get <id>` / `node -e 0`', 3.0, await startup(['--sandbox', 'link', 'get', '1']));
   },
 
+  /**
+   * Three bulk runs, each paired with an autocannon run of the same request
+   * right before or after it (alternately, so that a drift of the machine
+   * evens out); the row is the median of the three ratios. autocannon's rate
+   * on this machine moves by 15% from one run to the next, more than the
+   * bulk run's own, and a single pair measured that swing as much as smslink.
+   */
   async bulk() {
     const rows = 10_000;
+    const pairs = 3;
     const file = join(tmp, 'links-10k.csv');
     writeFileSync(file, `fullLink,comment\n${Array.from({ length: rows }, (_, i) => `https://example.com/bulk/${i},row ${i}`).join('\n')}\n`);
     const emulator = await startEmulator();
@@ -269,17 +277,34 @@ const ROWS = {
       const path = `/service/Link/Create?output=json&api=v1&apiKey=${KEY}`;
       await cannon(emulator.url, { path, method: 'POST', body, connections: 16, duration: 2 }); // warm-up
       const env = { SMSLINK_BASE_URL: emulator.url, SMSLINK_API_KEY: KEY };
-      const run = await smslink(['link', 'create', '--from-file', file, '--concurrency', '16', '-o', 'ndjson'], env);
-      const perSecond = rows / (run.ms / 1000);
-      const reference = await cannon(emulator.url, { path, method: 'POST', body, connections: 16 });
+      const measured = [];
+      for (let i = 0; i < pairs; i++) {
+        // A file of its own per run: the journal of the one before would say its rows are done.
+        const input = join(tmp, `links-10k-${i}.csv`);
+        writeFileSync(input, readFileSync(file));
+        const bulkRun = async () => rows / ((await smslink(['link', 'create', '--from-file', input, '--concurrency', '16', '-o', 'ndjson'], env)).ms / 1000);
+        const cannonRun = () => cannon(emulator.url, { path, method: 'POST', body, connections: 16, duration: Math.max(2, DURATION / 2) });
+        let perSecond;
+        let reference;
+        if (i % 2 === 0) {
+          perSecond = await bulkRun();
+          reference = await cannonRun();
+        } else {
+          reference = await cannonRun();
+          perSecond = await bulkRun();
+        }
+        measured.push({ perSecond, reference });
+      }
+      const ratios = measured.map((m) => m.perSecond / m.reference);
+      const value = median(ratios);
       return {
         id: 'bulk',
         what: 'bulk `link create --from-file` 10,000 rows, --concurrency 16 / autocannon Link/Create (16 connections), `serve --db :memory:`',
-        value: perSecond / reference,
+        value,
         unit: 'x',
         budget: '>= 0.7',
-        pass: perSecond / reference >= 0.7,
-        detail: `${Math.round(perSecond)} rows/s (${(run.ms / 1000).toFixed(2)} s, start-up included) vs ${Math.round(reference)} req/s`,
+        pass: value >= 0.7,
+        detail: `median of ${pairs} pairs: ${measured.map((m) => `${Math.round(m.perSecond)} rows/s vs ${Math.round(m.reference)} req/s`).join('; ')} (start-up included)`,
       };
     } finally {
       await emulator.stop();
