@@ -268,8 +268,7 @@ const ROWS = {
   async bulk() {
     const rows = 10_000;
     const pairs = 3;
-    const file = join(tmp, 'links-10k.csv');
-    writeFileSync(file, `fullLink,comment\n${Array.from({ length: rows }, (_, i) => `https://example.com/bulk/${i},row ${i}`).join('\n')}\n`);
+    const csv = `fullLink,comment\n${Array.from({ length: rows }, (_, i) => `https://example.com/bulk/${i},row ${i}`).join('\n')}\n`;
     const emulator = await startEmulator();
     try {
       const body = 'data[fullLink]=https%3A%2F%2Fexample.com%2Fbulk%2F1&data[comment]=row%201';
@@ -281,7 +280,7 @@ const ROWS = {
       for (let i = 0; i < pairs; i++) {
         // A file of its own per run: the journal of the one before would say its rows are done.
         const input = join(tmp, `links-10k-${i}.csv`);
-        writeFileSync(input, readFileSync(file));
+        writeFileSync(input, csv);
         const bulkRun = async () => rows / ((await smslink(['link', 'create', '--from-file', input, '--concurrency', '16', '-o', 'ndjson'], env)).ms / 1000);
         const cannonRun = () => cannon(emulator.url, { path, method: 'POST', body, connections: 16, duration: Math.max(2, DURATION / 2) });
         let perSecond;
