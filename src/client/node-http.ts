@@ -3,8 +3,9 @@
 // one node:http or node:https keep-alive agent. A run that sends a request or
 // a few goes through it: Node's HTTP parser is native, where undici's is
 // WebAssembly compiled on the first answer, and node:http comes with Node's
-// own code cache, so one request costs ~15 ms less than through undici. Bulk
-// runs and proxies use undici (transport.ts).
+// own code cache, so one request costs less than through undici (~2-3 ms in
+// the bundled bin, whose compile cache holds undici's code; see HttpClient in
+// transport.ts). Bulk runs and proxies use undici.
 
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Socket } from 'node:net';

@@ -43,9 +43,11 @@ export interface DispatcherOptions {
 
 /**
  * Node's own HTTP client starts in a few milliseconds (its parser is native,
- * its code in Node's own cache); undici takes ~15 ms more to load and compile
- * its WebAssembly parser, then spends ~10% less CPU per request (a bulk run
- * of 10,000 rows: 2.7 s of CPU against 3.0 s). Proxies need undici.
+ * its code in Node's own cache). A first request through undici costs more:
+ * ~15 ms when measured before its code was in the bin's compile cache, ~2-3
+ * ms since, nearly all of it reading, compiling and first running its
+ * WebAssembly parser. Then undici spends ~10% less CPU per request (a
+ * bulk run of 10,000 rows: 2.7 s of CPU against 3.0 s). Proxies need undici.
  */
 export type HttpClient = 'node' | 'undici';
 
