@@ -69,6 +69,8 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   if (opts.fromFile !== undefined) return bulkSend(ctx, opts);
   rejectBulkFlagsWithoutFile(opts);
   const input = inputFrom(messageSend, [], opts);
+  // Checked before sending: a bad --wait-timeout found after the send would leave a sent SMS and exit 2.
+  const waitOpts = opts.wait ? waitOptions(opts) : undefined;
   if (input.text === '-') input.text = (await readStdin(ctx)).replace(/\r?\n$/, '');
   input.from ??= ctx.settings().sender.value;
   if (ctx.globals.dryRun) {
@@ -81,14 +83,14 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   }
   const result = await callOperation<SendMessageResult>(ctx, messageSend, input);
   const { renderRecord } = await import('../output/format.js');
-  if (!opts.wait) {
+  if (!waitOpts) {
     await renderRecord(ctx.stdout, await ctx.view(messageSend), result as unknown as Record<string, unknown>);
     return EXIT.OK;
   }
   const ids = [result.messageId];
   // Said before waiting, so the id is not lost if the wait is interrupted or fails.
   ctx.note(`sent: messageId ${result.messageId} (campaign ${result.campaignId}); waiting for delivery`);
-  const waited = await waitForDelivery(ctx, await ctx.client(), ids, waitOptions(opts));
+  const waited = await waitForDelivery(ctx, await ctx.client(), ids, waitOpts);
   const final = waited.records.get(result.messageId);
   const view = await ctx.view(messageSend, { columns: [...messageSend.output.columns, 'deliveryStatus', 'statusUpdateTs'] });
   await renderRecord(ctx.stdout, view, { ...result, deliveryStatus: final?.status ?? null, statusUpdateTs: final?.statusUpdateTs ?? null });

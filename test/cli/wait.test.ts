@@ -63,6 +63,16 @@ describe('--wait', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ messageId: 123456, deliveryStatus: 'DELIVRD' });
   });
 
+  it('message send --wait with a bad --wait-timeout or --concurrency sends nothing', async () => {
+    lifecycle({ '123456': ['DELIVRD'] });
+    for (const bad of [['--wait-timeout', '5x'], ['--wait-timeout', '0'], ['--concurrency', '0']]) {
+      const r = await runCli(['message', 'send', '--to', '77011234567', '--text', 'ci', '--wait', ...bad], { env: rec.env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${bad[0]}: invalid value "${bad[1]}"`);
+    }
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
   it('shows a live line on a terminal', async () => {
     lifecycle({ '1': ['NEW', 'DELIVRD'] });
     const r = await runCli(['message', 'status', '1', '--wait', '--no-color'], { env: rec.env, tty: true });
