@@ -2,7 +2,10 @@
 // mapping from a file's columns to an operation's parameters.
 
 import type { Command } from 'commander';
+import { checkParam } from '../catalog/rules.js';
 import type { OperationSpec } from '../catalog/types.js';
+import type { Issue } from '../catalog/validate.js';
+import { ValidationError } from '../client/errors.js';
 import type { BulkOptions, BulkSpec, RowProblem } from '../bulk/run.js';
 import type { RunContext } from './context.js';
 import { UsageError } from './exit.js';
@@ -72,6 +75,7 @@ export function columnSpec(
     primary: string;
   },
 ): BulkSpec {
+  checkDefaults(ctx, op, mapping.defaults);
   const byColumn = Object.entries(mapping.columns);
   return {
     command,
@@ -100,4 +104,21 @@ export function columnSpec(
     resultColumns: extra.resultColumns,
     primary: extra.primary,
   };
+}
+
+/**
+ * Flag values that fill empty cells are checked once, as flags, before any
+ * row is read: a bad --validity is the command's error (exit 2, nothing
+ * sent), not a problem of each row that leaves the column empty while the
+ * rows that fill it are sent.
+ */
+function checkDefaults(ctx: RunContext, op: OperationSpec, defaults: Record<string, unknown>): void {
+  const issues: Issue[] = [];
+  for (const [key, value] of Object.entries(defaults)) {
+    const param = op.params.find((p) => p.key === key);
+    if (!param || value === undefined || value === null) continue;
+    const result = checkParam(param, value, { now: ctx.now() });
+    if (!result.ok) issues.push({ key, wire: param.wire, value, rule: result.rule, code: 1 });
+  }
+  if (issues.length) throw new ValidationError(`${op.module}/${op.operation}`, issues);
 }

@@ -36,6 +36,20 @@ describe('bulk edge cases', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('a bad flag value that fills empty cells is the command\'s error: exit 2, no row sent', async () => {
+    const sms = file('sms.csv', 'recipient,name,validity\n77011234567,A,120\n77011234568,B,\n');
+    const r = await runCli(['message', 'send', '--from-file', sms, '--text', 'Hi {{name}}', '--validity', '30'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--validity: invalid value "30": must be between 60 and 1440');
+    const links = file('links.csv', 'fullLink,expirationDate\nhttps://example.com/a,2030-01-01\nhttps://example.com/b,\n');
+    for (const bad of [['--expires', '2026-02-30'], ['--status', 'bogus']]) {
+      const l = await runCli(['link', 'create', '--from-file', links, ...bad], { env });
+      expect(l.code).toBe(2);
+      expect(l.stderr).toContain(`${bad[0]}: invalid value "${bad[1]}"`);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('without a key: exit 4 before anything, and no row is journaled as sending', async () => {
     const input = file('links.csv', 'fullLink\nhttps://example.com/a\n');
     const r = await runCli(['link', 'create', '--from-file', input], { env: { SMSLINK_BASE_URL: server.url } });
