@@ -66,15 +66,21 @@ export function formatDateTime(d: Date, utc = false): string {
     : `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-/** A fullLink: an http(s) URL with a host, or a host name starting with `www.`. */
+/**
+ * A fullLink: an http(s) URL with a host, or a host name starting with
+ * `www.`. A host name needs two labels or more, none empty (`www.`,
+ * `https://a..b` are not URLs of any site); one trailing dot is allowed.
+ */
 export function isFullLink(s: string): boolean {
   if (s.length === 0 || /\s/.test(s)) return false;
   let candidate = s;
   if (/^www\./i.test(s)) candidate = `http://${s}`;
   else if (!/^https?:\/\//i.test(s)) return false;
   try {
-    const u = new URL(candidate);
-    return u.hostname.includes('.') || u.hostname === 'localhost' || u.hostname.startsWith('[');
+    const host = new URL(candidate).hostname;
+    if (host === 'localhost' || host.startsWith('[')) return true;
+    const labels = host.replace(/\.$/, '').split('.');
+    return labels.length >= 2 && labels.every((label) => label.length > 0);
   } catch {
     return false;
   }
