@@ -25,6 +25,10 @@ export interface JournalIdentity {
   command: string;
   inputHash: string;
   input: string;
+  /** Where the rows are sent: the base URL, or `sandbox` for the emulator in the process. */
+  target: string;
+  /** Digest of what shapes every row's request besides its cells: the flag values that fill empty cells, --text. */
+  shape: string;
 }
 
 interface HeaderLine extends JournalIdentity {
@@ -51,7 +55,9 @@ export class Journal {
 
   /**
    * Opens (or creates) a journal. Refuses the input file itself, a file that
-   * is not a journal, and a journal written for another input or command.
+   * is not a journal, and a journal written for another input, command,
+   * service or set of flag values: the rows it records as done were done
+   * there, with those values, and skipping them here would send nothing.
    */
   static async open(
     path: string,
@@ -114,6 +120,17 @@ export class Journal {
           throw new UsageError(
             `--journal: "${this.path}" belongs to a different input (${header.input}, ${header.inputHash.slice(0, 19)}...); ` +
               'the file changed since that run. Use another --journal, or delete this one to start over',
+          );
+        // Journals written before these were recorded have neither: they are taken as they are.
+        if (header.target !== undefined && header.target !== identity.target)
+          throw new UsageError(
+            `--journal: "${this.path}" records a run against ${header.target}, not ${identity.target}; ` +
+              'its rows were not sent here. Use another --journal, or delete this one to start over',
+          );
+        if (header.shape !== undefined && header.shape !== identity.shape)
+          throw new UsageError(
+            `--journal: "${this.path}" records a run with other values of the flags that fill every row (or another --text); ` +
+              'the rows it marks done were sent with those. Use another --journal, or delete this one to start over',
           );
         continue;
       }

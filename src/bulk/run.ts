@@ -12,7 +12,7 @@ import { ApiError, SmsLinkError, TransportError } from '../client/errors.js';
 import type { RunContext } from '../cli/context.js';
 import { EXIT, UsageError } from '../cli/exit.js';
 import type { RowWriter } from '../output/format.js';
-import { columnsOf, hashInput, InputReadError, openInput, readAllRows, readRows, type InputFile, type InputRow } from './input.js';
+import { columnsOf, digest, hashInput, InputReadError, openInput, readAllRows, readRows, type InputFile, type InputRow } from './input.js';
 import { Journal, type RowState } from './journal.js';
 import { Limiter } from './limiter.js';
 import { Progress } from './progress.js';
@@ -47,6 +47,8 @@ export interface BulkSpec {
   /** Result fields shown per row (from the operation's data). */
   resultColumns: readonly string[];
   primary: string;
+  /** What shapes every row's request besides its cells (flag values, a --text template): part of the journal's identity. */
+  shape: Record<string, unknown>;
 }
 
 export interface BulkOptions {
@@ -150,7 +152,17 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
   if (!journalPath) await ctx.warn('reading stdin without --journal: this run cannot be resumed; pass --journal FILE to make it resumable');
   const { redact } = await import('../secrets.js');
   const journal = journalPath
-    ? await Journal.open(journalPath, { command: spec.command, inputHash: await hashInput(input.path, kept?.bytes), input: input.label }, { inputPath: input.path, scrub: redact })
+    ? await Journal.open(
+        journalPath,
+        {
+          command: spec.command,
+          inputHash: await hashInput(input.path, kept?.bytes),
+          input: input.label,
+          target: ctx.sandbox ? 'sandbox' : String(ctx.settings().baseUrl.value ?? '').replace(/\/+$/, ''),
+          shape: digest(JSON.stringify(spec.shape)),
+        },
+        { inputPath: input.path, scrub: redact },
+      )
     : undefined;
 
   const alreadyDone = journal ? countDone(journal, total) : 0;

@@ -73,6 +73,8 @@ export function columnSpec(
     fill?: (input: Record<string, unknown>, fields: Record<string, unknown>, problems: RowProblem[]) => void;
     resultColumns: readonly string[];
     primary: string;
+    /** What else shapes every request (a --text template). */
+    shape?: Record<string, unknown>;
   },
 ): BulkSpec {
   checkDefaults(ctx, op, mapping.defaults);
@@ -103,6 +105,7 @@ export function columnSpec(
     columnOf: (key) => mapping.columns[key] ?? key,
     resultColumns: extra.resultColumns,
     primary: extra.primary,
+    shape: { defaults: mapping.defaults, ...extra.shape },
   };
 }
 

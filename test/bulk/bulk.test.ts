@@ -177,6 +177,33 @@ describe('journals', () => {
     expect(other.stderr).toContain('was written by `smslink link create`, not `smslink message send`');
   });
 
+  it('a journal of a run against another service, or with other flag values or --text, is refused rather than skipping its rows', async () => {
+    const input = file('links.csv', csvOf(links(2)));
+    const trial = await runCli(['--sandbox', 'link', 'create', '--from-file', input], { env: { SMSLINK_DATA_DIR: tempDir() } });
+    expect(trial.code).toBe(0);
+    const real = await runCli(['link', 'create', '--from-file', input], { env });
+    expect(real.code).toBe(2);
+    expect(real.stderr).toContain(`records a run against sandbox, not ${server.url}`);
+    expect(server.requests).toHaveLength(0);
+
+    const more = file('more.csv', 'fullLink\nhttps://example.com/x\n');
+    expect((await runCli(['link', 'create', '--from-file', more, '--comment', 'spring'], { env })).code).toBe(0);
+    const autumn = await runCli(['link', 'create', '--from-file', more, '--comment', 'autumn'], { env });
+    expect(autumn.code).toBe(2);
+    expect(autumn.stderr).toContain('records a run with other values of the flags that fill every row');
+    const resumed = await runCli(['link', 'create', '--from-file', more, '--comment', 'spring'], { env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain('1 already done');
+    expect(server.requests).toHaveLength(1);
+
+    const sms = file('sms.csv', 'recipient,name\n77011234567,Ann\n');
+    expect((await runCli(['message', 'send', '--from-file', sms, '--text', 'Hi {{name}}'], { env })).code).toBe(0);
+    const reworded = await runCli(['message', 'send', '--from-file', sms, '--text', 'Hi {{name}}!'], { env });
+    expect(reworded.code).toBe(2);
+    expect(reworded.stderr).toContain('(or another --text)');
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('Ctrl-C stops new requests, lets those in flight finish, exits 130; the rerun completes each row exactly once', async () => {
     svc.delayMs = 5;
     const input = file('links.csv', csvOf(links(200)));
