@@ -11,7 +11,7 @@ export function pageSizeParam(): ParamSpec {
     type: 'integer',
     oneOf: PAGE_SIZES,
     doc: 'pagination[pageSize]: 25, 50 or 100',
-    cli: { flag: '--page-size <n>', help: 'items per page: 25, 50 or 100' },
+    cli: { flag: '--page-size <n>', help: 'items per page: 25 (default), 50 or 100; --all uses 100 unless given' },
   };
 }
 

@@ -2,6 +2,7 @@
 // until totalItemCount is reached, streaming items as each page arrives.
 
 import type { Command } from 'commander';
+import { PAGE_SIZES } from '../catalog/shared.js';
 import type { OperationSpec, Page } from '../catalog/types.js';
 import type { RunContext } from './context.js';
 import { callOperation, dryRun } from './common.js';
@@ -24,7 +25,8 @@ function parseLimit(value: unknown): number | undefined {
 export async function listPages(ctx: RunContext, op: OperationSpec, input: Record<string, unknown>, opts: CliValues, what: string): Promise<number> {
   const limit = parseLimit(opts.limit);
   const following = opts.all === true || limit !== undefined;
-  if (following) input.pageSize ??= 100;
+  // Always sent: the contract gives no default page size, and the footer's page count needs the real one.
+  input.pageSize ??= following ? 100 : PAGE_SIZES[0];
   if (ctx.globals.dryRun) return (await dryRun(ctx, op, input), EXIT.OK);
   const { RowWriter } = await import('../output/format.js');
   const view = await ctx.view(op);
@@ -32,12 +34,11 @@ export async function listPages(ctx: RunContext, op: OperationSpec, input: Recor
   let page = Number(input.currentPage ?? 0);
   let seen = 0;
   let total = 0;
-  let pageSize = 0;
+  const pageSize = Number(input.pageSize);
   for (;;) {
     const result = await callOperation<Page<Record<string, unknown>>>(ctx, op, { ...input, currentPage: page });
     const items = Array.isArray(result?.items) ? result.items : [];
     total = Number(result?.totalItemCount ?? items.length);
-    pageSize ||= Number(input.pageSize ?? items.length) || 1;
     const take = limit !== undefined ? items.slice(0, limit - seen) : items;
     await writer.write(take);
     seen += take.length;

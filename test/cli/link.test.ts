@@ -140,6 +140,24 @@ describe('link list', () => {
     expect(rec.server.requests).toHaveLength(0);
   });
 
+  it('the table footer counts pages by the page size sent, 25 unless given, also on the last, short page', async () => {
+    // 57 links: pages 0 and 1 hold 25 each, page 2 the last 7.
+    rec.server.respond((req) => {
+      const f = new URLSearchParams(req.body);
+      const size = Number(f.get('pagination[pageSize]'));
+      const page = Number(f.get('pagination[currentPage]'));
+      const count = Math.max(0, Math.min(size, 57 - page * size));
+      const items = Array.from({ length: count }, (_, i) => ({ id: String(page * size + i + 1), code: `c${page * size + i + 1}`, fullLink: 'https://example.com', status: '1' }));
+      return { body: { code: 0, data: { items, totalItemCount: '57' }, message: '' } };
+    });
+    const first = await cli(['link', 'list', '--no-color'], { tty: true });
+    expect(first.stderr).toContain('Page 0 of 2 (from 0): 25 of 57 links. Next: --page 1, or --all for every page.');
+    const last = await cli(['link', 'list', '--page', '2', '--no-color'], { tty: true });
+    expect(last.stdout).toContain('c57');
+    expect(last.stderr).not.toContain('Next:');
+    expect(rec.server.requests.map((q) => new URLSearchParams(q.body).get('pagination[pageSize]'))).toEqual(['25', '25']);
+  });
+
   it('prints items as JSON, NDJSON, CSV and TSV; --fields picks and orders', async () => {
     expect(JSON.parse((await cli(['link', 'list'])).stdout)).toHaveLength(2);
     const nd = (await cli(['link', 'list', '-o', 'ndjson', '--fields', 'code,id'])).stdout.trim().split('\n');
