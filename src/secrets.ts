@@ -2,24 +2,42 @@
 // them out of any text before it is shown or written: messages, answers that
 // echo the request, journals, crash output.
 
-/** Each secret, and its URL-encoded form when that differs. */
-const SECRETS = new Map<string, string | undefined>();
+/** Each secret, and the other spellings of it that a server or proxy may echo. */
+const SECRETS = new Map<string, string[]>();
 
-/** Shorter values are not treated as secrets: they could be ordinary words in the data (the emulator's public key is "sandbox"). */
-export const MIN_SECRET_LENGTH = 12;
+/**
+ * Shorter values are not treated as secrets: they could be ordinary words
+ * in the data (the emulator's public key is "sandbox"). The service's keys
+ * have 40 or 70 characters.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
+
+/**
+ * A secret as a URL may carry it, when that differs from the secret:
+ * encodeURIComponent's spelling, the form encoding the client sends
+ * (URLSearchParams: also ! ' ( ) ~ escaped, a space as +) and RFC 3986's
+ * (also ! ' ( ) * escaped).
+ */
+function spellings(secret: string): string[] {
+  const uri = encodeURIComponent(secret);
+  const form = uri.replace(/[!'()~]|%20/g, (c) => (c === '%20' ? '+' : hex(c)));
+  const rfc3986 = uri.replace(/[!'()*]/g, hex);
+  return [...new Set([uri, form, rfc3986])].filter((s) => s !== secret);
+}
 
 export function registerSecret(secret: string | undefined): void {
   if (!secret || secret.length < MIN_SECRET_LENGTH || SECRETS.has(secret)) return;
-  const encoded = encodeURIComponent(secret);
-  SECRETS.set(secret, encoded === secret ? undefined : encoded);
+  SECRETS.set(secret, spellings(secret));
 }
 
-/** Replaces every known secret (and its URL-encoded form) with ***. */
+/** Replaces every known secret (and its URL-encoded spellings) with ***. */
 export function redact(text: string): string {
   let out = text;
-  for (const [secret, encoded] of SECRETS) {
+  for (const [secret, others] of SECRETS) {
     if (out.includes(secret)) out = out.split(secret).join('***');
-    if (encoded !== undefined && out.includes(encoded)) out = out.split(encoded).join('***');
+    for (const spelling of others) if (out.includes(spelling)) out = out.split(spelling).join('***');
   }
   return out;
 }

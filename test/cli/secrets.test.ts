@@ -36,6 +36,22 @@ describe('the API key', () => {
     expect(r.stdout + r.stderr).not.toContain(KEY);
   });
 
+  it.each([
+    ['with characters a URL escapes', 'SECRET(KEY) 0123456789ab!~'],
+    ['of fewer than 12 characters', 'shortkey1'],
+  ])('stays out of echoed URLs when it is a key %s, in each way a URL may spell it', async (_what, key) => {
+    const spelled = [key, encodeURIComponent(key), new URLSearchParams({ k: key }).toString().slice(2), encodeURIComponent(key).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)];
+    server.respond(() => ({ status: 502, body: `<html>${spelled.map((s) => `apiKey=${s}`).join(' ')}</html>` }));
+    const r = await runCli(['link', 'get', '1', '--retries', '0'], { env: { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: key } });
+    server.respond(undefined);
+    expect(r.code).toBe(3);
+    for (const s of spelled) expect(r.stderr).not.toContain(s);
+    expect(r.stderr.match(/apiKey=\*\*\*/g)).toHaveLength(4);
+    // config shows a key's first and last 4 characters only when it has 20 or more.
+    const shown = (await runCli(['config', 'get', 'api-key'], { env: { SMSLINK_API_KEY: key } })).stdout.trim();
+    expect(shown).toMatch(key.length < 20 ? /^\*{9}$/ : /^SECR\*+ab!~$/);
+  });
+
   it('stays out of answers that echo it', async () => {
     server.respond(() => ({ body: { code: 8, data: [], message: `unknown key ${KEY}` } }));
     const r = await runCli(['link', 'get', '1'], { env: env() });
