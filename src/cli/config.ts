@@ -125,7 +125,14 @@ ${examples([
     .action((profile: string, _o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
         const store = await openStore(ctx.env);
-        if (!store.get('profiles')?.[profile]) ctx.note(`Profile "${profile}" has no settings yet; add some with \`smslink config set\`.`);
+        const names = Object.keys(store.get('profiles') ?? {});
+        // Every later command would fail on a profile that does not exist (exit 4): a typo is caught here.
+        if (!names.includes(profile) && profile !== 'default') {
+          throw new UsageError(
+            `config use: there is no profile "${profile}" (profiles: ${names.join(', ') || 'none yet'}); ` +
+              `create it first with \`smslink --profile ${profile} config set base-url https://...\``,
+          );
+        }
         store.set('currentProfile', profile);
         ctx.note(`Now using profile "${profile}".`);
       }),

@@ -86,6 +86,16 @@ describe('config', () => {
     expect((await cli(['config', 'get', 'base-url', '--base-url', 'https://flag.example.com'])).stdout).toBe('https://flag.example.com\n');
   });
 
+  it('config use refuses a profile that does not exist, so a typo does not break every later command', async () => {
+    const { cli } = setup();
+    await cli(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.example.com']);
+    const r = await cli(['config', 'use', 'stagign']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('there is no profile "stagign" (profiles: staging); create it first with `smslink --profile stagign config set base-url https://...`');
+    expect((await cli(['config', 'get', 'base-url', '--profile', 'staging'])).code).toBe(0);
+    expect((await cli(['config', 'use', 'default'])).code).toBe(0);
+  });
+
   it('a profile that does not exist is a configuration error (exit 4)', async () => {
     const { cli } = setup();
     const r = await cli(['--profile', 'nope', 'link', 'get', '1'], { env: { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY } });
