@@ -30,6 +30,8 @@ export interface WaitOptions {
 export interface WaitResult {
   records: Map<number, MessageStatusRecord>;
   timedOut: boolean;
+  /** Ctrl-C ended the wait: the records are the last ones read, printed before the run exits 130. */
+  interrupted: boolean;
   /** Ids the service did not know (or that are not yours): not waited for. */
   unknown: number[];
 }
@@ -69,10 +71,20 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
     }
     lastText = text;
   };
+  const interrupted = (): WaitResult => {
+    show(`interrupted: ${summary(ids, records)}`, true);
+    return { records, timedOut: false, interrupted: true, unknown };
+  };
   for (let poll = 0; ; poll++) {
     const pending = ids.filter((id) => !FINAL_STATUSES.has(String(records.get(id)?.status)));
     if (pending.length) {
-      const answers = await mapLimit(chunk(pending, idLimit(messageStatus)), opts.concurrency, (part) => client.getMessageStatus({ ids: part }));
+      let answers: MessageStatusRecord[][];
+      try {
+        answers = await mapLimit(chunk(pending, idLimit(messageStatus)), opts.concurrency, (part) => client.getMessageStatus({ ids: part }));
+      } catch (err) {
+        if (ctx.io.signal?.aborted) return interrupted();
+        throw err;
+      }
       for (const rec of answers.flat()) records.set(Number(rec.id), rec);
     }
     // An id the service does not know will never become final: say so, and wait for the others only.
@@ -90,18 +102,15 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
     if (waiting.length) show(`waiting for delivery: ${status} (${elapsed}s)`);
     if (waiting.length === 0) {
       show(`delivery: ${status}`, true);
-      return { records, timedOut: false, unknown };
+      return { records, timedOut: false, interrupted: false, unknown };
     }
     const left = deadline - Date.now();
     if (left <= 0) {
       show(`gave up waiting: ${status}`, true);
-      return { records, timedOut: true, unknown };
+      return { records, timedOut: true, interrupted: false, unknown };
     }
     await sleep(Math.min(interval, left), ctx.io.signal);
-    if (ctx.io.signal?.aborted) {
-      show(`interrupted: ${status}`, true);
-      throw new ExitError(`interrupted while waiting; not final yet: ${waiting.join(', ')}`, EXIT.INTERRUPTED);
-    }
+    if (ctx.io.signal?.aborted) return interrupted();
     interval = Math.min(opts.maxIntervalMs ?? 10_000, Math.round(interval * 1.5));
   }
 }
@@ -110,6 +119,7 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
 export function waitOutcome(asked: number[], result: WaitResult): number {
   const ids = asked.filter((id) => !result.unknown.includes(id));
   const notFinal = ids.filter((id) => !FINAL_STATUSES.has(String(result.records.get(id)?.status)));
+  if (result.interrupted) throw new ExitError(`interrupted while waiting; not final yet: ${notFinal.join(', ')}`, EXIT.INTERRUPTED);
   if (result.timedOut) {
     throw new ExitError(`the wait timed out (--wait-timeout); not final yet: ${notFinal.join(', ')}`, EXIT.TRANSPORT);
   }

@@ -81,13 +81,15 @@ describe('bin/smslink.js', () => {
     async function interrupted(args: string[], env: Record<string, string>, ready: () => boolean) {
       const child = spawn(process.execPath, [BIN, ...args], { env: binEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
+      let stdout = '';
       child.stderr.on('data', (d) => (stderr += d));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.stdout.on('data', (d) => (stdout += d));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       await expect.poll(ready, { timeout: 10_000 }).toBe(true);
       const sent = Date.now();
       child.kill('SIGINT');
       const code = await exited;
-      return { code, stderr, ms: Date.now() - sent };
+      return { code, stdout, stderr, ms: Date.now() - sent };
     }
 
     it('stops a request in flight: exit 130, at once', async () => {
@@ -118,6 +120,25 @@ describe('bin/smslink.js', () => {
         expect(r.code).toBe(130);
         expect(r.stderr).toContain('interrupted while waiting; not final yet: 5');
         expect(r.ms).toBeLessThan(2000);
+        // What was read so far is still printed: a script keeps the statuses it got.
+        expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ id: 5, status: 'ENQUEUD' })]);
+      } finally {
+        server.respond(undefined);
+      }
+    });
+
+    it('ends message send --wait with the sent message on stdout: a script keeps its messageId', async () => {
+      server.respond((req) => (req.path.endsWith('/Message/GetSMSStatus') ? { body: { code: 0, data: [{ id: '123456', status: 'ENQUEUD' }], message: '' } } : undefined));
+      try {
+        const before = server.requests.length;
+        const r = await interrupted(
+          ['message', 'send', '--to', '77011234567', '--text', 'hi', '--wait', '--wait-timeout', '5m'],
+          { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'BinKey0123456789' },
+          () => server.requests.slice(before).some((q) => q.path.endsWith('/Message/GetSMSStatus')),
+        );
+        expect(r.code).toBe(130);
+        expect(r.stderr).toContain('interrupted while waiting; not final yet: 123456');
+        expect(JSON.parse(r.stdout)).toMatchObject({ messageId: 123456, deliveryStatus: 'ENQUEUD' });
       } finally {
         server.respond(undefined);
       }
