@@ -61,9 +61,28 @@ class ScrubbedStream implements OutStream {
 }
 
 /** A proxy setting must be an http(s) URL; say which setting is wrong before anything is sent. */
+/** A URL as it may be shown: a password in it is masked. */
+function withoutCredentials(value: string): string {
+  try {
+    const url = new URL(value);
+    if (!url.password) return value;
+    url.password = '***';
+    return url.href;
+  } catch {
+    return value;
+  }
+}
+
+/** A proxy is a scheme, a host and a port, with credentials perhaps; no path, query or fragment (undici refuses them). */
+function isProxyUrl(value: string): boolean {
+  if (!isHttpUrl(value)) return false;
+  const url = new URL(value);
+  return (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+}
+
 function checkProxy(value: string | undefined, name: string, kind: 'usage' | 'config'): void {
-  if (!value || isHttpUrl(value)) return;
-  const message = `${name}: "${value}" is not a proxy URL such as http://proxy.example.com:3128`;
+  if (!value || isProxyUrl(value)) return;
+  const message = `${name}: "${withoutCredentials(value)}" is not a proxy URL such as http://proxy.example.com:3128 (a scheme, a host and a port; no path)`;
   if (kind === 'usage') throw new UsageError(message);
   throw new ConfigError(message);
 }

@@ -6,6 +6,7 @@
 import { Option, type Command } from 'commander';
 import type { OperationSpec, ParamSpec } from '../catalog/types.js';
 import type { GlobalOptions } from './context.js';
+import { UsageError } from './exit.js';
 
 export type CliValues = Record<string, unknown>;
 
@@ -60,7 +61,9 @@ export function fillTime(value: string, fill: 'start' | 'end' | undefined): stri
 export function parseSort(values: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const v of values) {
-    const [field, dir = 'asc'] = v.split(':');
+    const parts = v.split(':');
+    if (parts.length > 2) throw new UsageError(`--sort: invalid value "${v}": use FIELD or FIELD:asc or FIELD:desc`);
+    const [field, dir = 'asc'] = parts;
     out[field.trim()] = dir.trim().toUpperCase();
   }
   return out;

@@ -167,3 +167,21 @@ describe('found in the second review', () => {
     expect(done).toBeGreaterThan(0);
   });
 });
+
+describe('found in the third review', () => {
+  it('a proxy URL with a path is refused as a bad flag (exit 2), its password masked, rather than crashing', async () => {
+    const r = await rec.cli(['link', 'get', '1', '--proxy', 'http://user:hunter2pass@127.0.0.1:3128/echo']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--proxy: "http://user:***@127.0.0.1:3128/echo" is not a proxy URL');
+    expect(r.stderr).not.toContain('hunter2pass');
+    expect(r.stderr).not.toContain('unexpected error');
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
+  it('--sort with more than FIELD:DIRECTION is refused, not cut short', async () => {
+    const r = await rec.cli(['link', 'list', '--sort', 'createTs:desc:x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--sort: invalid value "createTs:desc:x": use FIELD or FIELD:asc or FIELD:desc');
+    expect(rec.server.requests).toHaveLength(0);
+  });
+});
