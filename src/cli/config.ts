@@ -108,7 +108,11 @@ ${examples([
       runner(cmd, async (ctx) => {
         const key = keyOf(name);
         const value = ctx.settings()[key].value;
-        if (value === undefined) return EXIT.NOT_FOUND;
+        if (value === undefined) {
+          // Exit 6 alone would leave a person guessing; scripts see the empty stdout and the code.
+          ctx.note(`${name} is not set (no flag, environment variable or value in profile "${currentProfile(ctx)}")`);
+          return EXIT.NOT_FOUND;
+        }
         ctx.stdout.write(`${show(key, value)}\n`);
       }),
     );

@@ -62,7 +62,7 @@ export const SETTINGS: Record<SettingKey, SettingSpec> = {
     name: 'timeout',
     default: '30',
     describe: 'seconds each request may take, connection included',
-    check: (v) => (/^\d+(\.\d+)?$/.test(v) && Number(v) > 0 && Number(v) <= 3600 ? null : 'must be a number of seconds between 0 and 3600'),
+    check: (v) => (/^\d+(\.\d+)?$/.test(v) && Number(v) > 0 && Number(v) <= 3600 ? null : 'must be a number of seconds, more than 0 and at most 3600'),
   },
   retries: {
     flag: '--retries',

@@ -109,6 +109,13 @@ describe('config', () => {
     const bad = await cli(['config', 'set', 'output', 'xml']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/"xml" must be one of table, json, ndjson, csv, tsv/);
+    const unset = await cli(['config', 'get', 'sender']);
+    expect(unset.code).toBe(6);
+    expect(unset.stdout).toBe('');
+    expect(unset.stderr).toContain('sender is not set (no flag, environment variable or value in profile "default")');
+    const zero = await cli(['config', 'set', 'timeout', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('must be a number of seconds, more than 0 and at most 3600');
   });
 
   it('a bad value in the environment names where it came from (exit 4)', async () => {
