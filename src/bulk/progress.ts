@@ -4,8 +4,11 @@
 import type { OutStream } from '../output/format.js';
 
 export interface Counts {
+  /** Rows finished, whatever their outcome. */
   done: number;
   failed: number;
+  /** Rows whose request may or may not have reached the service. */
+  unknown: number;
 }
 
 function eta(seconds: number): string {
@@ -28,7 +31,7 @@ export class Progress {
     private readonly lineEveryMs = 5000,
   ) {}
 
-  #line({ done, failed }: Counts): string {
+  #line({ done, failed, unknown }: Counts): string {
     const seconds = (Date.now() - this.#started) / 1000;
     const rate = seconds > 0 ? done / seconds : 0;
     const left = this.total > 0 ? (this.total - done) / (rate || Infinity) : NaN;
@@ -37,6 +40,7 @@ export class Progress {
       `${rate.toFixed(rate < 10 ? 1 : 0)}/s`,
       this.total > 0 ? `ETA ${eta(left)}` : '',
       `${failed} failed`,
+      unknown ? `${unknown} unknown` : '',
     ].filter(Boolean);
     if (!this.tty) return `progress: ${parts.join(', ')}`;
     const width = 24;

@@ -289,7 +289,7 @@ class Sender {
     const counts = this.counts;
     counts[state] += 1;
     await this.#emit(out);
-    this.progress.update({ done: counts.done + counts.failed + counts.unknown, failed: counts.failed + counts.unknown });
+    this.progress.update({ done: counts.done + counts.failed + counts.unknown, failed: counts.failed, unknown: counts.unknown });
   }
 
   async #emit(row: Record<string, unknown>): Promise<void> {

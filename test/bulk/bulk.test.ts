@@ -119,6 +119,17 @@ describe('link create --from-file', () => {
     expect(r.stderr.split(redraw).some((line) => /^\[[█░]{24}\] \d+\/30 {2}[\d.]+\/s {2}ETA \S+ {2}0 failed$/.test(line))).toBe(true);
   });
 
+  it('the progress bar counts rows of unknown outcome apart from failed ones', async () => {
+    const input = file('sms.csv', `recipient,text\n${Array.from({ length: 30 }, (_, i) => `770100000${String(i + 10)},hello`).join('\n')}\n`);
+    svc.fault((k) => k === '77010000012', 'http502');
+    svc.delayMs = 20; // the bar is redrawn at most every 100 ms
+    const r = await runCli(['message', 'send', '--from-file', input, '--no-color', '-q', '--concurrency', '1'], { env, tty: true });
+    expect(r.code).toBe(5);
+    const lines = r.stderr.split('\r\x1b[2K');
+    expect(lines.some((line) => / 0 failed {2}1 unknown$/.test(line))).toBe(true);
+    expect(lines.some((line) => / 1 failed/.test(line))).toBe(false);
+  });
+
   it('refuses bulk flags without --from-file, and --from-file with a URL', async () => {
     expect((await runCli(['link', 'create', 'https://example.com', '--journal', 'x'], { env })).code).toBe(2);
     expect((await runCli(['link', 'create', 'https://example.com', '--from-file', 'x.csv'], { env })).code).toBe(2);
