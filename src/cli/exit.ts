@@ -70,10 +70,22 @@ export function flagOf(operation: string, key: string): string {
   return key;
 }
 
+/** A value as the command line spells it: a list comma-separated, a sort as FIELD:dir pairs. */
+function asTyped(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number')) return value.join(',');
+  if (value && typeof value === 'object' && Object.values(value).every((v) => typeof v === 'string')) {
+    return Object.entries(value as Record<string, string>)
+      .map(([field, dir]) => `${field}:${dir.toLowerCase()}`)
+      .join(',');
+  }
+  return JSON.stringify(value);
+}
+
 function describeIssue(operation: string, issue: Issue): string {
   const name = issue.key.includes('|') ? issue.key.split('|').map((k) => flagOf(operation, k)).join(', ') : flagOf(operation, issue.key);
   if (issue.value === undefined || issue.value === null) return `${name} ${issue.rule}`;
-  const shown = typeof issue.value === 'string' ? issue.value : JSON.stringify(issue.value);
+  const shown = asTyped(issue.value);
   const clipped = shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
   const aliases = cliOf(operation, issue.key)?.aliases;
   const also = aliases ? ` (or ${Object.keys(aliases).join(', ')})` : '';

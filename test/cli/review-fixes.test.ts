@@ -178,6 +178,15 @@ describe('found in the third review', () => {
     expect(rec.server.requests).toHaveLength(0);
   });
 
+  it('a bad sort or id list is echoed as typed, not as JSON', async () => {
+    const sort = await rec.cli(['link', 'list', '--sort', 'foo:desc']);
+    expect(sort.stderr).toContain('--sort: invalid value "foo:desc": cannot sort by "foo"');
+    const ids = await rec.cli(['message', 'status', '1', 'abc']);
+    expect(ids.code).toBe(2);
+    expect(ids.stderr).toContain('invalid value "1,abc": ids must be positive whole numbers (got "abc")');
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
   it('--sort with more than FIELD:DIRECTION is refused, not cut short', async () => {
     const r = await rec.cli(['link', 'list', '--sort', 'createTs:desc:x']);
     expect(r.code).toBe(2);
