@@ -320,6 +320,7 @@ export class SmsLinkClient {
           onRetry: o.onRetry,
         },
         o.userAgent ?? userAgent(),
+        o.proxy && !direct && !o.dispatcher ? new URL(o.proxy).host : undefined,
       ));
     })();
     return this.#transport;

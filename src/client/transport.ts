@@ -121,6 +121,8 @@ export class Transport {
     dispatcher: DispatchTarget,
     readonly policy: RetryOptions,
     userAgent: string,
+    /** host:port of the explicit proxy every request goes through, to name it when it cannot be reached. */
+    private readonly proxy?: string,
   ) {
     // What Dispatcher.compose() does, without needing a Dispatcher: the handlers here are of undici's current API.
     const dispatch: Dispatcher['dispatch'] = (opts, handler) => dispatcher.dispatch(opts, handler);
@@ -181,7 +183,9 @@ export class Transport {
     }
     const reason = code === 'ECONNREFUSED' ? 'connection refused' : code ? `connection failed (${code})` : 'connection failed';
     const detail = e instanceof Error && !code ? `: ${redact(e.message)}` : '';
-    return new TransportError(req.operation, 'connection', `${req.operation}: ${reason} by ${host}${detail}${tries}`, { outcomeUnknown, attempts });
+    // Through a proxy, a socket error is the proxy's: a target it cannot reach comes back as its HTTP answer.
+    const by = this.proxy && code ? `the proxy ${this.proxy} (--proxy), on the way to ${host}` : host;
+    return new TransportError(req.operation, 'connection', `${req.operation}: ${reason} by ${by}${detail}${tries}`, { outcomeUnknown, attempts });
   }
 }
 

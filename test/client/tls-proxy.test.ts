@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -73,6 +73,18 @@ describe('proxies', () => {
     expect(r.code).toBe(0);
     expect(proxied).toEqual([`CONNECT api.smslink.test:${new URL(httpsUrl).port}`]);
     expect((await runCli(['link', 'get', '1'], { env })).code).toBe(3);
+  });
+
+  it('a --proxy that refuses the connection is named as the one that refused it', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const port = (s.address() as { port: number }).port;
+        s.close(() => resolve(port));
+      });
+    });
+    const r = await runCli(['link', 'get', '1', '--proxy', `http://127.0.0.1:${closed}`, '--retries', '0'], { env: { SMSLINK_BASE_URL: remote(httpsUrl, 'https'), SMSLINK_API_KEY: KEY } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`Link/Get: connection refused by the proxy 127.0.0.1:${closed} (--proxy), on the way to api.smslink.test:${new URL(httpsUrl).port}`);
   });
 
   it('HTTP_PROXY carries a plain http request', async () => {
