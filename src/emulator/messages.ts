@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { isFullLink, parseDateTime } from '../catalog/rules.js';
 import { countSegments } from '../catalog/segments.js';
-import { fail, ok, str, type Handler, type Settings } from './context.js';
+import { ok, str, type Handler, type Settings } from './context.js';
 import { DEFAULT_VALIDITY_MIN, planLifecycle } from './lifecycle.js';
 import { createLink, instantOf, orderBy, page, shortLinkOf } from './links.js';
 import { numberInfo } from './numbers.js';
@@ -31,11 +31,9 @@ function shortenLinks(s: Settings, accountId: number, now: number, campaignId: n
 }
 
 const send: Handler = ({ settings: s, accountId, now, values: v }) => {
-  const from = v.from as string | undefined;
-  if (from !== undefined && !s.senders.has(from)) {
-    const known = s.senders.size ? `registered: ${[...s.senders].join(', ')}` : 'none is registered; omit from to use the shared sender';
-    return fail(1, `from: "${from}" is not a registered sender ID (${known})`, { from: `is not a registered sender ID (${known})` });
-  }
+  // The contract: a sender ID that is not registered, or cannot be used, gives way to the shared one.
+  const given = v.from as string | undefined;
+  const from = given !== undefined && s.senders.has(given) ? given : undefined;
   const recipient = v.recipient as string;
   const deferredTs = typeof v.deferredToTs === 'string' ? s.tz.fromWall(wallOf(parseDateTime(v.deferredToTs)!)) : null;
   const validityMin = (v.validity as number | undefined) ?? DEFAULT_VALIDITY_MIN;

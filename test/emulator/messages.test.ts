@@ -91,12 +91,13 @@ describe('Message/SendSmsMessage rules', () => {
     }
   });
 
-  it('accepts only registered senders; without one the shared sender is used', async () => {
-    expect(await bad({ from: 'Unknown' })).toMatchObject({ code: 1, data: { from: expect.stringContaining('BRAND') } });
+  it('sends from a registered sender; without one, or with one not registered, the shared sender is used', async () => {
     const withSender = await send({ recipient: '77011234567', text: 'from brand', from: 'BRAND' });
     const shared = await send({ recipient: '77011234567', text: 'from shared' });
-    const items = ((await emu.call('Message/List', { criteria: { campaignIds: [withSender.campaignId, shared.campaignId] } })).data as { items: MessageJson[] }).items;
-    expect(items.map((m) => m.from).sort()).toEqual(['BRAND', 'SMSLINK']);
+    const unregistered = await send({ recipient: '77011234567', text: 'from unknown', from: 'Unknown' });
+    const ids = [withSender.campaignId, shared.campaignId, unregistered.campaignId];
+    const items = ((await emu.call('Message/List', { criteria: { campaignIds: ids } })).data as { items: MessageJson[] }).items;
+    expect(items.map((m) => m.from).sort()).toEqual(['BRAND', 'SMSLINK', 'SMSLINK']);
   });
 
   it('creates a campaign and a message and answers status 2', async () => {
