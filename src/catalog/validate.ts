@@ -1,7 +1,7 @@
 // Checks an operation's input against the catalog before anything is sent
 // (client) or carried out (emulator). Problems name the parameter and the rule.
 
-import { checkParam, type CheckContext } from './rules.js';
+import { checkParam, toList, type CheckContext } from './rules.js';
 import type { OperationSpec, ParamSpec } from './types.js';
 
 export interface Issue {
@@ -21,6 +21,8 @@ export interface Validated {
 }
 
 const isAbsent = (v: unknown) => v === undefined || v === null;
+/** An id list with no id in it (`ids=`, `ids[]=`) gives no identifiers: the contract's "none given", not a malformed id. */
+const noIds = (param: ParamSpec, v: unknown) => param.type === 'ids' && toList(v).every((item) => isAbsent(item) || (typeof item === 'string' && item.trim() === ''));
 
 export function paramByKey(op: OperationSpec, key: string): ParamSpec | undefined {
   return op.params.find((p) => p.key === key);
@@ -44,8 +46,8 @@ export function validateInput(op: OperationSpec, input: Record<string, unknown>,
   }
   for (const param of op.params) {
     const raw = input[param.key];
-    if (isAbsent(raw)) {
-      if (param.required) issues.push({ key: param.key, wire: param.wire, value: raw, rule: 'is required', code: param.missingCode ?? 11 });
+    if (isAbsent(raw) || noIds(param, raw)) {
+      if (param.required) issues.push({ key: param.key, wire: param.wire, value: isAbsent(raw) ? raw : undefined, rule: 'is required', code: param.missingCode ?? 11 });
       continue;
     }
     const result = checkParam(param, raw, ctx);

@@ -54,7 +54,11 @@ const ROWS: Row[] = [
   ['link.update', { id: 7, comment: 'y'.repeat(300) }, 'comment', /255/],
   // Link/Delete
   ['link.delete', { ids: [1, 2] }, null],
-  ['link.delete', { ids: [] }, 'ids', /at least one/],
+  ['link.delete', { ids: [] }, 'ids', /is required/],
+  ['link.delete', { ids: [''] }, 'ids', /is required/],
+  ['message.status', { ids: ' , ' }, 'ids', /is required/],
+  // A nested wire value (ids[a][b]=1) decodes to an object without a prototype: checked, never thrown on.
+  ['link.delete', { ids: [Object.assign(Object.create(null) as object, { b: '1' })] }, 'ids', /positive whole numbers/],
   ['link.delete', { ids: ['x'] }, 'ids', /positive whole numbers/],
   // Link/GetStats
   ['link.stats', { ids: ids(5), type: 'daily' }, null],

@@ -306,6 +306,10 @@ describe('Message/GetSMSStatus', () => {
     expect((await emu.call('Message/GetSMSStatus', { ids: `${a.messageId},987654` })).data).toHaveLength(1);
     expect(await emu.call('Message/GetSMSStatus', { ids: '987654' })).toMatchObject({ code: 0, data: [] });
     expect((await emu.call('Message/GetSMSStatus', {})).code).toBe(2);
+    // An empty list gives no identifiers either, in each form a client may send it.
+    expect((await emu.call('Message/GetSMSStatus', { ids: '' })).code).toBe(2);
+    expect((await emu.call('Message/GetSMSStatus', { ids: ',' })).code).toBe(2);
+    expect((await emu.call('Message/GetSMSStatus', { ids: [''] }, undefined, { arrayFormat: 'brackets' })).code).toBe(2);
     const many = Array.from({ length: 101 }, (_, i) => i + 1);
     expect((await emu.call('Message/GetSMSStatus', { ids: many.join(',') })).code).toBe(12);
     expect((await emu.call('Message/GetSMSStatus', { ids: many.slice(0, 100) })).code).toBe(0);
