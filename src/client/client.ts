@@ -30,7 +30,7 @@ import type {
 import { validateInput } from '../catalog/validate.js';
 import { userAgent } from '../version.js';
 import { dataOrThrow, parseEnvelope, type Envelope } from './envelope.js';
-import { ConfigError, TransportError, ValidationError } from './errors.js';
+import { ApiError, ConfigError, TransportError, ValidationError } from './errors.js';
 import { normalize } from './normalize.js';
 import { arrayFormatOf, buildRequest, encodeForm, toWireParams, type PreparedRequest } from './request.js';
 import { createAgent, Transport, type DispatchTarget, type HttpClient, type OwnedDispatcher, type ProxyEnv } from './transport.js';
@@ -154,11 +154,21 @@ export class SmsLinkClient {
     return { shortLink: typeof data === 'string' && data !== '' ? data : null };
   }
   /** Deletes links (Link/Delete); ids not deleted come back in notProcessed. */
-  deleteLinks(input: DeleteLinksInput): Promise<DeleteLinksResult> {
-    return this.call(linkDelete, input).then((r) => ({
+  async deleteLinks(input: DeleteLinksInput): Promise<DeleteLinksResult> {
+    let r: DeleteLinksResult | null;
+    try {
+      r = await this.call(linkDelete, input);
+    } catch (err) {
+      // The live codes 98 (a bulk operation partly done, data has per-item detail) and 99 (nothing
+      // processed) carry the same answer as code 0: what was and was not deleted.
+      const detail = err instanceof ApiError && (err.code === 98 || err.code === 99) ? (err.data as Partial<DeleteLinksResult> | null) : null;
+      if (!Array.isArray(detail?.processed) && !Array.isArray(detail?.notProcessed)) throw err;
+      r = normalize(linkDelete.result, detail) as DeleteLinksResult;
+    }
+    return {
       processed: Array.isArray(r?.processed) ? r.processed : [],
       notProcessed: Array.isArray(r?.notProcessed) ? r.notProcessed : [],
-    }));
+    };
   }
   /** Click statistics of at most 5 links (Link/GetStats). */
   async getLinkStats(input: GetLinkStatsInput): Promise<LinkStatsResult> {

@@ -238,6 +238,17 @@ describe('link delete', () => {
     expect(r.stderr).toContain('not deleted (not found, or not yours): 999');
   });
 
+  it.each([
+    [98, { processed: ['1'], notProcessed: ['999'] }, { processed: [1], notProcessed: [999] }],
+    [99, { processed: [], notProcessed: ['998', '999'] }, { processed: [], notProcessed: [998, 999] }],
+  ])('reads the per-id detail of a code %i answer (bulk partly done / nothing processed) and exits 5', async (code, data, shown) => {
+    rec.server.respond((req) => (req.path.endsWith('Delete') ? { body: { code, data, message: '' } } : undefined));
+    const r = await cli(['link', 'delete', ...shown.processed.map(String), ...shown.notProcessed.map(String)]);
+    expect(r.code).toBe(5);
+    expect(JSON.parse(r.stdout)).toEqual(shown);
+    expect(r.stderr).toContain(`not deleted (not found, or not yours): ${shown.notProcessed.join(', ')}`);
+  });
+
   it('reads ids from stdin with -', async () => {
     await cli(['link', 'delete', '-'], { stdin: '4\n5 6\n' });
     expect(rec.server.requests[0].body).toBe('ids[0]=4&ids[1]=5&ids[2]=6');
