@@ -10,6 +10,9 @@ import { describeFailure, EXIT, UsageError } from './exit.js';
 import { examples, type CliValues } from './operation.js';
 import type { AddCommand, Runner } from './run.js';
 
+/** The result code of a call the service accepted to carry out later (real-service-notes.md). */
+const BACKGROUND_TASK = 100;
+
 /** key=value pairs into form fields, in the order given (ids[]=1 ids[]=2 stays repeated). */
 export function parsePairs(pairs: readonly string[]): Array<[string, string]> {
   return pairs.map((pair) => {
@@ -49,9 +52,12 @@ async function call(ctx: RunContext, path: string, pairs: string[], opts: CliVal
   const req = client.prepareRaw(path, parts.join('&'));
   if (ctx.globals.dryRun) return (await printDryRun(ctx, [req]), EXIT.OK);
   const envelope = await client.execute(req, op?.idempotent ?? false);
+  // Code 100 is not an error: the service took the call as a background task, and data is its id.
+  const done = envelope.code === 0 || envelope.code === BACKGROUND_TASK;
   // The data is printed on success; --envelope prints the envelope whatever the code.
-  if (opts.envelope || envelope.code === 0) ctx.stdout.write(`${JSON.stringify(opts.envelope ? envelope : envelope.data, null, 2)}\n`);
-  if (envelope.code === 0) return EXIT.OK;
+  if (opts.envelope || done) ctx.stdout.write(`${JSON.stringify(opts.envelope ? envelope : envelope.data, null, 2)}\n`);
+  if (envelope.code === BACKGROUND_TASK) ctx.note(`${path}: accepted as a background task (code 100); the data is its task id`);
+  if (done) return EXIT.OK;
   const { dataOrThrow } = await import('../client/envelope.js');
   try {
     dataOrThrow(path, envelope);

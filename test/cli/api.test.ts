@@ -23,6 +23,14 @@ describe('smslink api', () => {
     expect(new URLSearchParams(rec.server.requests[0].body).get('data[fullLink]')).toBe('https://example.com/?a=1&b=2');
   });
 
+  it('code 100 (accepted as a background task) is success: the task id is printed, exit 0', async () => {
+    rec.server.respond(() => ({ body: { code: 100, data: 'task-17', message: '' } }));
+    const r = await cli(['api', 'Link/GetLinks', 'campaignId=9001']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toBe('task-17');
+    expect(r.stderr).toContain('accepted as a background task (code 100)');
+  });
+
   it('--input reads a JSON object of parameters', async () => {
     const file = join(tempDir(), 'criteria.json');
     writeFileSync(file, JSON.stringify({ criteria: { status: 1 }, pagination: { pageSize: 25 } }));
