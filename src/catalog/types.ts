@@ -231,7 +231,7 @@ export interface ListMessagesInput {
   from?: string;
   to?: string;
   text?: string;
-  status?: MessageStatus | string | number;
+  status?: MessageStatus | string;
   groups?: string[];
   campaignStatus?: string;
   campaignCreateTsFrom?: string;
