@@ -76,6 +76,16 @@ function check(rules: CheckContext, spec: BulkSpec, fields: Record<string, unkno
   return { input: values, problems: [] };
 }
 
+/** The service a journal's rows were sent to: the base URL without credentials, query or trailing slash. */
+function targetOf(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  } catch {
+    return baseUrl;
+  }
+}
+
 const describeProblems = (problems: RowProblem[]) => problems.map((p) => `column ${p.column}: ${p.rule}`).join('; ');
 
 export async function runBulk(ctx: RunContext, spec: BulkSpec, opts: BulkOptions): Promise<number> {
@@ -158,7 +168,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
           command: spec.command,
           inputHash: await hashInput(input.path, kept?.bytes),
           input: input.label,
-          target: ctx.sandbox ? 'sandbox' : String(ctx.settings().baseUrl.value ?? '').replace(/\/+$/, ''),
+          target: ctx.sandbox ? 'sandbox' : targetOf(String(ctx.settings().baseUrl.value ?? '')),
           shape: digest(JSON.stringify(spec.shape)),
         },
         { inputPath: input.path, scrub: redact },

@@ -215,6 +215,16 @@ describe('journals', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('the journal names the service by its base URL without credentials or query', async () => {
+    const input = file('links.csv', csvOf(links(1)));
+    const url = new URL(server.url);
+    const withCredentials = `${url.protocol}//user:pw-in-url@${url.host}/?debug=1`;
+    const r = await runCli(['link', 'create', '--from-file', input], { env: { ...env, SMSLINK_BASE_URL: withCredentials } });
+    expect(r.code).toBe(0);
+    const header = JSON.parse(readFileSync(`${input}.journal`, 'utf8').split('\n')[0]) as { target: string };
+    expect(header.target).toBe(`${url.protocol}//${url.host}`);
+  });
+
   it('Ctrl-C stops new requests, lets those in flight finish, exits 130; the rerun completes each row exactly once', async () => {
     svc.delayMs = 5;
     const input = file('links.csv', csvOf(links(200)));
