@@ -2,6 +2,8 @@
 // them out of any text before it is shown or written: messages, answers that
 // echo the request, journals, crash output.
 
+import { formEncode, LONE_SURROGATE } from './client/form-encode.js';
+
 /** Each secret, and the other spellings of it that a server or proxy may echo. */
 const SECRETS = new Map<string, string[]>();
 
@@ -12,19 +14,15 @@ const SECRETS = new Map<string, string[]>();
  */
 export const MIN_SECRET_LENGTH = 8;
 
-const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
-
 /**
  * A secret as a URL may carry it, when that differs from the secret:
  * encodeURIComponent's spelling, the form encoding the client sends
- * (URLSearchParams: also ! ' ( ) ~ escaped, a space as +) and RFC 3986's
- * (also ! ' ( ) * escaped).
+ * (formEncode) and RFC 3986's (also ! ' ( ) * escaped).
  */
 function spellings(secret: string): string[] {
-  const uri = encodeURIComponent(secret);
-  const form = uri.replace(/[!'()~]|%20/g, (c) => (c === '%20' ? '+' : hex(c)));
-  const rfc3986 = uri.replace(/[!'()*]/g, hex);
-  return [...new Set([uri, form, rfc3986])].filter((s) => s !== secret);
+  const uri = encodeURIComponent(secret.replace(LONE_SURROGATE, '\uFFFD'));
+  const rfc3986 = uri.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return [...new Set([uri, formEncode(secret), rfc3986])].filter((s) => s !== secret);
 }
 
 export function registerSecret(secret: string | undefined): void {

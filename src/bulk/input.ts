@@ -65,12 +65,12 @@ export async function openInput(path: string, format: string | undefined, stdin:
   return { path: spooled, label: 'stdin', fromStdin: true, format: fmt, size: out.bytesWritten, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** sha256 of the input's bytes: those already read, or the file's, streamed. */
 /** A short digest of a text (the journal's record of the flag values a run used, never the values). */
 export function digest(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
 }
 
+/** sha256 of the input's bytes: those already read, or the file's, streamed. */
 export async function hashInput(path: string, bytes?: Buffer): Promise<string> {
   const hash = createHash('sha256');
   if (bytes) hash.update(bytes);

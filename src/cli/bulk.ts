@@ -2,9 +2,8 @@
 // mapping from a file's columns to an operation's parameters.
 
 import type { Command } from 'commander';
-import { checkParam } from '../catalog/rules.js';
 import type { OperationSpec } from '../catalog/types.js';
-import type { Issue } from '../catalog/validate.js';
+import { validateInput } from '../catalog/validate.js';
 import { ValidationError } from '../client/errors.js';
 import type { BulkOptions, BulkSpec, RowProblem } from '../bulk/run.js';
 import type { RunContext } from './context.js';
@@ -116,12 +115,8 @@ export function columnSpec(
  * rows that fill it are sent.
  */
 function checkDefaults(ctx: RunContext, op: OperationSpec, defaults: Record<string, unknown>): void {
-  const issues: Issue[] = [];
-  for (const [key, value] of Object.entries(defaults)) {
-    const param = op.params.find((p) => p.key === key);
-    if (!param || value === undefined || value === null) continue;
-    const result = checkParam(param, value, { now: ctx.now() });
-    if (!result.ok) issues.push({ key, wire: param.wire, value, rule: result.rule, code: 1 });
-  }
+  // The catalog's own check of the flags alone; what the rows supply (a missing recipient) is theirs to say.
+  const given = Object.keys(defaults).filter((key) => defaults[key] !== undefined && defaults[key] !== null);
+  const issues = validateInput(op, defaults, { now: ctx.now() }).issues.filter((issue) => given.includes(issue.key));
   if (issues.length) throw new ValidationError(`${op.module}/${op.operation}`, issues);
 }

@@ -60,7 +60,6 @@ class ScrubbedStream implements OutStream {
   }
 }
 
-/** A proxy setting must be an http(s) URL; say which setting is wrong before anything is sent. */
 /** A URL as it may be shown: a password in it is masked. */
 function withoutCredentials(value: string): string {
   try {
@@ -76,10 +75,11 @@ function withoutCredentials(value: string): string {
 /** A proxy is a scheme, a host and a port, with credentials perhaps; no path, query or fragment (undici refuses them). */
 function isProxyUrl(value: string): boolean {
   if (!isHttpUrl(value)) return false;
-  const url = new URL(value);
-  return (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+  const { pathname, search, hash } = new URL(value);
+  return (pathname === '/' || pathname === '') && !search && !hash;
 }
 
+/** A proxy setting must be an http(s) proxy URL; say which setting is wrong before anything is sent. */
 function checkProxy(value: string | undefined, name: string, kind: 'usage' | 'config'): void {
   if (!value || isProxyUrl(value)) return;
   const message = `${name}: "${withoutCredentials(value)}" is not a proxy URL such as http://proxy.example.com:3128 (a scheme, a host and a port; no path)`;

@@ -3,6 +3,9 @@
 
 import qs from 'qs';
 import type { OperationSpec } from '../catalog/types.js';
+import { formEncode, LONE_SURROGATE } from './form-encode.js';
+
+export { formEncode };
 
 export interface PreparedRequest {
   operation: string;
@@ -58,8 +61,6 @@ export function toWireParams(op: OperationSpec, values: Record<string, unknown>)
   return out;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
 /**
  * Encodes parameters as an application/x-www-form-urlencoded body with
  * bracket keys (`data[fullLink]=...`, `ids[0]=1` or `ids[]=1`) through qs:
@@ -110,18 +111,6 @@ export function arrayFormatOf(op: OperationSpec): 'indices' | 'brackets' {
 /** URL and redacted URL of each (base URL, key, path) seen: a bulk run sends thousands of requests to one. */
 const urls = new Map<string, { url: string; redactedUrl: string }>();
 
-/** Characters encodeURIComponent leaves that the form encoding of URLSearchParams escapes, and the space it writes as +. */
-const FORM_ESCAPES = /[!'()~]|%20/g;
-
-/**
- * A query value as URLSearchParams writes it (application/x-www-form-urlencoded:
- * UTF-8 bytes percent-encoded except A-Z a-z 0-9 * - . _, a space as +, a lone
- * surrogate as U+FFFD), without loading URLSearchParams, whose first use costs
- * a command ~0.5 ms. test/client/properties.test.ts holds it to URLSearchParams.
- */
-export function formEncode(value: string): string {
-  return encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')).replace(FORM_ESCAPES, (c) => (c === '%20' ? '+' : `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
-}
 
 function urlsOf(path: string, settings: { baseUrl: string; apiKey: string }): { url: string; redactedUrl: string } {
   const id = `${settings.baseUrl}\n${settings.apiKey}\n${path}`;
