@@ -22,9 +22,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 async function main() {
   const interrupt = createInterrupt();
   let interruptedAt = 0;
+  let paging = false;
   const onSignal = () => {
     // A second Ctrl-C stops at once. One that comes within 2 s of the first is the same
     // interrupt delivered twice (timeout(1) signals the process, then its whole group).
+    if (paging) return; // the pager has the terminal: Ctrl-C is the pager's
     if (interruptedAt && Date.now() - interruptedAt > 2000) process.exit(130);
     interruptedAt ||= Date.now();
     interrupt.abort();
@@ -57,6 +59,9 @@ async function main() {
     get columns() {
       return process.stdout.columns;
     },
+    get rows() {
+      return process.stdout.rows;
+    },
     write: (chunk) => (stdoutClosed ? true : process.stdout.write(chunk)),
   };
   const code = await run(argv, {
@@ -68,6 +73,9 @@ async function main() {
     },
     env: process.env,
     signal: interrupt.signal,
+    onPager: (running) => {
+      paging = running;
+    },
   });
   process.exitCode = code;
   // Keep-alive sockets and timers are closed by run(); exit promptly regardless.

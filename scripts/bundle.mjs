@@ -6,7 +6,7 @@
 //                      qs's stringify (INLINE)
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically: the part
-//                      of undici the transport uses, conf, cli-table3, chalk,
+//                      of undici the transport uses, conf, chalk,
 //                      csv-parse (streamed, and csv-parse-sync for whole files)
 //
 // A dynamic import() in the sources becomes a require() of one of these
@@ -29,7 +29,6 @@ const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const VENDOR = {
   undici: './scripts/undici-cli.js',
   conf: 'conf',
-  'cli-table3': 'cli-table3',
   chalk: 'chalk',
   'csv-parse': 'csv-parse',
   'csv-parse/sync': 'csv-parse/sync',
@@ -356,8 +355,8 @@ const vendorEntries = {
 /**
  * In run.cjs, the vendor packages and the emulator are files of their own,
  * required when first imported. A vendor package is reached through a small
- * stub module that re-exports the file: the sources import undici and
- * cli-table3 (CommonJS) for their default export and conf, chalk and
+ * stub module that re-exports the file: the sources import undici
+ * (CommonJS) for its default export and conf, chalk and
  * csv-parse (ES modules) for their exports, and the stub keeps both as Node
  * has them.
  */

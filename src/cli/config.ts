@@ -2,6 +2,7 @@
 // defaults). `config list` shows every setting with the place it came from.
 
 import type { Command } from 'commander';
+import { helpWhenAlone } from './help.js';
 import { maskKey, resolveProfile, SETTINGS, settingByName } from '../config/resolve.js';
 import { configPath, openStore, SETTING_KEYS, type ProfileData, type SettingKey } from '../config/store.js';
 import type { RunContext } from './context.js';
@@ -63,6 +64,7 @@ async function unset(ctx: RunContext, name: string): Promise<number> {
 
 async function list(ctx: RunContext): Promise<number> {
   const settings = ctx.settings();
+  ctx.page();
   const rows = [
     { setting: 'profile', value: settings.profile.value ?? '', source: settings.profile.origin },
     ...SETTING_KEYS.map((k) => ({ setting: SETTINGS[k].name, value: show(k, settings[k].value), source: settings[k].value === undefined ? 'not set' : settings[k].origin })),
@@ -76,8 +78,7 @@ async function list(ctx: RunContext): Promise<number> {
 
 /** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
 export function registerConfig(program: Command, runner: Runner, reach: Reach): void {
-  const config = program
-    .command('config')
+  const config = helpWhenAlone(program.command('config'))
     .description('Manage settings and profiles (base URL, API key, defaults)')
     .addHelpText(
       'after',

@@ -12,6 +12,7 @@ import type { OutStream, View } from '../output/format.js';
 import { UsageError } from './exit.js';
 import { ConfigError } from '../client/errors.js';
 import { redact, registerSecret } from '../secrets.js';
+import { PageBuffer, pagerCommand, runPager, screenRows } from './pager.js';
 
 export interface CliIO {
   stdout: OutStream;
@@ -21,6 +22,8 @@ export interface CliIO {
   /** Aborted when the user presses Ctrl-C. */
   signal?: AbortSignal;
   now?: () => Date;
+  /** Told while a pager runs: the bin then leaves Ctrl-C to the pager. */
+  onPager?: (running: boolean) => void;
 }
 
 /** Options every command accepts (program-level flags). */
@@ -44,6 +47,8 @@ export interface GlobalOptions {
   allowInsecureHttp?: boolean;
   showPii?: boolean;
   sandbox?: boolean;
+  csvSafe?: boolean;
+  pager?: boolean;
 }
 
 /** A stream wrapper that never lets the secret through. */
@@ -54,6 +59,9 @@ class ScrubbedStream implements OutStream {
   }
   get columns() {
     return this.inner.columns;
+  }
+  get rows() {
+    return this.inner.rows;
   }
   write(chunk: string): unknown {
     return this.inner.write(redact(chunk));
@@ -100,8 +108,10 @@ const PHONE_FIELDS = new Set(['recipient', 'criteria[to]']);
 const TEXT_FIELDS = new Set(['text', 'criteria[text]']);
 
 export class RunContext {
-  readonly stdout: OutStream;
+  readonly #stdout: OutStream;
   readonly stderr: OutStream;
+  /** What a paged command has written so far (see page()). */
+  #paged: PageBuffer | undefined;
   #settings: Settings | undefined;
   #store: StoreData | undefined;
   #client: SmsLinkClient | undefined;
@@ -118,8 +128,42 @@ export class RunContext {
     // Keys given on the command line or in the environment are secrets from the start.
     for (const key of globals.apiKeys ?? []) registerSecret(key);
     registerSecret(io.env.SMSLINK_API_KEY);
-    this.stdout = new ScrubbedStream(io.stdout);
+    this.#stdout = new ScrubbedStream(io.stdout);
     this.stderr = new ScrubbedStream(io.stderr);
+  }
+
+  get stdout(): OutStream {
+    return this.#paged ?? this.#stdout;
+  }
+
+  /**
+   * Output of this command is for reading: on a terminal, it is collected and
+   * shown through the pager when it is longer than the screen. Notes written
+   * meanwhile go with it, in order (a list's footer after its table).
+   */
+  page(): void {
+    const rows = this.io.stdout.rows;
+    if (this.#paged || !this.io.stdout.isTTY || !rows || !pagerCommand(this.env, this.globals.pager !== false)) return;
+    this.#paged = new PageBuffer(this.#stdout);
+  }
+
+  /** Shows what page() collected: through the pager when it does not fit on the screen. */
+  async flushOutput(): Promise<void> {
+    const paged = this.#paged;
+    if (!paged) return;
+    this.#paged = undefined;
+    const text = redact(paged.text);
+    const command = pagerCommand(this.env, true)!;
+    const rows = this.io.stdout.rows ?? Infinity;
+    if (screenRows(text, this.io.stdout.columns || 80) >= rows) {
+      this.io.onPager?.(true);
+      try {
+        if (await runPager(command, text, this.env)) return;
+      } finally {
+        this.io.onPager?.(false);
+      }
+    }
+    this.#stdout.write(text);
   }
 
   get env() {
@@ -157,12 +201,12 @@ export class RunContext {
 
   /** Writes a message for the user to stderr. */
   note(message: string): void {
-    this.stderr.write(`${message}\n`);
+    (this.#paged ?? this.stderr).write(`${message}\n`);
   }
 
   async warn(message: string): Promise<void> {
     const paint = await painter(this.colorFor(this.io.stderr));
-    this.stderr.write(`${paint.yellow('warning:')} ${message}\n`);
+    (this.#paged ?? this.stderr).write(`${paint.yellow('warning:')} ${message}\n`);
   }
 
   colorFor(stream: OutStream): boolean {
@@ -201,10 +245,18 @@ export class RunContext {
       primary: op.output.primary,
       labels: op.output.labels,
       paint: await this.paint(),
-      width: this.io.stdout.columns,
+      width: this.tableWidth(),
+      csvSafe: this.globals.csvSafe === true,
+      onHiddenColumns: (headers) => this.note(`Not shown at this width: ${headers.join(', ')} (see --fields).`),
       onUnknownFields: (names) => void this.warn(`--fields: no result has ${names.map((n) => `"${n}"`).join(', ')} (field names are case-sensitive, e.g. shortLink)`),
       ...overrides,
     };
+  }
+
+  /** Cells a table may take: the terminal's width, or COLUMNS; none when writing to a file or pipe. */
+  tableWidth(): number | undefined {
+    const columns = this.io.stdout.isTTY ? this.io.stdout.columns : Number(this.io.env.COLUMNS) || undefined;
+    return columns && columns > 0 ? columns : undefined;
   }
 
   timeoutMs(): number {

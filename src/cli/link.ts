@@ -1,6 +1,7 @@
 // `smslink link ...`: the seven Link operations.
 
 import type { Command } from 'commander';
+import { helpWhenAlone } from './help.js';
 import { linkCampaign, linkCreate, linkDelete, linkGet, linkList, linkStats, linkUpdate } from '../catalog/link.js';
 import type { CampaignLink, DeleteLinksResult, Link, LinkStatsResult } from '../catalog/types.js';
 import type { RunContext } from './context.js';
@@ -124,6 +125,7 @@ async function stats(ctx: RunContext, ids: string[], opts: CliValues): Promise<n
   const { parts, prepared } = prepareChunks(client, linkStats, all, base);
   if (ctx.globals.dryRun) return (await printDryRun(ctx, prepared), EXIT.OK);
   const concurrency = parseConcurrency(opts.concurrency);
+  ctx.page();
   const { keyStats, mergeStats, statsColumns, renderStatsChart } = await import('../output/stats.js');
   const answers = await mapLimit(parts, concurrency, async (ids) =>
     keyStats(ids.map(Number), (await client.getLinkStats({ ...base, ids: ids.map(Number) } as never)) as LinkStatsResult),
@@ -143,7 +145,7 @@ async function stats(ctx: RunContext, ids: string[], opts: CliValues): Promise<n
 
 /** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
 export function registerLink(program: Command, runner: Runner, reach: Reach): void {
-  const link = program.command('link').description('Create, find, change and delete short links');
+  const link = helpWhenAlone(program.command('link').description('Create, find, change and delete short links'));
   if (!reach.noun('link')) return;
   const verb = reach.among(link, ['create', 'get', 'list', 'update', 'delete', 'stats', 'campaign']);
 
@@ -193,6 +195,7 @@ ${examples([
       runner(cmd, async (ctx) => {
         const input = refInput(ref, opts);
         if (ctx.globals.dryRun) return (await dryRun(ctx, linkGet, input), EXIT.OK);
+        ctx.page();
         await render(ctx, linkGet, await callOperation<Link>(ctx, linkGet, input));
       }),
     );
@@ -272,6 +275,7 @@ ${examples([
         runner(cmd, async (ctx) => {
           const input = inputFrom(linkCampaign, [campaignId], opts);
           if (ctx.globals.dryRun) return (await dryRun(ctx, linkCampaign, input), EXIT.OK);
+          ctx.page();
           await renderList(ctx, linkCampaign, await callOperation<CampaignLink[]>(ctx, linkCampaign, input), 'links in this campaign');
         }),
       );

@@ -1,6 +1,7 @@
 // `smslink message ...`: send one SMS, read delivery status, list messages.
 
 import type { Command } from 'commander';
+import { helpWhenAlone } from './help.js';
 import { messageList, messageSend, messageStatus } from '../catalog/message.js';
 import type { MessageStatusRecord, SendMessageResult } from '../catalog/types.js';
 import type { RunContext } from './context.js';
@@ -123,6 +124,7 @@ async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<
     waited = await waitForDelivery(ctx, client, all.map(Number), waitOpts);
     byId = waited.records;
   } else {
+    ctx.page();
     const answers = await mapLimit(parts, parseConcurrency(opts.concurrency), (part) => client.getMessageStatus({ ids: part.map(Number) }));
     for (const rec of answers.flat()) byId.set(Number(rec.id), rec);
   }
@@ -139,7 +141,7 @@ async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<
 
 /** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
 export function registerMessage(program: Command, runner: Runner, reach: Reach): void {
-  const message = program.command('message').description('Send single SMS messages and follow their delivery');
+  const message = helpWhenAlone(program.command('message').description('Send single SMS messages and follow their delivery'));
   if (!reach.noun('message')) return;
   const verb = reach.among(message, ['send', 'status', 'list']);
 

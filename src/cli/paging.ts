@@ -28,6 +28,7 @@ export async function listPages(ctx: RunContext, op: OperationSpec, input: Recor
   // Always sent: the contract gives no default page size, and the footer's page count needs the real one.
   input.pageSize ??= following ? 100 : PAGE_SIZES[0];
   if (ctx.globals.dryRun) return (await dryRun(ctx, op, input), EXIT.OK);
+  ctx.page();
   const { RowWriter } = await import('../output/format.js');
   const view = await ctx.view(op);
   const writer = new RowWriter(ctx.stdout, view, { holdJson: true });
@@ -51,8 +52,8 @@ export async function listPages(ctx: RunContext, op: OperationSpec, input: Recor
   if (view.format === 'table' && !view.quiet) {
     if (seen === 0) ctx.note(`No ${what} found.`);
     else if (!following && page * pageSize + seen < total) {
-      const pages = Math.ceil(total / pageSize);
-      ctx.note(`Page ${page} of ${pages - 1} (from 0): ${seen} of ${total} ${what}. Next: --page ${page + 1}, or --all for every page.`);
+      const first = page * pageSize + 1;
+      ctx.note(`Showing ${first}-${first + seen - 1} of ${total} ${what}. Next: --page ${page + 1}, or --all for every page.`);
     }
   }
   return EXIT.OK;

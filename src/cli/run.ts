@@ -3,6 +3,7 @@
 // tests run it in-process.
 
 import { Command, CommanderError, Option } from 'commander';
+import { OUTPUT_FORMATS } from '../config/resolve.js';
 import { painter } from '../output/color.js';
 import { version } from '../version.js';
 import { RunContext, type CliIO } from './context.js';
@@ -13,7 +14,8 @@ import { registerConfig } from './config.js';
 import { registerApi } from './api.js';
 import { registerCompletion } from './completion.js';
 import { registerServe } from './serve.js';
-import { examples, globalsOf } from './operation.js';
+import { COMPLETIONS, examples, globalsOf } from './operation.js';
+import { configureHelp, fitHelpText, groupCommands, registerHelp } from './help.js';
 
 export type { CliIO } from './context.js';
 export { redact } from '../secrets.js';
@@ -66,34 +68,41 @@ function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Comma
   const reach = reachOf(argv);
   const program = new Command('smslink')
     .description('Short links and single SMS from the command line.')
-    .version(version(), '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .addHelpCommand(false)
+    .helpCommand(false)
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
+      writeOut: (s) => io.stdout.write(io.stdout.isTTY && io.stdout.columns ? fitHelpText(s, io.stdout.columns) : s),
       writeErr: (s) => io.stderr.write(s),
     });
 
+  configureHelp(program, () => (io.stdout.isTTY ? io.stdout.columns : undefined));
   program
-    .option('--api-key <key>', 'API key (prefer SMSLINK_API_KEY or `config set api-key -`)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
-    .option('--base-url <url>', 'base URL of the service, e.g. https://api.example.com')
-    .option('--profile <name>', 'config profile to use')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv', 'tsv']))
+    .optionsGroup('Output flags:')
+    .addOption(outputOption())
     .option('--json', 'same as -o json')
     .option('--fields <list>', 'comma-separated columns or keys to show, in order')
     .option('-q, --quiet', 'print only the main value of each result, one per line')
-    .option('--verbose', 'print each request and answer on stderr (key masked)')
-    .option('--dry-run', 'print the request that would be sent and send nothing')
     .option('--no-color', 'never colour the output')
+    .option('--no-pager', 'never page output (also SMSLINK_PAGER=cat)')
+    .option('--csv-safe', 'in csv and tsv output, defuse cells a spreadsheet would run as a formula')
+    .optionsGroup('Connection flags:')
+    .option('--profile <name>', 'config profile to use')
+    .option('--sandbox', 'use the local emulator instead of the service (also SMSLINK_SANDBOX=1)')
+    .option('--base-url <url>', 'base URL of the service, e.g. https://api.example.com')
+    .option('--api-key <key>', 'API key (prefer `smslink config set api-key` or SMSLINK_API_KEY)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .option('--timeout <seconds>', 'time limit per request, connection included (default 30)')
     .option('--retries <n>', 'retries of requests that are safe to repeat (default 3)')
     .option('--proxy <url>', 'HTTP(S) proxy (default: HTTPS_PROXY, HTTP_PROXY, NO_PROXY)')
     .option('--ca-file <path>', 'extra trusted CA certificates (PEM)')
     .option('--allow-insecure-http', 'allow sending the key over plain http:// to a non-loopback host')
+    .optionsGroup('Checking flags:')
+    .option('--dry-run', 'print the request that would be sent and send nothing')
+    .option('--verbose', 'print each request and answer on stderr (key masked)')
     .option('--show-pii', 'show full numbers and texts in --verbose output')
-    .option('--sandbox', 'use the local emulator instead of the service (also SMSLINK_SANDBOX=1)');
+    .optionsGroup('')
+    .version(version(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help');
 
   program.addHelpText(
     'after',
@@ -103,7 +112,7 @@ function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Comma
       'smslink message send --to +77011234567 --text "Your code is 4711"',
       'smslink message status 123456 -q',
     ]) +
-      `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE) > config profile > default.\n\n${EXIT_CODES_HELP}\n`,
+      `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE)\n> config profile > default.\n\n${EXIT_CODES_HELP}\n`,
   );
 
   // The nouns are always added in full; api, serve and completion are built only when reached.
@@ -114,7 +123,16 @@ function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Comma
   registerApi(command, runner);
   registerServe(program, command, runner, reach);
   registerCompletion(program, command, runner);
+  registerHelp(program);
+  groupCommands(program);
   return program;
+}
+
+/** -o: its values are checked with the other settings (an `output` setting may name it too); completion offers them. */
+function outputOption(): Option {
+  const option = new Option('-o, --output <format>', 'table (on a terminal), json, ndjson, csv or tsv');
+  COMPLETIONS.set(option, OUTPUT_FORMATS);
+  return option;
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
@@ -135,7 +153,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       return EXIT.OK;
     }
     await program.parseAsync(argv, { from: 'user' });
+    await ctx?.flushOutput();
   } catch (err) {
+    // What was written before the failure is shown first, then the error.
+    await ctx?.flushOutput().catch(() => {});
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.OK;
       // Unknown commands and options, missing arguments, and a group without its subcommand

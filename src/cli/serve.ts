@@ -2,6 +2,7 @@
 // shows or empties the sandbox database that --sandbox and serve share.
 
 import type { Command } from 'commander';
+import { helpWhenAlone } from './help.js';
 import type { RunContext } from './context.js';
 import { EXIT, UsageError } from './exit.js';
 import { examples, type CliValues } from './operation.js';
@@ -100,7 +101,7 @@ ${examples([
     )
     .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => serve(ctx, opts)));
 
-  const sandbox = program.command('sandbox').description('Show or empty the local sandbox used by --sandbox and serve');
+  const sandbox = helpWhenAlone(program.command('sandbox').description('Show or empty the local sandbox used by --sandbox and serve'));
   if (!reach.noun('sandbox')) return;
   sandbox
     .command('path')

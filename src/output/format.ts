@@ -3,12 +3,16 @@
 // csv and tsv print at once, json streams one array, tables print at the end.
 
 import type { OutputFormat } from '../config/resolve.js';
-import { tone, type Paint } from './color.js';
+import type { Paint } from './color.js';
+import { cellText } from './text.js';
+
+export { cellText };
 
 export interface OutStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
   columns?: number;
+  rows?: number;
 }
 
 export type Row = Record<string, unknown>;
@@ -23,8 +27,12 @@ export interface View {
   primary: string;
   labels?: Record<string, Record<string, string>>;
   paint: Paint;
-  /** Terminal width, to keep long cells readable. */
+  /** Terminal width that tables fit; undefined when not a terminal. */
   width?: number;
+  /** --csv-safe: neutralise spreadsheet formulas in csv and tsv cells. */
+  csvSafe?: boolean;
+  /** Told which columns a table left out because the terminal is too narrow. */
+  onHiddenColumns?: (headers: string[]) => void;
   /** Told which --fields names no row had (a misspelt field shows as empty otherwise). */
   onUnknownFields?: (names: string[]) => void;
 }
@@ -34,14 +42,6 @@ function missingFields(view: View, seen: ReadonlySet<string>): string[] {
   return (view.fields ?? []).filter((f) => !seen.has(f));
 }
 
-/** Text for one cell in table/csv/tsv. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return value.map(cellText).join(',');
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
 function csvCell(value: unknown): string {
   const s = cellText(value);
   return /[",\r\n]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -49,6 +49,15 @@ function csvCell(value: unknown): string {
 
 function tsvCell(value: unknown): string {
   return cellText(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}
+
+/**
+ * --csv-safe: a cell a spreadsheet would run as a formula (a leading =, +,
+ * -, @, tab or CR) gets a leading ' (OWASP's advice for CSV injection).
+ */
+function formulaSafe(value: unknown): unknown {
+  const s = cellText(value);
+  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : value;
 }
 
 function pick(row: Row, fields: readonly string[]): Row {
@@ -64,57 +73,12 @@ function primaryLines(row: Row, primary: string): string[] {
   return [cellText(v)];
 }
 
-const TABLE_CHARS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '  ',
-};
-
-function clip(s: string, max: number): string {
-  return [...s].length > max ? `${[...s].slice(0, max - 1).join('')}…` : s;
-}
-
-/** Control characters (escape sequences included) from the data must not reach a terminal. */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
-function tableCell(field: string, value: unknown, view: View, maxCell: number): string {
-  if (value === null || value === undefined || value === '') return view.paint.dim('-');
-  const label = view.labels?.[field]?.[String(value)];
-  if (label) return tone(label, view.paint);
-  const text = clip(cellText(value).replace(/\s+/g, ' ').replace(CONTROL, '?'), maxCell);
-  return field === 'status' ? tone(text, view.paint) : text;
-}
-
-async function renderTable(rows: Row[], columns: readonly string[], view: View): Promise<string> {
-  const { default: Table } = await import('cli-table3');
-  const maxCell = Math.max(20, Math.floor(((view.width ?? 160) - columns.length * 2) / Math.max(1, columns.length)) * 2);
-  const table = new Table({
-    head: columns.map((c) => view.paint.bold(c)),
-    chars: TABLE_CHARS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-  });
-  for (const row of rows) table.push(columns.map((c) => tableCell(c, row[c], view, maxCell)));
-  return `${table.toString().replace(/[ \t]+$/gm, '')}\n`;
-}
-
-/** One record as `field  value` lines (link get, message send). */
-async function renderVertical(row: Row, columns: readonly string[], view: View): Promise<string> {
-  const width = Math.max(...columns.map((c) => c.length));
-  const maxCell = Math.max(40, (view.width ?? 120) - width - 2);
-  return columns.map((c) => `${view.paint.bold(c.padEnd(width))}  ${tableCell(c, row[c], view, maxCell)}\n`).join('');
+/** Writes a table, then names the columns it left out for want of width. */
+async function writeTable(out: OutStream, rows: Row[], columns: readonly string[], view: View): Promise<void> {
+  const { renderTable } = await import('./table.js');
+  const { text, hidden } = renderTable(rows, columns, view);
+  out.write(text);
+  if (hidden.length) view.onHiddenColumns?.(hidden);
 }
 
 /** Writes rows as they arrive; call end() once. */
@@ -159,7 +123,8 @@ export class RowWriter {
       case 'tsv': {
         const cols = this.#columns();
         const sep = view.format === 'csv' ? ',' : '\t';
-        const cell = view.format === 'csv' ? csvCell : tsvCell;
+        const plain = view.format === 'csv' ? csvCell : tsvCell;
+        const cell = view.csvSafe ? (v: unknown) => plain(formulaSafe(v)) : plain;
         let text = '';
         if (!this.#headerDone) {
           text += cols.map(cell).join(sep) + '\n';
@@ -187,7 +152,7 @@ export class RowWriter {
       const sep = view.format === 'csv' ? ',' : '\t';
       out.write(this.#columns().join(sep) + '\n');
     } else if (view.format === 'table' && this.#buffer.length) {
-      out.write(await renderTable(this.#buffer, this.#columns(), view));
+      await writeTable(out, this.#buffer, this.#columns(), view);
       this.#buffer = [];
     }
   }
@@ -210,9 +175,11 @@ export async function renderRecord(out: OutStream, view: View, record: Row): Pro
     case 'ndjson':
       out.write(`${JSON.stringify(row)}\n`);
       return;
-    case 'table':
-      out.write(await renderVertical(record, view.fields?.length ? view.fields : view.columns, view));
+    case 'table': {
+      const { renderRecordView } = await import('./table.js');
+      out.write(renderRecordView(record, view.fields?.length ? view.fields : view.columns, view));
       return;
+    }
     default: {
       const w = new RowWriter(out, { ...view, onUnknownFields: undefined });
       await w.write([record]);

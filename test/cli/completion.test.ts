@@ -26,9 +26,9 @@ function complete(bash: string, words: string[]): string[] {
 describe('smslink completion', () => {
   it('bash: nouns, verbs, flags and flag values from the catalog', async () => {
     const bash = await script('bash');
-    expect(complete(bash, ['smslink', ''])).toEqual(['link', 'message', 'config', 'api', 'serve', 'sandbox', 'completion']);
+    expect(complete(bash, ['smslink', ''])).toEqual(['link', 'message', 'config', 'api', 'serve', 'sandbox', 'completion', 'help']);
     expect(complete(bash, ['smslink', 'link', ''])).toEqual(['create', 'get', 'list', 'update', 'delete', 'stats', 'campaign']);
-    expect(complete(bash, ['smslink', 'link', 'update', '5', '--no-'])).toEqual(['--no-expiry', '--no-color']);
+    expect(complete(bash, ['smslink', 'link', 'update', '5', '--no-'])).toEqual(['--no-expiry', '--no-color', '--no-pager']);
     expect(complete(bash, ['smslink', 'link', 'create', 'x', '--status', ''])).toEqual(['active', 'inactive', '0', '1']);
     expect(complete(bash, ['smslink', 'link', 'stats', '1', '--type', 'h'])).toEqual(['hourly']);
     expect(complete(bash, ['smslink', 'message', 'list', '--status', 'UN'])).toEqual(['UNDELIV']);

@@ -5,21 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/catalog/index.js';
 import { runCli } from '../helpers/run-cli.js';
 
-/** The names in the Commands: section of a help text. */
+/** The names in the command sections of a help text (Commands:, Setup commands: ...). */
 const commandsOf = (help: string) =>
   help
-    .slice(help.indexOf('Commands:'))
-    .split('\n\n')[0]
-    .split('\n')
-    .filter((line) => /^ {2}\S/.test(line))
+    .split('\n\n')
+    .filter((block) => /^\w[\w ]*ommands:\n/.test(block))
+    .flatMap((block) => block.split('\n').filter((line) => /^ {2}\S/.test(line)))
     .map((line) => line.trim().split(/\s+/)[0]);
 
 describe('help', () => {
   it('lists every noun with its description', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    expect(commandsOf(r.stdout)).toEqual(['link', 'message', 'config', 'api', 'serve', 'sandbox', 'completion']);
-    expect(r.stdout).toMatch(/^ {2}message +Send single SMS messages and follow their delivery$/m);
+    expect(commandsOf(r.stdout)).toEqual(['link', 'message', 'config', 'completion', 'serve', 'sandbox', 'api', 'help']);
+    expect(r.stdout).toMatch(/^ {2}message +Send single SMS messages and follow their\s+delivery$/m);
   });
 
   it("lists each noun's subcommands, every operation of the catalog included", async () => {

@@ -1,5 +1,5 @@
 // Design rule 7, kept from regressing: what the bin loads for `--version` and
-// `--help` never includes undici, conf, cli-table3, libsql or the emulator.
+// `--help` never includes undici, conf, libsql or the emulator.
 // The real bin runs with a preload that records every module file it loads;
 // a file of the bundle (dist/bundle/, built by global-setup) stands for the
 // sources and packages esbuild put in it (dist/bundle/contents.json). The
@@ -19,7 +19,7 @@ import { binEnv, tempDir } from '../helpers/run-cli.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/smslink.js');
 const TRACE = join(ROOT, 'test/helpers/module-trace.mjs');
-const HEAVY = ['undici', 'conf', 'cli-table3', 'libsql', 'src/emulator'];
+const HEAVY = ['undici', 'conf', 'libsql', 'src/emulator'];
 
 /** Package names (`undici`), source folders (`src/emulator`) and files the bin loads for `args`. */
 async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; modules: Set<string> }> {

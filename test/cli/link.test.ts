@@ -31,7 +31,7 @@ describe('link create', () => {
   it('prints a readable record on a terminal, in colour unless NO_COLOR or --no-color', async () => {
     const plain = await cli(['link', 'create', 'https://example.com'], { tty: true, env: { NO_COLOR: '1' } });
     expect(plain.stdout).toMatch(/^id\s+417863$/m);
-    expect(plain.stdout).toMatch(/^shortLink\s+https:\/\/sho\.rt\/ddoj$/m);
+    expect(plain.stdout).toMatch(/^short link\s+https:\/\/sho\.rt\/ddoj$/m);
     expect(plain.stdout).not.toContain('\x1b[');
     expect((await cli(['link', 'create', 'https://example.com'], { tty: true })).stdout).toContain('\x1b[1mid');
     expect((await cli(['link', 'create', 'https://example.com', '--no-color'], { tty: true })).stdout).not.toContain('\x1b[');
@@ -102,7 +102,7 @@ describe('link get', () => {
   it('shows statuses as words in tables and raw values in JSON', async () => {
     const table = await cli(['link', 'get', '417863', '-o', 'table']);
     expect(table.stdout).toMatch(/^status\s+active$/m);
-    expect(table.stdout).toMatch(/^moderatorStatus\s+approved$/m);
+    expect(table.stdout).toMatch(/^moderation\s+approved$/m);
     const json = JSON.parse((await cli(['link', 'get', '417863'])).stdout);
     expect(json).toMatchObject({ status: 1, moderatorStatus: 1, domain: 'sho.rt' });
   });
@@ -151,7 +151,7 @@ describe('link list', () => {
       return { body: { code: 0, data: { items, totalItemCount: '57' }, message: '' } };
     });
     const first = await cli(['link', 'list', '--no-color'], { tty: true });
-    expect(first.stderr).toContain('Page 0 of 2 (from 0): 25 of 57 links. Next: --page 1, or --all for every page.');
+    expect(first.stderr).toContain('Showing 1-25 of 57 links. Next: --page 1, or --all for every page.');
     const last = await cli(['link', 'list', '--page', '2', '--no-color'], { tty: true });
     expect(last.stdout).toContain('c57');
     expect(last.stderr).not.toContain('Next:');

@@ -67,7 +67,7 @@ describe('found in review', () => {
   it('control characters in data never reach the terminal from a table', async () => {
     rec.server.respond((req) => (req.path.endsWith('Get') ? { body: { code: 0, data: { id: '1', comment: 'hi\u001b]0;pwned\u0007\u001b[31mred' }, message: '' } } : undefined));
     const r = await rec.cli(['link', 'get', '1', '-o', 'table', '--no-color']);
-    expect(r.stdout).toMatch(/^comment\s+hi\?\]0;pwned\?\?\[31mred$/m);
+    expect(r.stdout).toMatch(/^comment\s+hi\\x1b\]0;pwned\\x07\\x1b\[31mred$/m);
     expect(r.stdout).not.toContain('\u001b');
   });
 

@@ -17,6 +17,9 @@ export interface RunOptions {
   stdin?: string;
   /** Pretend stdout/stderr are terminals. */
   tty?: boolean;
+  /** The pretend terminal's size (default 120 columns; rows unknown, so nothing is paged). */
+  columns?: number;
+  rows?: number;
   signal?: AbortSignal;
   now?: () => Date;
 }
@@ -26,6 +29,7 @@ class Capture {
   constructor(
     readonly isTTY: boolean,
     readonly columns = 120,
+    readonly rows?: number,
   ) {}
   write(chunk: string): boolean {
     this.text += chunk;
@@ -68,8 +72,8 @@ function assertNoLeak(args: string[], env: Record<string, string | undefined>, o
 }
 
 export async function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
-  const stdout = new Capture(opts.tty ?? false);
-  const stderr = new Capture(opts.tty ?? false);
+  const stdout = new Capture(opts.tty ?? false, opts.columns, opts.rows);
+  const stderr = new Capture(opts.tty ?? false, opts.columns, opts.rows);
   const stdin = Readable.from(opts.stdin !== undefined ? [Buffer.from(opts.stdin)] : []) as Readable & { isTTY?: boolean };
   stdin.isTTY = opts.stdin === undefined && (opts.tty ?? false);
   const env = { SMSLINK_CONFIG_DIR: tempDir(), ...opts.env };

@@ -1,0 +1,69 @@
+// How each result field appears in a table for people: a header in words,
+// and what may give way when the terminal is narrow. JSON, CSV and TSV keep
+// the service's field names; only tables read this.
+
+/**
+ * - key: identifies the row (id, code, short link); never cut, never hidden.
+ * - text: long free text (URLs, comments, message texts, errors); shrinks first.
+ * - value: short values (statuses, numbers, dates); shown whole or hidden.
+ */
+export type ColumnRole = 'key' | 'text' | 'value';
+
+export interface ColumnInfo {
+  header: string;
+  role: ColumnRole;
+  /** Lower ranks stay longest when the terminal is too narrow for every column. */
+  rank: number;
+}
+
+const col = (header: string, role: ColumnRole, rank: number): ColumnInfo => ({ header, role, rank });
+
+export const COLUMN_INFO: Record<string, ColumnInfo> = {
+  // links
+  id: col('id', 'key', 0),
+  code: col('code', 'key', 0),
+  shortLink: col('short link', 'key', 0),
+  fullLink: col('full link', 'text', 10),
+  status: col('status', 'value', 11),
+  clickCnt: col('clicks', 'value', 12),
+  redirectCnt: col('redirects', 'value', 13),
+  comment: col('comment', 'text', 14),
+  expirationDate: col('expires', 'value', 15),
+  createTs: col('created', 'value', 16),
+  updateTs: col('updated', 'value', 17),
+  moderatorStatus: col('moderation', 'value', 18),
+  moderatorComment: col('moderator comment', 'text', 19),
+  // messages
+  messageId: col('message id', 'key', 0),
+  to: col('to', 'value', 10),
+  text: col('text', 'text', 12),
+  deliveryStatus: col('delivery', 'value', 11),
+  startSendTs: col('sent', 'value', 14),
+  statusUpdateTs: col('status changed', 'value', 15),
+  from: col('from', 'value', 16),
+  segNum: col('segments', 'value', 17),
+  segUserBuy: col('price', 'value', 18),
+  campaignId: col('campaign', 'value', 19),
+  countryA2: col('country', 'value', 20),
+  operatorName: col('operator', 'text', 21),
+  groups: col('groups', 'value', 22),
+  uuid: col('uuid', 'value', 23),
+  // link stats, link delete
+  period: col('period', 'key', 0),
+  processed: col('deleted', 'text', 10),
+  notProcessed: col('not deleted', 'text', 11),
+  // bulk results and checks
+  row: col('row', 'key', 0),
+  state: col('result', 'value', 1),
+  column: col('column', 'value', 2),
+  error: col('error', 'text', 3),
+  // config list
+  setting: col('setting', 'key', 0),
+  value: col('value', 'text', 1),
+  source: col('source', 'value', 2),
+};
+
+/** A field not in the table above: its own name, shown after the known ones. */
+export function columnInfo(field: string): ColumnInfo {
+  return COLUMN_INFO[field] ?? { header: field, role: 'value', rank: 50 };
+}

@@ -1,0 +1,184 @@
+// Help for people: commands before flags, text wrapped to the terminal,
+// every subcommand's help ends with the global flags a person reaches for,
+// `smslink help [command...]`, and a noun alone (`smslink link`) shows its
+// help and exits 0, as `smslink` alone does.
+
+import type { Command, Help, Option } from 'commander';
+import { UsageError } from './exit.js';
+
+/** The global flags each subcommand's help repeats; `smslink --help` lists them all. */
+const SHORT_GLOBALS = ['--output', '--json', '--fields', '--quiet', '--dry-run', '--verbose', '--profile', '--sandbox'];
+
+/** Descriptions narrower than this go on the line under their flag. */
+const MIN_DESCRIPTION = 24;
+
+function section(title: string, items: string[]): string[] {
+  return items.length ? [title, ...items, ''] : [];
+}
+
+function shortGlobals(cmd: Command, helper: Help): Option[] {
+  if (!cmd.parent) return [];
+  return helper.visibleGlobalOptions(cmd).filter((o) => SHORT_GLOBALS.includes(o.long ?? ''));
+}
+
+/** Lays out a command's help: usage, description, arguments, commands, flags (by group), global flags. */
+function formatHelp(cmd: Command, helper: Help): string {
+  const width = helper.helpWidth ?? 80;
+  const globals = shortGlobals(cmd, helper);
+  const termWidth = Math.max(helper.padWidth(cmd, helper), ...globals.map((o) => helper.optionTerm(o).length));
+  const item = (term: string, description: string) => helper.formatItem(term, termWidth, description, helper);
+  const out = [`Usage: ${helper.commandUsage(cmd)}`, ''];
+  const description = helper.commandDescription(cmd);
+  if (description) out.push(helper.boxWrap(description, width), '');
+  out.push(...section('Arguments:', helper.visibleArguments(cmd).map((a) => item(helper.argumentTerm(a), helper.argumentDescription(a)))));
+  const commands = new Map<string, string[]>();
+  for (const c of helper.visibleCommands(cmd)) {
+    const heading = c.helpGroup() || 'Commands:';
+    commands.set(heading, [...(commands.get(heading) ?? []), item(helper.subcommandTerm(c), helper.subcommandDescription(c))]);
+  }
+  const order = [...new Set(Object.values(COMMAND_GROUPS))];
+  const rank = (heading: string) => (order.includes(heading) ? order.indexOf(heading) : order.length);
+  for (const [heading, items] of [...commands].sort(([a], [b]) => rank(a) - rank(b))) out.push(...section(heading, items));
+  const groups = new Map<string, string[]>();
+  for (const option of helper.visibleOptions(cmd)) {
+    const heading = option.helpGroupHeading ?? 'Flags:';
+    groups.set(heading, [...(groups.get(heading) ?? []), item(helper.optionTerm(option), helper.optionDescription(option))]);
+  }
+  for (const [heading, items] of groups) out.push(...section(heading, items));
+  if (globals.length) {
+    out.push(...section('Global flags (`smslink --help` lists them all):', globals.map((o) => item(helper.optionTerm(o), helper.optionDescription(o)))));
+  }
+  return out.join('\n');
+}
+
+/**
+ * A flag and its description; where the terminal leaves too little room
+ * beside the flag, the description goes on the lines under it.
+ */
+function formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
+  const width = helper.helpWidth ?? 80;
+  if (!description) return `  ${term}`;
+  const room = width - termWidth - 4;
+  if (room >= MIN_DESCRIPTION) {
+    const wrapped = helper.boxWrap(description, room).replace(/\n/g, `\n${' '.repeat(termWidth + 4)}`);
+    return `  ${term.padEnd(termWidth)}  ${wrapped}`;
+  }
+  return `  ${term}\n${helper.boxWrap(description, width - 6).replace(/^/gm, '      ')}`;
+}
+
+/** A command in a list of commands: its name, and its arguments when it has no subcommands of its own. */
+function subcommandTerm(cmd: Command): string {
+  if (cmd.commands.length) return cmd.name();
+  const args = cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`));
+  return [cmd.name(), ...args].join(' ');
+}
+
+/** Help settings for the program; subcommands inherit them. */
+export function configureHelp(program: Command, width: () => number | undefined): void {
+  program.configureHelp({ formatHelp, formatItem, subcommandTerm, minWidthToWrap: MIN_DESCRIPTION, sortSubcommands: false, showGlobalOptions: true });
+  const helpWidth = () => width() ?? 80;
+  program.configureOutput({ getOutHelpWidth: helpWidth, getErrHelpWidth: helpWidth });
+}
+
+/** Words of `text` in lines of at most `width` characters (help text is ASCII). */
+function reflow(text: string, width: number, indent = ''): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent;
+    }
+    line += line.trim() ? ` ${word}` : word;
+  }
+  return [...lines, line];
+}
+
+/** An example command broken at spaces (not inside quotes) with a trailing backslash, so it still pastes as one command. */
+function fitExample(line: string, width: number): string {
+  if (line.length <= width) return line;
+  const words = line.trim().split(/ (?=(?:[^"']*["'][^"']*["'])*[^"']*$)/);
+  const lines: string[] = [];
+  let current = '  ';
+  for (const word of words) {
+    if (current.trim() && current.length + word.length + 3 > width) {
+      lines.push(`${current} \\`);
+      current = '      ';
+    }
+    current += current.trim() ? ` ${word}` : word;
+  }
+  return [...lines, current].join('\n');
+}
+
+/**
+ * The text around a command's help (paragraphs, examples), fitted to the
+ * terminal: paragraphs are reflowed, long examples broken as in a shell.
+ * Indented blocks (lists, tables) are left as written.
+ */
+export function fitHelpText(text: string, width: number): string {
+  return text
+    .split(/\n\n/)
+    .map((block) => {
+      const lines = block.split('\n');
+      const first = lines.findIndex((l) => l !== '');
+      if (first < 0) return block;
+      if (lines[first] === 'Examples:') return lines.map((l) => (l.startsWith('  ') ? fitExample(l, width) : l)).join('\n');
+      if (lines.every((l) => !l.startsWith(' '))) {
+        const heading = lines.length > first + 1 && lines[first].endsWith(':') && !lines[first].includes(' ');
+        return heading ? block : '\n'.repeat(first) + reflow(lines.join(' '), width).join('\n') + (block.endsWith('\n') ? '\n' : '');
+      }
+      return lines.map((l) => fitItem(l, width)).join('\n');
+    })
+    .join('\n\n');
+}
+
+/** A `  term  description` line longer than the terminal: the description wraps under itself. */
+function fitItem(line: string, width: number): string {
+  const match = /^( +\S+(?: \S+)*? {2,})(.*)$/.exec(line);
+  if (line.length <= width || !match || match[1].length > width / 2) return line;
+  return match[1] + reflow(match[2], width - match[1].length).join(`\n${' '.repeat(match[1].length)}`);
+}
+
+const COMMAND_GROUPS: Record<string, string> = {
+  link: 'Commands:',
+  message: 'Commands:',
+  config: 'Setup commands:',
+  login: 'Setup commands:',
+  status: 'Setup commands:',
+  completion: 'Setup commands:',
+  serve: 'Emulator commands:',
+  sandbox: 'Emulator commands:',
+};
+
+/** The root help lists the commands in groups, the everyday ones first. */
+export function groupCommands(program: Command): void {
+  for (const cmd of program.commands) cmd.helpGroup(COMMAND_GROUPS[cmd.name()] ?? 'Other commands:');
+}
+
+/** A noun (link, message...) given alone prints its help to stdout and succeeds; an unknown verb is still an error. */
+export function helpWhenAlone(noun: Command): Command {
+  return noun.allowExcessArguments(true).action((_opts: unknown, cmd: Command) => {
+    if (cmd.args.length) (cmd as unknown as { unknownCommand(): never }).unknownCommand();
+    cmd.outputHelp();
+  });
+}
+
+/** `smslink help [command...]`: the help of that command, as `--help` gives it. */
+export function registerHelp(program: Command): void {
+  program
+    .command('help')
+    .argument('[command...]', 'a command, e.g. link list')
+    .description('Show help for a command')
+    .action((words: string[]) => {
+      let cmd = program;
+      for (const word of words) {
+        const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+        if (!next) {
+          const known = cmd.commands.map((c) => c.name()).filter((n) => n !== 'help');
+          throw new UsageError(`help: unknown command "${[...words.slice(0, words.indexOf(word)), word].join(' ')}"; commands: ${known.join(', ')}`);
+        }
+        cmd = next;
+      }
+      cmd.outputHelp();
+    });
+}

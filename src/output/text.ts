@@ -1,0 +1,31 @@
+// Text as a terminal shows it. Values from the service are written by other
+// people: shown to a person, they must not move the cursor, retitle the
+// window, hide a link (OSC 8) or reorder the line (bidi controls), so those
+// characters are shown escaped.
+
+/** C0 and C1 controls (ESC included) but tab and newline, DEL, and the bidi embedding, override, isolate and mark characters. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function escapeChar(ch: string): string {
+  const cp = ch.codePointAt(0)!;
+  return cp <= 0xff ? `\\x${cp.toString(16).padStart(2, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+}
+
+/** Text for one cell in table/csv/tsv. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map(cellText).join(',');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** A value for a person's terminal: unsafe characters escaped (`\x1b`, `\u202e`); tabs and newlines kept. */
+export function escapeControls(text: string): string {
+  return text.replace(UNSAFE, escapeChar);
+}
+
+/** A value for one table cell: escaped, and on one line. */
+export function oneLine(text: string): string {
+  return escapeControls(text).replace(/[\t\n]+/g, ' ');
+}

@@ -1,0 +1,164 @@
+// Tables a person reads: they fit the terminal, keys are never cut, widths
+// count terminal cells, and text from the service cannot drive the terminal.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderRecordView, renderTable } from '../../src/output/table.js';
+import { cellWidth, wrap } from '../../src/output/width.js';
+import { escapeControls } from '../../src/output/text.js';
+import { runCli } from '../helpers/run-cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+
+const plain = { bold: (s: string) => s, dim: (s: string) => s, red: (s: string) => s, green: (s: string) => s, yellow: (s: string) => s, cyan: (s: string) => s };
+
+const widest = (text: string) => Math.max(...text.split('\n').map(cellWidth));
+
+const LINKS = Array.from({ length: 5 }, (_, i) => ({
+  id: 417860 + i,
+  code: `dd${i}j`,
+  shortLink: `https://sho.rt/dd${i}j`,
+  fullLink: `https://example.com/products/category/item-${i}?utm_source=sms&utm_campaign=spring-sale-2026`,
+  status: 1,
+  clickCnt: 12 * i,
+  createTs: '2026-11-24 15:52:37',
+  expirationDate: null,
+  comment: `spring campaign batch ${i} 春のセール 🎉`,
+}));
+const LINK_FIELDS = ['id', 'code', 'shortLink', 'fullLink', 'status', 'clickCnt', 'createTs', 'expirationDate', 'comment'];
+
+describe('cell widths', () => {
+  it('counts CJK and emoji as two cells and combining marks as none', () => {
+    expect(cellWidth('abc')).toBe(3);
+    expect(cellWidth('春の')).toBe(4);
+    expect(cellWidth('🎉')).toBe(2);
+    expect(cellWidth('e\u0301')).toBe(1);
+  });
+
+  it('wraps long values without losing a character, URLs inside words', () => {
+    const url = 'https://example.com/' + 'a'.repeat(70);
+    const lines = wrap(url, 30);
+    expect(lines.every((l) => cellWidth(l) <= 30)).toBe(true);
+    expect(lines.join('')).toBe(url);
+    expect(wrap('one two three four', 9)).toEqual(['one two', 'three', 'four']);
+  });
+});
+
+describe('tables fit the terminal', () => {
+  it.each([60, 80, 120])('link list at %i columns: no line wider, ids, codes and short links whole', (width) => {
+    const { text, hidden } = renderTable(LINKS, LINK_FIELDS, { paint: plain, width });
+    expect(widest(text)).toBeLessThanOrEqual(width);
+    for (const link of LINKS) {
+      expect(text).toContain(String(link.id));
+      expect(text).toContain(link.shortLink);
+      expect(text).toMatch(new RegExp(`\\b${link.code}\\b`));
+    }
+    // Headers are words, not the service's field names.
+    expect(text.split('\n')[0]).toMatch(/^id +code +short link/);
+    expect(text).not.toContain('clickCnt');
+    if (width === 120) expect(hidden).toEqual([]);
+    else expect(hidden.length).toBeGreaterThan(0);
+  });
+
+  it('gives way with free text first: at 120 columns the statuses and clicks stay, the URL and comment are cut with …', () => {
+    const { text } = renderTable(LINKS, LINK_FIELDS, { paint: plain, width: 120, labels: { status: { 1: 'active' } } });
+    const row = text.split('\n')[1];
+    expect(row).toContain('active');
+    expect(row).toContain('…');
+    expect(text.split('\n')[0]).toContain('clicks');
+  });
+
+  it('shows everything whole when not fitting a terminal (a file or a pipe)', () => {
+    const { text } = renderTable(LINKS, LINK_FIELDS, { paint: plain });
+    expect(text).toContain(LINKS[0].fullLink);
+    expect(text).toContain(LINKS[0].comment);
+  });
+
+  it('keeps CJK and emoji comments inside the width', () => {
+    const rows = [{ id: 1, code: 'abc', comment: '春'.repeat(80) + '🎉'.repeat(10) }];
+    for (const width of [60, 80]) {
+      const { text } = renderTable(rows, ['id', 'code', 'comment'], { paint: plain, width });
+      expect(widest(text)).toBeLessThanOrEqual(width);
+    }
+  });
+
+  it('a record shows every value whole, wrapped under itself', () => {
+    const text = renderRecordView(LINKS[1], LINK_FIELDS, { paint: plain, width: 60 });
+    expect(widest(text)).toBeLessThanOrEqual(60);
+    const fullLink = text
+      .split('\n')
+      .slice(text.split('\n').findIndex((l) => l.startsWith('full link')))
+      .slice(0, 3)
+      .map((l) => l.slice('full link'.length + 3).trim())
+      .join('');
+    expect(fullLink.startsWith(LINKS[1].fullLink)).toBe(true);
+    expect(text).toMatch(/^created +2026-11-24 15:52:37$/m);
+  });
+});
+
+describe('hostile text from the service', () => {
+  const hostile = 'hi\u001b]0;pwned\u0007 \u001b[2J\u009b31m \u202eevil\u2066 \u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\';
+
+  it('escapes controls, ESC sequences and bidi overrides instead of interpreting them', () => {
+    const shown = escapeControls(hostile);
+    // eslint-disable-next-line no-control-regex
+    expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(shown).toContain('\\x1b]0;pwned\\x07');
+    expect(shown).toContain('\\u202e');
+  });
+
+  describe('through the emulator', () => {
+    let emu: TestEmulator;
+    beforeAll(async () => {
+      emu = await startTestEmulator();
+      await emu.call('Link/Create', { data: { fullLink: 'https://example.com/x', comment: hostile } });
+    });
+    afterAll(() => emu.close());
+    const env = () => ({ SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key });
+
+    it('a table shows the comment escaped; JSON keeps it exact', async () => {
+      const table = await runCli(['link', 'list', '--no-color'], { env: env(), tty: true, columns: 200 });
+      expect(table.code).toBe(0);
+      expect(table.stdout).not.toContain('\u001b');
+      expect(table.stdout).not.toContain('\u202e');
+      expect(table.stdout).toContain('hi\\x1b]0;pwned\\x07');
+      const record = await runCli(['link', 'get', '1', '-o', 'table', '--no-color'], { env: env() });
+      expect(record.stdout).not.toContain('\u001b');
+      expect(record.stdout).toContain('\\u202eevil\\u2066');
+      const json = await runCli(['link', 'get', '1', '-o', 'json'], { env: env() });
+      expect(JSON.parse(json.stdout).comment).toBe(hostile);
+      const ndjson = await runCli(['link', 'list', '-o', 'ndjson'], { env: env() });
+      expect(JSON.parse(ndjson.stdout.trim()).comment).toBe(hostile);
+    });
+
+    it('csv keeps values exact by default; --csv-safe defuses formulas', async () => {
+      await emu.call('Link/Create', { data: { fullLink: 'https://example.com/f', comment: '=HYPERLINK("http://evil")' } });
+      const exact = await runCli(['link', 'list', '-o', 'csv', '--fields', 'id,comment'], { env: env() });
+      expect(exact.stdout).toContain('"=HYPERLINK(""http://evil"")"');
+      expect(exact.stdout).toContain('\u001b]0;pwned');
+      const safe = await runCli(['link', 'list', '-o', 'csv', '--fields', 'id,comment', '--csv-safe'], { env: env() });
+      expect(safe.stdout).toContain(`"'=HYPERLINK(""http://evil"")"`);
+      const tsv = await runCli(['link', 'list', '-o', 'tsv', '--fields', 'comment', '--csv-safe'], { env: env() });
+      expect(tsv.stdout.split('\n')).toContain(`'=HYPERLINK("http://evil")`);
+    });
+  });
+});
+
+describe('link list at a terminal', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    for (let i = 0; i < 30; i++) {
+      await emu.call('Link/Create', { data: { fullLink: `https://example.com/products/item-${i}?utm_source=sms&utm_campaign=spring`, comment: `batch ${i} 春の 🎉` } });
+    }
+  });
+  afterAll(() => emu.close());
+
+  it.each([60, 80, 120])('fits %i columns with every short link whole, and names what it left out', async (columns) => {
+    const r = await runCli(['link', 'list', '--no-color'], { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key }, tty: true, columns });
+    expect(r.code).toBe(0);
+    expect(widest(r.stdout)).toBeLessThanOrEqual(columns);
+    const shortLinks = [...r.stdout.matchAll(/http:\/\/127\.0\.0\.1:\d+\/[0-9A-Za-z]+/g)].map((m) => m[0]);
+    expect(shortLinks).toHaveLength(25);
+    expect(r.stdout.split('\n')[0]).toMatch(columns < 80 ? /^id +code +short link +full link/ : /^id +code +short link +full link +status +clicks/);
+    if (columns < 120) expect(r.stderr).toMatch(/Not shown at this width: .*created/);
+    expect(r.stderr).toContain('Showing 1-25 of 30 links. Next: --page 1, or --all for every page.');
+  });
+});
