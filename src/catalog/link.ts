@@ -156,7 +156,7 @@ export const linkUpdate = define<UpdateLinkInput, UpdateLinkResult>({
   summary: 'Change the status, expiry or comment of a link',
   idempotent: true,
   params: [
-    { key: 'id', wire: 'id', type: 'integer', min: 1, required: true, doc: 'id: link identifier', cli: { arg: '<id>', help: 'link id' } },
+    { key: 'id', wire: 'id', type: 'integer', min: 1, required: true, doc: 'id: link identifier', cli: { arg: '<link>', help: 'link id, code or short link' } },
     linkStatusParam('data[status]', 'active or inactive (1 or 0); kept when not given'),
     expiresParam('new last day (YYYY-MM-DD); kept when not given'),
     commentParam(),
@@ -182,7 +182,7 @@ export const linkDelete = define<DeleteLinksInput, DeleteLinksResult>({
       required: true,
       list: 'indices',
       doc: 'ids: array sent as ids[0], ids[1], ...',
-      cli: { arg: '<id...>', help: 'link ids (space- or comma-separated)' },
+      cli: { arg: '<link...>', help: 'link ids, codes or short links (space- or comma-separated; - reads stdin)' },
     },
   ],
   result: { object: { processed: { array: 'int' }, notProcessed: { array: 'int' } } },
@@ -207,7 +207,7 @@ export const linkStats = define<GetLinkStatsInput, LinkStatsResult>({
       maxItems: 5,
       list: 'brackets',
       doc: 'ids: ids[] per identifier; at most 5',
-      cli: { arg: '<id...>', help: 'link ids (at most 5 per request)' },
+      cli: { arg: '<link...>', help: 'link ids, codes or short links (more than 5 are split into requests of 5)' },
     },
     {
       key: 'type',

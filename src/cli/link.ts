@@ -11,6 +11,7 @@ import { ApiError } from '../client/errors.js';
 import { addParams, examples, inputFrom, type CliValues } from './operation.js';
 import { bulkFlags, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { listPages, pagingOptions } from './paging.js';
+import { getInput, notFound, parseLinkRef, readLink, resolveLinkIds, type LinkRef } from './link-ref.js';
 import type { Reach, Runner } from './run.js';
 
 async function render(ctx: RunContext, op: typeof linkCreate | typeof linkGet | typeof linkUpdate, record: object): Promise<void> {
@@ -44,43 +45,56 @@ async function bulkCreate(ctx: RunContext, opts: CliValues): Promise<number> {
   return runBulk(ctx, spec, bulkFlags(opts));
 }
 
-/** `link get <ref>`: all digits = id, a URL = shortLink, otherwise code; flags force it. */
-export function refInput(ref: string, opts: CliValues): Record<string, unknown> {
+/** `link get <ref>`: all digits = id, a URL = short link, otherwise a code; --id, --code, --short-link force it. */
+function refOf(ref: string, opts: CliValues): LinkRef {
   const forced = (['id', 'code', 'shortLink'] as const).filter((k) => opts[k] === true);
   if (forced.length > 1) throw new UsageError('use only one of --id, --code, --short-link');
-  const kind = forced[0] ?? (/^\d+$/.test(ref) ? 'id' : /^[a-z][a-z0-9+.-]*:\/\//i.test(ref) || /^www\./i.test(ref) ? 'shortLink' : 'code');
-  return { [kind]: ref };
+  return parseLinkRef(ref, forced[0]);
 }
 
-async function update(ctx: RunContext, id: string, opts: CliValues): Promise<number> {
+/** The flags of `link update` that change something. */
+const UPDATE_FLAGS = '--status, --expires, --no-expiry or --comment';
+
+async function update(ctx: RunContext, typed: string, opts: CliValues): Promise<number> {
   if (opts.expires !== undefined && opts.expiry === false) throw new UsageError('use either --expires or --no-expiry, not both');
-  const input = inputFrom(linkUpdate, [id], opts);
+  const ref = parseLinkRef(typed);
+  const changes = inputFrom(linkUpdate, [undefined], opts);
+  delete changes.id;
+  if (Object.keys(changes).length === 0 && opts.expiry !== false) throw new UsageError(`link update ${typed}: nothing to change; give ${UPDATE_FLAGS}`);
   const client = await ctx.client();
   // Check what the user typed before reading anything.
-  client.prepare(linkUpdate, input);
+  client.prepare(linkUpdate, { ...changes, id: 'id' in ref ? ref.id : 1 });
   const keepCurrent = opts.expires === undefined && opts.expiry !== false;
+  const readFirst = keepCurrent || !('id' in ref);
   if (ctx.globals.dryRun) {
-    const requests = keepCurrent ? [client.prepare(linkGet, { id: input.id })] : [];
-    requests.push(client.prepare(linkUpdate, input));
-    await printDryRun(
-      ctx,
-      requests,
-      keepCurrent ? { note: 'Link/Get runs first; its expirationDate, status and comment are resent unless given' } : {},
-    );
+    const requests = readFirst ? [client.prepare(linkGet, getInput(ref))] : [];
+    requests.push(client.prepare(linkUpdate, { ...changes, id: 'id' in ref ? ref.id : 1 }));
+    const notes: string[] = [];
+    if (!('id' in ref)) notes.push(`Link/Get finds the id of "${typed}" first (id 1 above stands for it)`);
+    if (keepCurrent) notes.push('its expirationDate, status and comment are resent unless given');
+    await printDryRun(ctx, requests, notes.length ? { note: notes.join('; ') } : {});
     return EXIT.OK;
   }
   let current: Link | undefined;
-  if (keepCurrent) {
+  if (readFirst) current = await readLink(client, ref);
+  const id = current?.id ?? (ref as { id: number }).id;
+  const input: Record<string, unknown> = { ...changes, id };
+  if (keepCurrent && current) {
     // Link/Update clears the expiry when data[expirationDate] is omitted (service-api.md): resend the current one.
-    current = await client.getLink({ id: Number(input.id) });
     if (current.expirationDate) input.expirationDate = current.expirationDate;
     input.status ??= current.status;
     if (current.comment !== null && current.comment !== undefined) input.comment ??= current.comment;
   }
-  const result = await client.updateLink(input as never);
+  let result: { shortLink?: string | null };
+  try {
+    result = await client.updateLink(input as never);
+  } catch (err) {
+    if (err instanceof ApiError && err.isNotFound) throw notFound(ref);
+    throw err;
+  }
   // The live service answers `true`: unless the link was read before, read it back to show it as it now is.
-  const after = result.shortLink || current ? undefined : await client.getLink({ id: Number(input.id) });
-  const shown: Record<string, unknown> = { id: Number(input.id), shortLink: result.shortLink ?? after?.shortLink ?? current?.shortLink ?? null };
+  const after = result.shortLink || current ? undefined : await client.getLink({ id });
+  const shown: Record<string, unknown> = { id, shortLink: result.shortLink ?? after?.shortLink ?? current?.shortLink ?? null };
   // What the service now holds: read back, or what was sent (the expiry is cleared when not sent).
   shown.status = after?.status ?? input.status;
   shown.expirationDate = after ? after.expirationDate : (input.expirationDate ?? null);
@@ -89,8 +103,12 @@ async function update(ctx: RunContext, id: string, opts: CliValues): Promise<num
   return EXIT.OK;
 }
 
-async function remove(ctx: RunContext, ids: string[]): Promise<number> {
-  const input = { ids: await collectIds(ctx, ids) };
+async function remove(ctx: RunContext, refs: string[]): Promise<number> {
+  const typed = await collectIds(ctx, refs);
+  const client = await ctx.client();
+  // Only ids go into Link/Delete: a dry run shows them as typed when they are, else resolves nothing.
+  if (ctx.globals.dryRun && typed.every((t) => /^\d+$/.test(t))) return (await dryRun(ctx, linkDelete, { ids: typed }), EXIT.OK);
+  const input = { ids: (await resolveLinkIds(client, typed)).map(String) };
   if (ctx.globals.dryRun) return (await dryRun(ctx, linkDelete, input), EXIT.OK);
   const retriedBefore = ctx.retried;
   const result = await callOperation<DeleteLinksResult>(ctx, linkDelete, input);
@@ -118,10 +136,13 @@ async function remove(ctx: RunContext, ids: string[]): Promise<number> {
   return EXIT.OK;
 }
 
-async function stats(ctx: RunContext, ids: string[], opts: CliValues): Promise<number> {
-  const all = await collectIds(ctx, ids);
-  const base = inputFrom(linkStats, [all], opts);
+async function stats(ctx: RunContext, refs: string[], opts: CliValues): Promise<number> {
+  const typed = await collectIds(ctx, refs);
+  const base = inputFrom(linkStats, [typed], opts);
   const client = await ctx.client();
+  // The flags are checked (with a stand-in id) before any code is looked up.
+  client.prepare(linkStats, { ...base, ids: [1] });
+  const all = (await resolveLinkIds(client, typed, parseConcurrency(opts.concurrency))).map(String);
   const { parts, prepared } = prepareChunks(client, linkStats, all, base);
   if (ctx.globals.dryRun) return (await printDryRun(ctx, prepared), EXIT.OK);
   const concurrency = parseConcurrency(opts.concurrency);
@@ -193,10 +214,10 @@ ${examples([
     .addHelpText('after', examples(['smslink link get 417863', 'smslink link get ddoj', 'smslink link get https://sho.rt/ddoj', 'smslink link get 1234 --code']))
     .action((ref: string, opts: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
-        const input = refInput(ref, opts);
+        const input = getInput(refOf(ref, opts));
         if (ctx.globals.dryRun) return (await dryRun(ctx, linkGet, input), EXIT.OK);
         ctx.page();
-        await render(ctx, linkGet, await callOperation<Link>(ctx, linkGet, input));
+        await render(ctx, linkGet, await readLink(await ctx.client(), refOf(ref, opts)));
       }),
     );
 
@@ -229,6 +250,7 @@ and resends its current expiry date, status and comment. Use --no-expiry to
 remove the expiry on purpose.
 ${examples([
   'smslink link update 417863 --status inactive',
+  'smslink link update https://sho.rt/ddoj --comment "spring"',
   'smslink link update 417863 --expires 2026-12-31',
   'smslink link update 417863 --no-expiry',
   'smslink link update 417863 --comment "moved to spring campaign"',
@@ -244,6 +266,7 @@ ${examples([
         `\nExit code 0 when every id was deleted; otherwise the ids not deleted are named on stderr and the exit code is 5.\n${examples([
         'smslink link delete 417863',
         'smslink link delete 417863 417864,417865',
+        'smslink link delete ddoj https://sho.rt/ddok --yes',
         'smslink link list --query old -q | smslink link delete -',
       ])}`,
       )
@@ -263,6 +286,7 @@ the type: 3 years (monthly), 90 days (daily), 1 week (hourly), 3 hours
 ${examples([
   'smslink link stats 417863 --type daily --from 2026-10-01 --to 2026-10-31',
   'smslink link stats 417863 417864 --type monthly -o csv',
+  'smslink link stats ddoj https://sho.rt/ddok',
 ])}`,
       )
       .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => stats(ctx, ids, opts)));

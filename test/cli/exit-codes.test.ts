@@ -10,7 +10,7 @@ describe('exit codes', () => {
   it.each([
     [1, 1, /code 1 \(validation error\)/],
     [15, 1, /code 15 \(operation error\): boom/],
-    [2, 6, /code 2 \(record not found/],
+    [2, 6, /link "1" not found: no link has this id/],
     [8, 4, /code 8 \(authentication failed.*\)[\s\S]*config list/],
     [9, 4, /code 9/],
     [13, 4, /code 13 \(wrong regional API server/],

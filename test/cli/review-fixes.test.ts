@@ -12,7 +12,7 @@ describe('found in review', () => {
   it('link stats with no ids is a usage error, not an empty success', async () => {
     const r = await rec.cli(['link', 'stats', '-', '--type', 'daily'], { stdin: '\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('<id...>');
+    expect(r.stderr).toContain('<link...>');
     expect(rec.server.requests).toHaveLength(0);
   });
 
