@@ -33,6 +33,20 @@ export const AUTH_CODES: ReadonlySet<number> = new Set([8, 9, 13, 14]);
 
 /** Message statuses of the live service, in lifecycle order. */
 export const MESSAGE_STATUSES = ['NEW', 'ENQUEUD', 'ACCEPTD', 'PDLIVRD', 'DELIVRD', 'UNDELIV', 'REJECTD', 'EXPIRED', 'DELETED'] as const;
+/** Plain words a person may type for a message status (any case), as `--status delivered`. */
+export const MESSAGE_STATUS_WORDS: Readonly<Record<string, (typeof MESSAGE_STATUSES)[number]>> = {
+  new: 'NEW',
+  queued: 'ENQUEUD',
+  enqueued: 'ENQUEUD',
+  accepted: 'ACCEPTD',
+  'partly-delivered': 'PDLIVRD',
+  delivered: 'DELIVRD',
+  undelivered: 'UNDELIV',
+  rejected: 'REJECTD',
+  expired: 'EXPIRED',
+  deleted: 'DELETED',
+};
+
 /** Statuses after which a message never changes again. */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['DELIVRD', 'UNDELIV', 'REJECTD', 'EXPIRED', 'DELETED']);
 

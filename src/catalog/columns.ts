@@ -1,6 +1,9 @@
 // How each result field appears in a table for people: a header in words,
 // and what may give way when the terminal is narrow. JSON, CSV and TSV keep
-// the service's field names; only tables read this.
+// the service's field names; only tables read this. And which fields a
+// result row has: what --fields may name.
+
+import type { OperationSpec, Shape } from './types.js';
 
 /**
  * - key: identifies the row (id, code, short link); never cut, never hidden.
@@ -66,4 +69,20 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
 /** A field not in the table above: its own name, shown after the known ones. */
 export function columnInfo(field: string): ColumnInfo {
   return COLUMN_INFO[field] ?? { header: field, role: 'value', rank: 50 };
+}
+
+function objectFields(shape: Shape | undefined): string[] | undefined {
+  return shape && typeof shape === 'object' && 'object' in shape && !shape.rest ? Object.keys(shape.object) : undefined;
+}
+
+/**
+ * The fields a row of the operation's output can have (what --fields may
+ * name), or undefined where they are not fixed.
+ */
+export function rowFields(op: Pick<OperationSpec, 'output' | 'result'>): string[] | undefined {
+  const shape = op.result;
+  if (op.output.rows === 'self') return objectFields(shape);
+  if (op.output.rows === 'array') return typeof shape === 'object' && 'array' in shape ? objectFields(shape.array) : undefined;
+  const items = typeof shape === 'object' && 'object' in shape ? shape.object.items : undefined;
+  return typeof items === 'object' && 'array' in items ? objectFields(items.array) : undefined;
 }

@@ -21,3 +21,4 @@ const BY_PATH = new Map<string, OperationSpec>(OPERATIONS.map((op) => [`${op.mod
 export function findOperation(path: string): OperationSpec | undefined {
   return BY_PATH.get(path.replace(/^\/+|\/+$/g, '').toLowerCase());
 }
+

@@ -1,6 +1,6 @@
 // Module Message of service-api.md: single SMS messages.
 
-import { CAMPAIGN_STATUSES, MESSAGE_STATUSES } from './codes.js';
+import { CAMPAIGN_STATUSES, MESSAGE_STATUS_WORDS, MESSAGE_STATUSES } from './codes.js';
 import { currentPageParam, datetimeRange, MESSAGE_SHAPE, pageShape, pageSizeParam, sortParam } from './shared.js';
 import type {
   GetMessageStatusInput,
@@ -182,7 +182,14 @@ export const messageList = define<ListMessagesInput, Page<Message>>({
       type: 'string',
       oneOf: MESSAGE_STATUSES,
       doc: 'criteria[status]: message status',
-      cli: { flag: '--status <status>', help: `message status: ${MESSAGE_STATUSES.join(', ')}` },
+      cli: {
+        flag: '--status <status>',
+        help: `message status, in words or as the service's code: ${Object.entries(MESSAGE_STATUS_WORDS)
+          .filter(([word]) => word !== 'enqueued')
+          .map(([word, code]) => `${word} (${code})`)
+          .join(', ')}`,
+        aliases: MESSAGE_STATUS_WORDS,
+      },
     },
     {
       key: 'groups',

@@ -106,6 +106,9 @@ export const LINK_SHAPE: Shape = {
     clickCnt: 'int',
     redirectCnt: 'int',
     createTs: 'string',
+    // Sent by the live service beyond the contract (real-service-notes.md).
+    updateTs: 'string',
+    domain: 'string',
     expirationDate: 'string',
     comment: 'string',
     moderatorComment: 'string',

@@ -5,6 +5,7 @@
 import type { SmsLinkClient, RequestEvent } from '../client/client.js';
 import type { DispatchTarget, HttpClient } from '../client/transport.js';
 import type { OperationSpec } from '../catalog/types.js';
+import { rowFields } from '../catalog/columns.js';
 import { readStore, type StoreData } from '../config/store.js';
 import { isHttpUrl, OUTPUT_FORMATS, resolveSettings, type OutputFormat, type Settings } from '../config/resolve.js';
 import { painter, useColor, type Paint } from '../output/color.js';
@@ -219,6 +220,8 @@ export class RunContext {
   }
 
   format(): OutputFormat {
+    const { json, output } = this.globals;
+    if (json && output !== undefined && output !== 'json') throw new UsageError(`--json and -o ${output} contradict each other; give one`);
     const chosen = this.settings().output.value;
     if (chosen) {
       if (!(OUTPUT_FORMATS as readonly string[]).includes(chosen)) throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')}`);
@@ -235,12 +238,26 @@ export class RunContext {
     return f?.length ? f : undefined;
   }
 
-  /** The output view of an operation's results. */
-  async view(op: Pick<OperationSpec, 'output'>, overrides: Partial<View> = {}): Promise<View> {
+  /**
+   * The output view of an operation's results. --fields must name fields the
+   * results have (`columns` adds those a command shows beyond the catalog's):
+   * commands that change something ask for their view before sending.
+   */
+  async view(op: Pick<OperationSpec, 'output'> & Partial<Pick<OperationSpec, 'result'>>, overrides: Partial<View> = {}): Promise<View> {
+    const columns = overrides.columns ?? op.output.columns;
+    const fields = this.fields();
+    if (fields) {
+      const known = [...new Set([...(op.result === undefined ? [] : (rowFields(op as OperationSpec) ?? [])), ...columns])];
+      const unknown = fields.filter((f) => !known.includes(f));
+      if (unknown.length) throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')}; fields here: ${known.join(', ')}`);
+    }
+    if (this.globals.quiet && (fields || this.globals.output !== undefined || this.globals.json)) {
+      throw new UsageError(`-q prints only the main value of each result; it cannot be combined with ${fields ? '--fields' : this.globals.json ? '--json' : '--output'}`);
+    }
     return {
       format: this.format(),
-      columns: op.output.columns,
-      fields: this.fields(),
+      columns,
+      fields,
       quiet: this.globals.quiet === true,
       primary: op.output.primary,
       labels: op.output.labels,
@@ -248,7 +265,6 @@ export class RunContext {
       width: this.tableWidth(),
       csvSafe: this.globals.csvSafe === true,
       onHiddenColumns: (headers) => this.note(`Not shown at this width: ${headers.join(', ')} (see --fields).`),
-      onUnknownFields: (names) => void this.warn(`--fields: no result has ${names.map((n) => `"${n}"`).join(', ')} (field names are case-sensitive, e.g. shortLink)`),
       ...overrides,
     };
   }

@@ -2,6 +2,7 @@
 
 import type { Command } from 'commander';
 import { helpWhenAlone } from './help.js';
+import { parseDate } from '../catalog/rules.js';
 import { linkCampaign, linkCreate, linkDelete, linkGet, linkList, linkStats, linkUpdate } from '../catalog/link.js';
 import type { CampaignLink, DeleteLinksResult, Link, LinkStatsResult } from '../catalog/types.js';
 import type { RunContext } from './context.js';
@@ -32,6 +33,7 @@ async function renderList(ctx: RunContext, op: typeof linkCampaign, rows: object
 async function bulkCreate(ctx: RunContext, opts: CliValues): Promise<number> {
   const { runBulk } = await import('../bulk/run.js');
   const defaults = inputFrom(linkCreate, [], opts, ['fullLink']);
+  checkExpiry(ctx, defaults, opts);
   const spec = columnSpec(
     ctx,
     'link create',
@@ -44,6 +46,18 @@ async function bulkCreate(ctx: RunContext, opts: CliValues): Promise<number> {
   );
   return runBulk(ctx, spec, bulkFlags(opts));
 }
+
+/** An expiry date before today makes a link that stops working at once: a mistake, unless --allow-past. */
+function checkExpiry(ctx: RunContext, input: Record<string, unknown>, opts: CliValues): void {
+  const date = input.expirationDate;
+  // A date that is no date at all is the catalog's to report.
+  if (typeof date !== 'string' || opts.allowPast === true || !parseDate(date)) return;
+  const now = ctx.now();
+  const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+  if (date < today) throw new UsageError(`--expires: "${date}" is in the past: the link would stop working at once; give --allow-past if you mean it`);
+}
+
+const ALLOW_PAST = ['--allow-past', 'accept an --expires date in the past (the link stops working at once)'] as const;
 
 /** `link get <ref>`: all digits = id, a URL = short link, otherwise a code; --id, --code, --short-link force it. */
 function refOf(ref: string, opts: CliValues): LinkRef {
@@ -61,6 +75,8 @@ async function update(ctx: RunContext, typed: string, opts: CliValues): Promise<
   const changes = inputFrom(linkUpdate, [undefined], opts);
   delete changes.id;
   if (Object.keys(changes).length === 0 && opts.expiry !== false) throw new UsageError(`link update ${typed}: nothing to change; give ${UPDATE_FLAGS}`);
+  checkExpiry(ctx, changes, opts);
+  await ctx.view(linkUpdate);
   const client = await ctx.client();
   // Check what the user typed before reading anything.
   client.prepare(linkUpdate, { ...changes, id: 'id' in ref ? ref.id : 1 });
@@ -104,6 +120,7 @@ async function update(ctx: RunContext, typed: string, opts: CliValues): Promise<
 }
 
 async function remove(ctx: RunContext, refs: string[]): Promise<number> {
+  const view = await ctx.view(linkDelete);
   const typed = await collectIds(ctx, refs);
   const client = await ctx.client();
   // Only ids go into Link/Delete: a dry run shows them as typed when they are, else resolves nothing.
@@ -126,7 +143,6 @@ async function remove(ctx: RunContext, refs: string[]): Promise<number> {
     }
   }
   const { renderRecord } = await import('../output/format.js');
-  const view = await ctx.view(linkDelete);
   if (view.format === 'table' && !view.quiet) {
     if (result.processed.length) ctx.stdout.write(`Deleted ${result.processed.length} link${result.processed.length === 1 ? '' : 's'}: ${result.processed.join(', ')}\n`);
   } else {
@@ -173,10 +189,9 @@ export function registerLink(program: Command, runner: Runner, reach: Reach): vo
   const createCommand = verb('create', linkCreate.summary);
   if (createCommand)
     bulkOptions(
-      addParams(createCommand, linkCreate, ['fullLink']).argument(
-        '[fullLink]',
-        'the URL to shorten (https://... or www....); or use --from-file',
-      ),
+      addParams(createCommand, linkCreate, ['fullLink'])
+        .argument('[fullLink]', 'the URL to shorten (https://... or www....); or use --from-file')
+        .option(...ALLOW_PAST),
     )
       .addHelpText(
         'after',
@@ -201,6 +216,8 @@ ${examples([
           }
           rejectBulkFlagsWithoutFile(opts);
           const input = { fullLink, ...inputFrom(linkCreate, [], opts, ['fullLink']) };
+          checkExpiry(ctx, input, opts);
+          await ctx.view(linkCreate);
           if (ctx.globals.dryRun) return (await dryRun(ctx, linkCreate, input), EXIT.OK);
           await render(ctx, linkCreate, await callOperation(ctx, linkCreate, input));
         }),
@@ -241,6 +258,7 @@ ${examples([
   if (updateCommand)
     addParams(updateCommand, linkUpdate)
       .option('--no-expiry', 'remove the expiry date: the link works indefinitely')
+      .option(...ALLOW_PAST)
       .addHelpText(
         'after',
         `

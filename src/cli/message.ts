@@ -67,12 +67,16 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
   return runBulk(ctx, spec, bulkFlags(opts));
 }
 
+/** What `message send --wait` shows: the send result, then the delivery. */
+const WAIT_COLUMNS = [...messageSend.output.columns, 'deliveryStatus', 'statusUpdateTs'];
+
 async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   if (opts.fromFile !== undefined) return bulkSend(ctx, opts);
   rejectBulkFlagsWithoutFile(opts);
   const input = inputFrom(messageSend, [], opts);
   // Checked before sending: a bad --wait-timeout found after the send would leave a sent SMS and exit 2.
   const waitOpts = opts.wait ? waitOptions(opts) : undefined;
+  const view = await ctx.view(messageSend, waitOpts ? { columns: WAIT_COLUMNS } : {});
   if (input.text === '-') input.text = (await readStdin(ctx)).replace(/\r?\n$/, '');
   input.from ??= ctx.settings().sender.value;
   if (ctx.globals.dryRun) {
@@ -86,7 +90,7 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   const result = await callOperation<SendMessageResult>(ctx, messageSend, input);
   const { renderRecord } = await import('../output/format.js');
   if (!waitOpts) {
-    await renderRecord(ctx.stdout, await ctx.view(messageSend), result as unknown as Record<string, unknown>);
+    await renderRecord(ctx.stdout, view, result as unknown as Record<string, unknown>);
     return EXIT.OK;
   }
   const ids = [result.messageId];
@@ -94,7 +98,6 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   ctx.note(`sent: messageId ${result.messageId} (campaign ${result.campaignId}); waiting for delivery`);
   const waited = await waitForDelivery(ctx, await ctx.client(), ids, waitOpts);
   const final = waited.records.get(result.messageId);
-  const view = await ctx.view(messageSend, { columns: [...messageSend.output.columns, 'deliveryStatus', 'statusUpdateTs'] });
   await renderRecord(ctx.stdout, view, { ...result, deliveryStatus: final?.status ?? null, statusUpdateTs: final?.statusUpdateTs ?? null });
   return waitOutcome(ids, waited);
 }

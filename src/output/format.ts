@@ -33,13 +33,6 @@ export interface View {
   csvSafe?: boolean;
   /** Told which columns a table left out because the terminal is too narrow. */
   onHiddenColumns?: (headers: string[]) => void;
-  /** Told which --fields names no row had (a misspelt field shows as empty otherwise). */
-  onUnknownFields?: (names: string[]) => void;
-}
-
-/** The --fields names that none of the rows has. */
-function missingFields(view: View, seen: ReadonlySet<string>): string[] {
-  return (view.fields ?? []).filter((f) => !seen.has(f));
 }
 
 function csvCell(value: unknown): string {
@@ -87,7 +80,6 @@ export class RowWriter {
   #buffer: Row[] = [];
   #json: string[] = [];
   #headerDone = false;
-  #seen = new Set<string>();
   constructor(
     private readonly out: OutStream,
     private readonly view: View,
@@ -102,7 +94,6 @@ export class RowWriter {
   async write(rows: Row[]): Promise<void> {
     const { view, out } = this;
     if (rows.length === 0) return;
-    if (view.fields?.length) for (const r of rows) for (const k of Object.keys(r)) this.#seen.add(k);
     if (view.quiet) {
       const lines = rows.flatMap((r) => primaryLines(r, view.primary));
       if (lines.length) out.write(`${lines.join('\n')}\n`);
@@ -143,8 +134,6 @@ export class RowWriter {
 
   async end(): Promise<void> {
     const { view, out } = this;
-    const missing = this.#count ? missingFields(view, this.#seen) : [];
-    if (missing.length) view.onUnknownFields?.(missing);
     if (view.quiet) return;
     if (view.format === 'json' && this.opts.holdJson) out.write(this.#json.length ? `[\n${this.#json.join(',\n')}\n]\n` : '[]\n');
     else if (view.format === 'json') out.write(this.#count === 0 ? '[]\n' : '\n]\n');
@@ -160,8 +149,6 @@ export class RowWriter {
 
 /** Renders one record (the result of get, create, send, update). */
 export async function renderRecord(out: OutStream, view: View, record: Row): Promise<void> {
-  const missing = missingFields(view, new Set(Object.keys(record)));
-  if (missing.length) view.onUnknownFields?.(missing);
   if (view.quiet) {
     const lines = primaryLines(record, view.primary);
     if (lines.length) out.write(`${lines.join('\n')}\n`);
@@ -181,7 +168,7 @@ export async function renderRecord(out: OutStream, view: View, record: Row): Pro
       return;
     }
     default: {
-      const w = new RowWriter(out, { ...view, onUnknownFields: undefined });
+      const w = new RowWriter(out, view);
       await w.write([record]);
       await w.end();
     }

@@ -112,10 +112,10 @@ describe('found in the second review', () => {
     expect(JSON.parse(r.stdout)).toEqual({ id: 417863, shortLink: 'https://sho.rt/ddoj', status: 1, expirationDate: '2026-12-31', comment: 'spring' });
   });
 
-  it('--fields warns about a name no result has', async () => {
+  it('--fields refuses a name no result has, and lists the fields', async () => {
     const r = await rec.cli(['link', 'get', '1', '--fields', 'id,shortlink']);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain('--fields: no result has "shortlink"');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--fields: unknown field "shortlink"; fields here: id, code, shortLink, fullLink, status');
   });
 
   it('serve checks --faults even without --fault-rate', async () => {
