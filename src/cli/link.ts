@@ -210,7 +210,7 @@ ${examples([
         ]),
       )
       .action((opts: CliValues, cmd: Command) =>
-        runner(cmd, (ctx) => listPages(ctx, linkList, inputFrom(linkList, [], opts), opts, 'links')),
+        runner(cmd, (ctx) => listPages(ctx, linkList, inputFrom(linkList, [], opts, [], ctx.now()), opts, 'links')),
       );
 
   const updateCommand = verb('update', linkUpdate.summary);

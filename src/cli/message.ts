@@ -25,7 +25,7 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
   const { runBulk } = await import('../bulk/run.js');
   const template = typeof opts.text === 'string' ? opts.text : undefined;
   if (template === '-') throw new UsageError('--text - (stdin) cannot be combined with --from-file; give the template inline');
-  const { recipient: _r, text: _t, ...defaults } = inputFrom(messageSend, [], opts);
+  const { recipient: _r, text: _t, ...defaults } = inputFrom(messageSend, [], opts, [], ctx.now());
   defaults.from ??= ctx.settings().sender.value;
   // A column the template uses only fills the text: "Hi {{name}}" must not also name the campaign.
   const used = new Set(template ? placeholders(template) : []);
@@ -69,7 +69,7 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
 async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   if (opts.fromFile !== undefined) return bulkSend(ctx, opts);
   rejectBulkFlagsWithoutFile(opts);
-  const input = inputFrom(messageSend, [], opts);
+  const input = inputFrom(messageSend, [], opts, [], ctx.now());
   // Checked before sending: a bad --wait-timeout found after the send would leave a sent SMS and exit 2.
   const waitOpts = opts.wait ? waitOptions(opts) : undefined;
   if (input.text === '-') input.text = (await readStdin(ctx)).replace(/\r?\n$/, '');
@@ -204,5 +204,5 @@ ${examples([
   'smslink message list --campaign-ids 9001,9002 --sort startSendTs:desc --all -o ndjson',
 ])}`,
       )
-      .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => listPages(ctx, messageList, inputFrom(messageList, [], opts), opts, 'messages')));
+      .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => listPages(ctx, messageList, inputFrom(messageList, [], opts, [], ctx.now()), opts, 'messages')));
 }
