@@ -19,6 +19,8 @@ export interface RunOptions {
   tty?: boolean;
   signal?: AbortSignal;
   now?: () => Date;
+  /** Width stdout reports (process.stdout.columns); 120 unless given. */
+  columns?: number;
 }
 
 class Capture {
@@ -68,7 +70,7 @@ function assertNoLeak(args: string[], env: Record<string, string | undefined>, o
 }
 
 export async function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
-  const stdout = new Capture(opts.tty ?? false);
+  const stdout = new Capture(opts.tty ?? false, opts.columns);
   const stderr = new Capture(opts.tty ?? false);
   const stdin = Readable.from(opts.stdin !== undefined ? [Buffer.from(opts.stdin)] : []) as Readable & { isTTY?: boolean };
   stdin.isTTY = opts.stdin === undefined && (opts.tty ?? false);
