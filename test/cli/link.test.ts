@@ -127,6 +127,11 @@ describe('link list', () => {
     );
   });
 
+  it('--created-to takes a relative time', async () => {
+    await cli(['link', 'list', '--created-to', '2d'], { now: () => new Date(2026, 10, 24, 10, 0, 0) });
+    expect(decodeURIComponent(rec.server.requests[0].body)).toContain('criteria[createTsTo]=2026-11-22 10:00:00');
+  });
+
   it.each([
     [['--page-size', '10'], /--page-size: invalid value "10": must be 25, 50 or 100/],
     [['--page', '-1'], /--page: invalid value "-1": must be 0 or more/],

@@ -83,6 +83,13 @@ describe('message send', () => {
     });
   });
 
+  it('help says which times --at takes, with examples', async () => {
+    const r = await cli(['message', 'send', '--help']);
+    expect(r.stdout).toContain('or a\ntime from now: +90m, +2h, +3d, +1w (the + may be left out)');
+    expect(r.stdout).toContain('--at +2h');
+    expect(r.stdout).toContain('--at "2026-12-01 09:00"');
+  });
+
   it('--dry-run shows encoding and segments', async () => {
     const gsm = await cli(['message', 'send', '--to', '77011234567', '--text', 'a'.repeat(161), '--dry-run']);
     expect(JSON.parse(gsm.stdout)).toMatchObject({ dryRun: true, encoding: 'GSM-7', segments: 2, fields: { recipient: '77011234567' } });
