@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { cells, keyStats, mergeStats, renderStatsChart, type ChartOptions, type KeyedStats } from '../../src/output/stats.js';
 import type { Paint } from '../../src/output/color.js';
+import type { LinkStatsRow } from '../../src/catalog/types.js';
 import { chunk } from '../../src/cli/common.js';
 
 const plain: Paint = { bold: (s) => s, dim: (s) => s, red: (s) => s, green: (s) => s, yellow: (s) => s, cyan: (s) => s };
@@ -26,7 +27,7 @@ function statsOf(periods: string[], links: Array<Record<string, [number, number]
     chunk(ids, 5).map((part, p) =>
       keyStats(part, {
         items: periods.map((param) => {
-          const item: Record<string, string | number> = { param };
+          const item: LinkStatsRow = { param };
           part.forEach((_, i) => {
             const [c, r] = links[p * 5 + i][param] ?? [0, 0];
             item[`clicks${i}`] = c ? String(c) : 0;
@@ -162,7 +163,8 @@ it('draws in colour when the view has it, the same text underneath', () => {
   const stats = statsOf(days(4), [{ '2026-08-22': [3, 1] }]);
   const coloured = chart(stats, { width: 80, type: 'daily' }, paint);
   expect(coloured.join('\n')).toContain('\x1b[36m█');
-  expect(coloured.map((l) => l.replace(/\x1b\[\d+m/g, ''))).toEqual(chart(stats, { width: 80, type: 'daily' }));
+  const ESC = String.fromCharCode(27);
+  expect(coloured.map((l) => l.replaceAll(new RegExp(`${ESC}\\[\\d+m`, 'g'), ''))).toEqual(chart(stats, { width: 80, type: 'daily' }));
 });
 
 it('says so when the answer has no periods at all', () => {
