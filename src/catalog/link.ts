@@ -125,7 +125,7 @@ export const linkList = define<ListLinksInput, Page<Link>>({
       wire: 'criteria[createTsTo]',
       type: 'datetime',
       doc: 'criteria[createTsTo]: YYYY-MM-DD HH:MM:SS',
-      cli: { flag: '--created-to <time>', help: 'created up to (YYYY-MM-DD [HH:MM:SS])', fillTime: 'end' },
+      cli: { flag: '--created-to <time>', help: 'created up to (YYYY-MM-DD [HH:MM[:SS]], now, or 1d for a day ago)', fillTime: 'end' },
     },
     {
       key: 'query',
@@ -217,21 +217,22 @@ export const linkStats = define<GetLinkStatsInput, LinkStatsResult>({
       constraint: true,
       oneOf: STATS_TYPES,
       doc: 'type: monthly, daily, hourly or minute',
-      cli: { flag: '--type <type>', help: 'monthly, daily, hourly or minute' },
+      // Required by the service; the CLI sends daily when --type is not given (src/cli/link-stats.ts).
+      cli: { flag: '--type <type>', help: 'monthly, daily, hourly or minute (default: daily)' },
     },
     {
       key: 'dateFrom',
       wire: 'criteria[dateFrom]',
       type: 'datetime',
       doc: 'criteria[dateFrom]: YYYY-MM-DD HH:MM:SS',
-      cli: { flag: '--from <time>', help: 'start (YYYY-MM-DD [HH:MM:SS])', fillTime: 'start' },
+      cli: { flag: '--since <time>', help: 'start: YYYY-MM-DD [HH:MM[:SS]], or 7d for 7 days ago (alias --from)', fillTime: 'start' },
     },
     {
       key: 'dateTo',
       wire: 'criteria[dateTo]',
       type: 'datetime',
       doc: 'criteria[dateTo]: YYYY-MM-DD HH:MM:SS',
-      cli: { flag: '--to <time>', help: 'end (YYYY-MM-DD [HH:MM:SS])', fillTime: 'end' },
+      cli: { flag: '--until <time>', help: 'end: YYYY-MM-DD [HH:MM[:SS]], now, or 1d for a day ago (alias --to)', fillTime: 'end' },
     },
   ],
   crossCheck: (input) =>

@@ -68,7 +68,7 @@ export const messageSend = define<SendMessageInput, SendMessageResult>({
       type: 'datetime',
       window: { minMs: HOUR, maxMs: 14 * 24 * HOUR },
       doc: 'params[deferredToTs]: YYYY-MM-DD HH:MM:SS, no earlier than 1 hour and no later than 14 days from now',
-      cli: { flag: '--at <time>', help: 'send later: "YYYY-MM-DD HH:MM:SS", 1 hour to 14 days from now' },
+      cli: { flag: '--at <time>', help: 'send later: "YYYY-MM-DD HH:MM[:SS]" or +2h, +90m, +3d; 1 hour to 14 days from now', relative: 'ahead' },
     },
     {
       key: 'shortenLinks',

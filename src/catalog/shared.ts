@@ -83,14 +83,14 @@ export function datetimeRange(base: string, flagBase: string, what: string): Par
       wire: `criteria[${base}From]`,
       type: 'datetime',
       doc: `criteria[${base}From]: YYYY-MM-DD HH:MM:SS`,
-      cli: { flag: `--${flagBase}-from <time>`, help: `${what} from (YYYY-MM-DD [HH:MM:SS])`, fillTime: 'start' },
+      cli: { flag: `--${flagBase}-from <time>`, help: `${what} from (YYYY-MM-DD [HH:MM[:SS]], or 7d for 7 days ago)`, fillTime: 'start' },
     },
     {
       key: `${base}To`,
       wire: `criteria[${base}To]`,
       type: 'datetime',
       doc: `criteria[${base}To]: YYYY-MM-DD HH:MM:SS`,
-      cli: { flag: `--${flagBase}-to <time>`, help: `${what} up to (YYYY-MM-DD [HH:MM:SS])`, fillTime: 'end' },
+      cli: { flag: `--${flagBase}-to <time>`, help: `${what} up to (YYYY-MM-DD [HH:MM[:SS]], now, or 1d for a day ago)`, fillTime: 'end' },
     },
   ];
 }

@@ -42,8 +42,10 @@ export interface CliParam {
   help: string;
   /** Words accepted in place of wire values, e.g. active -> 1. */
   aliases?: Record<string, string | number>;
-  /** Date-only input is filled to the start or end of the day. */
+  /** Date-only input is filled to the start or end of the day (a time without seconds to the start or end of its minute). */
   fillTime?: 'start' | 'end';
+  /** How an unsigned relative time (7d) counts on a datetime flag: ago (the default) or ahead (`--at 2h`: in 2 hours). */
+  relative?: 'ago' | 'ahead';
   /** A flag that takes no value and sends this value when given. */
   boolean?: string | number;
 }

@@ -95,7 +95,7 @@ export function columnSpec(
       for (const [key, column] of byColumn) {
         const param = op.params.find((p) => p.key === key);
         const raw = fields[column];
-        if (!empty(raw)) input[key] = param ? fromCli(param, typeof raw === 'string' ? raw.trim() : raw) : raw;
+        if (!empty(raw)) input[key] = param ? fromCli(param, typeof raw === 'string' ? raw.trim() : raw, ctx.now()) : raw;
         else if (mapping.defaults[key] !== undefined) input[key] = mapping.defaults[key];
       }
       extra.fill?.(input, fields, problems);

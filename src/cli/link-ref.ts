@@ -60,3 +60,17 @@ export async function resolveLinkIds(client: SmsLinkClient, typed: readonly stri
   const refs = typed.map((t) => parseLinkRef(t));
   return mapLimit(refs, concurrency, async (ref) => ('id' in ref ? ref.id : (await readLink(client, ref)).id));
 }
+
+/**
+ * The links referenced, in order, with their codes: codes and short links
+ * are looked up; ids too when `codes` is asked for (a chart names links by
+ * code), else taken as given.
+ */
+export async function resolveLinks(client: SmsLinkClient, typed: readonly string[], opts: { codes: boolean; concurrency: number }): Promise<Array<{ id: number; code?: string }>> {
+  const refs = typed.map((t) => parseLinkRef(t));
+  return mapLimit(refs, opts.concurrency, async (ref) => {
+    if ('id' in ref && !opts.codes) return { id: ref.id };
+    const link = await readLink(client, ref);
+    return { id: link.id, code: link.code };
+  });
+}

@@ -4,9 +4,10 @@ import type { Command } from 'commander';
 import { helpWhenAlone } from './help.js';
 import { parseDate } from '../catalog/rules.js';
 import { linkCampaign, linkCreate, linkDelete, linkGet, linkList, linkStats, linkUpdate } from '../catalog/link.js';
-import type { CampaignLink, DeleteLinksResult, Link, LinkStatsResult } from '../catalog/types.js';
+import type { CampaignLink, DeleteLinksResult, Link } from '../catalog/types.js';
 import type { RunContext } from './context.js';
-import { callOperation, collectIds, prepareChunks, dryRun, mapLimit, parseConcurrency, printDryRun } from './common.js';
+import { callOperation, collectIds, dryRun, printDryRun } from './common.js';
+import { linkStatsCommand, statsOptions } from './link-stats.js';
 import { EXIT, PartialError, UsageError } from './exit.js';
 import { ApiError } from '../client/errors.js';
 import { addParams, examples, inputFrom, type CliValues } from './operation.js';
@@ -152,34 +153,6 @@ async function remove(ctx: RunContext, refs: string[]): Promise<number> {
   return EXIT.OK;
 }
 
-async function stats(ctx: RunContext, refs: string[], opts: CliValues): Promise<number> {
-  const typed = await collectIds(ctx, refs);
-  const base = inputFrom(linkStats, [typed], opts);
-  const client = await ctx.client();
-  // The flags are checked (with a stand-in id) before any code is looked up.
-  client.prepare(linkStats, { ...base, ids: [1] });
-  const all = (await resolveLinkIds(client, typed, parseConcurrency(opts.concurrency))).map(String);
-  const { parts, prepared } = prepareChunks(client, linkStats, all, base);
-  if (ctx.globals.dryRun) return (await printDryRun(ctx, prepared), EXIT.OK);
-  const concurrency = parseConcurrency(opts.concurrency);
-  ctx.page();
-  const { keyStats, mergeStats, statsColumns, renderStatsChart } = await import('../output/stats.js');
-  const answers = await mapLimit(parts, concurrency, async (ids) =>
-    keyStats(ids.map(Number), (await client.getLinkStats({ ...base, ids: ids.map(Number) } as never)) as LinkStatsResult),
-  );
-  const merged = mergeStats(answers);
-  const view = await ctx.view(linkStats, { columns: statsColumns(merged.ids), primary: 'clicks' });
-  if (view.quiet) {
-    ctx.stdout.write(merged.ids.map((id) => `${id} ${merged.totals[id]?.clicks ?? 0}`).join('\n') + '\n');
-  } else if (view.format === 'table' && !view.fields) {
-    renderStatsChart(ctx.stdout, merged, view.paint, view.width);
-  } else {
-    const { renderRows } = await import('../output/format.js');
-    await renderRows(ctx.stdout, view, merged.rows);
-  }
-  return EXIT.OK;
-}
-
 /** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
 export function registerLink(program: Command, runner: Runner, reach: Reach): void {
   const link = helpWhenAlone(program.command('link').description('Create, find, change and delete short links'));
@@ -251,7 +224,7 @@ ${examples([
         ]),
       )
       .action((opts: CliValues, cmd: Command) =>
-        runner(cmd, (ctx) => listPages(ctx, linkList, inputFrom(linkList, [], opts), opts, 'links')),
+        runner(cmd, (ctx) => listPages(ctx, linkList, inputFrom(linkList, [], opts, [], ctx.now()), opts, 'links')),
       );
 
   const updateCommand = verb('update', linkUpdate.summary);
@@ -292,22 +265,9 @@ ${examples([
 
   const statsCommand = verb('stats', linkStats.summary);
   if (statsCommand)
-    addParams(statsCommand, linkStats)
-      .option('--concurrency <n>', 'requests in flight when more than 5 ids are given (default 4)')
-      .addHelpText(
-        'after',
-        `
---from and --to take YYYY-MM-DD (filled to 00:00:00 and 23:59:59) or
-"YYYY-MM-DD HH:MM:SS". Without them the service uses the longest interval of
-the type: 3 years (monthly), 90 days (daily), 1 week (hourly), 3 hours
-(minute). More than 5 ids are split into several requests and merged.
-${examples([
-  'smslink link stats 417863 --type daily --from 2026-10-01 --to 2026-10-31',
-  'smslink link stats 417863 417864 --type monthly -o csv',
-  'smslink link stats ddoj https://sho.rt/ddok',
-])}`,
-      )
-      .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => stats(ctx, ids, opts)));
+    statsOptions(addParams(statsCommand, linkStats)).action((ids: string[], opts: CliValues, cmd: Command) =>
+      runner(cmd, (ctx) => linkStatsCommand(ctx, ids, opts)),
+    );
 
   const campaignCommand = verb('campaign', linkCampaign.summary);
   if (campaignCommand)

@@ -26,7 +26,7 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
   const { runBulk } = await import('../bulk/run.js');
   const template = typeof opts.text === 'string' ? opts.text : undefined;
   if (template === '-') throw new UsageError('--text - (stdin) cannot be combined with --from-file; give the template inline');
-  const { recipient: _r, text: _t, ...defaults } = inputFrom(messageSend, [], opts);
+  const { recipient: _r, text: _t, ...defaults } = inputFrom(messageSend, [], opts, [], ctx.now());
   defaults.from ??= ctx.settings().sender.value;
   // A column the template uses only fills the text: "Hi {{name}}" must not also name the campaign.
   const used = new Set(template ? placeholders(template) : []);
@@ -73,7 +73,7 @@ const WAIT_COLUMNS = [...messageSend.output.columns, 'deliveryStatus', 'statusUp
 async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   if (opts.fromFile !== undefined) return bulkSend(ctx, opts);
   rejectBulkFlagsWithoutFile(opts);
-  const input = inputFrom(messageSend, [], opts);
+  const input = inputFrom(messageSend, [], opts, [], ctx.now());
   // Checked before sending: a bad --wait-timeout found after the send would leave a sent SMS and exit 2.
   const waitOpts = opts.wait ? waitOptions(opts) : undefined;
   const view = await ctx.view(messageSend, waitOpts ? { columns: WAIT_COLUMNS } : {});
@@ -158,6 +158,10 @@ The recipient is written in international format; +, spaces, dashes and
 brackets are removed (7 to 15 digits remain). --dry-run also shows the
 encoding (GSM-7 or UCS-2) and the number of segments.
 
+--at sends later: "YYYY-MM-DD HH:MM[:SS]" in your machine's local time, or a
+time from now: +90m, +2h, +3d, +1w (the + may be left out). It must be 1 hour
+to 14 days from now.
+
 With --from-file, each row of a CSV or NDJSON file (columns: recipient, text,
 and optionally from, name, at, validity) is one message. --text "Hi {{name}}"
 fills placeholders from the row's columns (a column used by the template
@@ -168,7 +172,8 @@ ${examples([
   'smslink message send --to +77011234567 --text "Your code is 4711"',
   'echo "Meeting moved to 15:00" | smslink message send --to 77011234567 --text -',
   'smslink message send --to 77011234567 --text "Sale: https://example.com/sale" --shorten-links',
-  'smslink message send --to 77011234567 --text "Reminder" --at "2026-12-01 09:00:00" --validity 120',
+  'smslink message send --to 77011234567 --text "Reminder" --at "2026-12-01 09:00" --validity 120',
+  'smslink message send --to 77011234567 --text "Your table is ready" --at +2h',
   'smslink message send --to 77011234567 --text "CI check" --wait --wait-timeout 2m',
   'smslink message send --from-file customers.csv --text "Hi {{name}}, your code is {{code}}" --rate 20',
 ])}`,
@@ -202,12 +207,14 @@ ${examples([
         'after',
         `
 Time criteria take YYYY-MM-DD (filled to 00:00:00 for -from and 23:59:59
-for -to) or "YYYY-MM-DD HH:MM:SS".
+for -to), "YYYY-MM-DD HH:MM[:SS]", now, or a time ago: 30m, 12h, 7d, 2w
+(m minutes, h hours, d days, w weeks), in your machine's local time.
 ${examples([
   'smslink message list --to 77011234567',
   'smslink message list --status UNDELIV --sent-from 2026-11-01 --with-number-info',
+  'smslink message list --sent-from 1d --sent-to now',
   'smslink message list --campaign-ids 9001,9002 --sort startSendTs:desc --all -o ndjson',
 ])}`,
       )
-      .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => listPages(ctx, messageList, inputFrom(messageList, [], opts), opts, 'messages')));
+      .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => listPages(ctx, messageList, inputFrom(messageList, [], opts, [], ctx.now()), opts, 'messages')));
 }

@@ -1,16 +1,15 @@
 // Builds a commander command from a catalog operation: positional arguments,
 // flags and help come from the catalog's parameters, and the command line is
-// turned back into the operation's input object (aliases, date filling,
+// turned back into the operation's input object (aliases, times,
 // sort, id lists) for the client to validate.
 
 import { Option, type Command } from 'commander';
 import type { OperationSpec, ParamSpec } from '../catalog/types.js';
 import type { GlobalOptions } from './context.js';
 import { UsageError } from './exit.js';
+import { parseTime, timeFlag, type TimeRules } from './time.js';
 
 export type CliValues = Record<string, unknown>;
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Values shell completion offers for an option (flag values from the catalog). */
 export const COMPLETIONS = new WeakMap<Option, readonly string[]>();
@@ -51,10 +50,9 @@ export function splitIds(values: readonly string[]): string[] {
   return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
 }
 
-/** Fills a date-only value to the start or end of its day. */
-export function fillTime(value: string, fill: 'start' | 'end' | undefined): string {
-  if (!fill || !DATE_ONLY.test(value)) return value;
-  return `${value} ${fill === 'start' ? '00:00:00' : '23:59:59'}`;
+/** How a datetime parameter reads times typed on the command line (src/cli/time.ts). */
+export function timeRulesOf(param: ParamSpec): TimeRules {
+  return { fill: param.cli?.fillTime, relative: param.cli?.relative };
 }
 
 /** `field[:asc|desc]` values into the sort object the catalog checks. */
@@ -69,8 +67,11 @@ export function parseSort(values: readonly string[]): Record<string, string> {
   return out;
 }
 
-/** Turns one parameter's command-line value into the value the client checks. */
-export function fromCli(param: ParamSpec, raw: unknown): unknown {
+/**
+ * Turns one parameter's command-line value into the value the client checks.
+ * A time it cannot read is passed on as typed, for the catalog's check to name.
+ */
+export function fromCli(param: ParamSpec, raw: unknown, now: Date = new Date()): unknown {
   const cli = param.cli;
   if (raw === undefined || raw === null || !cli) return raw;
   if (cli.boolean !== undefined) return raw === true ? cli.boolean : undefined;
@@ -80,7 +81,7 @@ export function fromCli(param: ParamSpec, raw: unknown): unknown {
     const hit = Object.entries(cli.aliases).find(([word]) => word === raw.trim().toLowerCase());
     if (hit) return hit[1];
   }
-  if (cli.fillTime) return fillTime(raw.trim(), cli.fillTime);
+  if (param.type === 'datetime') return parseTime(raw, now, timeRulesOf(param)) ?? raw;
   return raw;
 }
 
@@ -88,7 +89,13 @@ export function fromCli(param: ParamSpec, raw: unknown): unknown {
  * Builds the operation input from commander's positional args and options.
  * Positional arguments are matched to parameters in catalog order.
  */
-export function inputFrom(op: OperationSpec, args: unknown[], options: CliValues, skip: readonly string[] = []): Record<string, unknown> {
+export function inputFrom(
+  op: OperationSpec,
+  args: unknown[],
+  options: CliValues,
+  skip: readonly string[] = [],
+  now: Date = new Date(),
+): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   let position = 0;
   for (const param of op.params) {
@@ -101,7 +108,10 @@ export function inputFrom(op: OperationSpec, args: unknown[], options: CliValues
     }
     const attr = attributeOf(param);
     if (!attr) continue;
-    const value = fromCli(param, options[attr]);
+    const raw = options[attr];
+    // A time the flag cannot read is the command's error, naming every form it accepts.
+    const value =
+      param.type === 'datetime' && typeof raw === 'string' ? timeFlag(param.cli.flag!.split(' ')[0], raw, now, timeRulesOf(param)) : fromCli(param, raw, now);
     if (value !== undefined) input[param.key] = value;
   }
   return input;

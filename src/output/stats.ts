@@ -5,6 +5,7 @@
 import type { LinkStatsResult } from '../catalog/types.js';
 import type { Paint } from './color.js';
 import type { OutStream, Row } from './format.js';
+import { cellWidth, padEnd } from './width.js';
 
 export interface LinkTotals {
   clicks: number;
@@ -77,36 +78,103 @@ export function statsColumns(ids: number[]): string[] {
   return ['period', ...ids.flatMap((id) => [`clicks_${id}`, `redirects_${id}`])];
 }
 
-/** Table mode: one row per period with a bar per link scaled to the busiest period, then totals. */
-export function renderStatsChart(out: OutStream, stats: KeyedStats, paint: Paint, width = 100): void {
+/** What the chart needs besides the numbers. */
+export interface ChartOptions {
+  /** Terminal width in cells: no line is wider, unless a link's label alone is. */
+  width: number;
+  /** What each link is called, by id: its code. A link without one is called by its id. */
+  labels?: Readonly<Record<number, string>>;
+  /** The stats type, to name the unit of a run of empty periods. */
+  type?: string;
+}
+
+type Style = 'bold' | 'dim' | 'cyan';
+/** A line as pieces of text, each drawn in a style or plain; its width is that of its text. */
+type Line = Array<[text: string, style?: Style]>;
+
+const UNITS: Record<string, [string, string]> = {
+  monthly: ['month', 'months'],
+  daily: ['day', 'days'],
+  hourly: ['hour', 'hours'],
+  minute: ['minute', 'minutes'],
+};
+/** The longest bar, so a wide terminal does not turn one busy day into a 150-cell line. */
+const MAX_BAR = 60;
+const BAR = '█';
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+const cells = cellWidth;
+const padCells = padEnd;
+
+/**
+ * The chart as lines: a header, then per period a bar of clicks with the
+ * count and the redirects beside it; with several links, one line per link
+ * that had clicks in the period, named by its code. A run of periods without
+ * clicks is one line, so a mostly quiet 90 days fits a screen. Totals close it.
+ */
+export function statsChartLines(stats: KeyedStats, opts: ChartOptions): Line[] {
   const { ids, rows, totals } = stats;
-  if (rows.length === 0) {
-    out.write('No clicks in this interval.\n');
-    return;
-  }
-  const busiest = Math.max(1, ...rows.flatMap((r) => ids.map((id) => num(r[`clicks_${id}`]))));
-  const periodWidth = Math.max(6, ...rows.map((r) => String(r.period).length));
-  const countWidth = String(busiest).length;
-  const colWidth = Math.max(12, Math.floor((width - periodWidth - 2) / ids.length) - 2);
-  const barMax = Math.max(4, Math.min(40, colWidth - countWidth - 1));
-  const cell = (text: string, visible: number) => text + ' '.repeat(Math.max(0, colWidth - visible));
-  const lines: string[] = [];
-  lines.push(paint.bold(['period'.padEnd(periodWidth), ...ids.map((id) => cell(`#${id}`, `#${id}`.length))].join('  ').trimEnd()));
-  for (const row of rows) {
-    const cells = ids.map((id) => {
-      const clicks = num(row[`clicks_${id}`]);
-      const len = clicks === 0 ? 0 : Math.max(1, Math.round((clicks / busiest) * barMax));
-      const bar = len ? '█'.repeat(len) : '·';
-      const text = `${bar} ${String(clicks).padStart(countWidth)}`;
-      return cell(paint.cyan(bar) + text.slice(bar.length), text.length);
+  if (rows.length === 0) return [[['No clicks in this interval.']]];
+  const label = (id: number) => opts.labels?.[id] ?? String(id);
+  const clicks = (row: Row, id: number) => num(row[`clicks_${id}`]);
+  const redirects = (row: Row, id: number) => num(row[`redirects_${id}`]);
+  const active = (row: Row) => ids.filter((id) => clicks(row, id) !== 0 || redirects(row, id) !== 0);
+  const several = ids.length > 1;
+
+  const periodWidth = Math.max('period'.length, 'total'.length, ...rows.map((r) => cells(String(r.period))));
+  const labelWidth = several ? Math.max('link'.length, ...ids.map((id) => cells(label(id)))) : 0;
+  const lead = (first: string, id?: number): string =>
+    `${padCells(first, periodWidth)}  ${several && id !== undefined ? `${padCells(label(id), labelWidth)}  ` : ''}`;
+  const beside = (row: Row, id: number): Line => [[String(clicks(row, id))], [` (${plural(redirects(row, id), 'redirect', 'redirects')})`, 'dim']];
+  const width = (line: Line) => line.reduce((sum, [text]) => sum + cells(text), 0);
+
+  const cellsShown = rows.flatMap((row) => active(row).map((id) => ({ row, id })));
+  const busiest = Math.max(1, ...cellsShown.map(({ row, id }) => clicks(row, id)));
+  const widestText = Math.max(0, ...cellsShown.map(({ row, id }) => width(beside(row, id))));
+  const barMax = Math.max(0, Math.min(MAX_BAR, opts.width - cells(lead('', ids[0])) - widestText - 1));
+
+  const lines: Line[] = [];
+  lines.push([[several ? `${lead('period')}${padCells('link', labelWidth)}  clicks` : `${lead('period')}clicks of ${label(ids[0])}`, 'bold']]);
+  for (let i = 0; i < rows.length; ) {
+    const shown = active(rows[i]);
+    if (shown.length === 0) {
+      let end = i;
+      while (end + 1 < rows.length && active(rows[end + 1]).length === 0) end++;
+      lines.push([[quietRun(String(rows[i].period), String(rows[end].period), end - i + 1, opts), 'dim']]);
+      i = end + 1;
+      continue;
+    }
+    shown.forEach((id, n) => {
+      const count = clicks(rows[i], id);
+      const bar = count > 0 && barMax > 0 ? BAR.repeat(Math.max(1, Math.round((count / busiest) * barMax))) : '';
+      lines.push([[lead(n === 0 ? String(rows[i].period) : '', id)], [bar, 'cyan'], [bar ? ' ' : ''], ...beside(rows[i], id)]);
     });
-    lines.push([String(row.period).padEnd(periodWidth), ...cells].join('  ').trimEnd());
+    i++;
   }
-  const totalCells = ids.map((id) => {
+  ids.forEach((id, n) => {
     const t = totals[id] ?? { clicks: 0, redirects: 0 };
-    const text = `${t.clicks} clicks, ${t.redirects} redirects`;
-    return cell(text, text.length);
+    lines.push([[`${lead(n === 0 ? 'total' : '', id)}${plural(t.clicks, 'click', 'clicks')}, ${plural(t.redirects, 'redirect', 'redirects')}`, 'bold']]);
   });
-  lines.push(paint.bold(['total'.padEnd(periodWidth), ...totalCells].join('  ').trimEnd()));
+  return lines.map((line) => line.filter(([text]) => text !== ''));
+}
+
+/** One line for a run of periods without clicks, as long as the width allows. */
+function quietRun(first: string, last: string, count: number, opts: ChartOptions): string {
+  if (count === 1) return `${first}  (no clicks)`;
+  const [one, many] = UNITS[opts.type ?? ''] ?? ['period', 'periods'];
+  // Hourly and minute labels of one day: the end needs only its time.
+  const lastShort = first.length > 10 && first.slice(0, 10) === last.slice(0, 10) ? last.slice(11) : last;
+  const candidates = [
+    `${first} … ${last}  (${plural(count, one, many)}, no clicks)`,
+    `${first} … ${lastShort}  (${plural(count, one, many)}, no clicks)`,
+    `${first} … ${lastShort}  (no clicks)`,
+  ];
+  return candidates.find((c) => cells(c) <= opts.width) ?? candidates[candidates.length - 1];
+}
+
+/** Table mode: the chart of statsChartLines, in colour when the view has it. */
+export function renderStatsChart(out: OutStream, stats: KeyedStats, paint: Paint, opts: ChartOptions): void {
+  const lines = statsChartLines(stats, opts).map((line) => line.map(([text, style]) => (style ? paint[style](text) : text)).join('').trimEnd());
   out.write(`${lines.join('\n')}\n`);
 }

@@ -127,6 +127,11 @@ describe('link list', () => {
     );
   });
 
+  it('--created-to takes a relative time', async () => {
+    await cli(['link', 'list', '--created-to', '2d'], { now: () => new Date(2026, 10, 24, 10, 0, 0) });
+    expect(decodeURIComponent(rec.server.requests[0].body)).toContain('criteria[createTsTo]=2026-11-22 10:00:00');
+  });
+
   it.each([
     [['--page-size', '10'], /--page-size: invalid value "10": must be 25, 50 or 100/],
     [['--page', '-1'], /--page: invalid value "-1": must be 0 or more/],
@@ -266,24 +271,28 @@ describe('link stats', () => {
     expect(decodeURIComponent(rec.server.requests[0].body)).toContain('criteria[dateFrom]=2026-11-01 10:00:00');
   });
 
-  it('keys columns by link id and draws bars scaled to the busiest period, then totals', async () => {
+  it('keys columns by link id and draws bars scaled to the busiest period, then totals, links named by code', async () => {
     const csv = await cli(['link', 'stats', '417863', '417864', '--type', 'monthly', '-o', 'csv']);
     expect(csv.stdout).toBe('period,clicks_417863,redirects_417863,clicks_417864,redirects_417864\n2026-10,1,1,0,0\n2026-11,4,3,2,2\n');
+    // The chart looks up the code of each id it was given.
+    rec.server.respond((req) =>
+      req.path.endsWith('/Get') ? { body: { code: 0, data: { id: req.body.slice(3), code: req.body === 'id=417863' ? 'ddoj' : 'ddok' }, message: '' } } : undefined,
+    );
     const table = await cli(['link', 'stats', '417863', '417864', '--type', 'monthly', '-o', 'table']);
     const lines = table.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^period\s+#417863\s+#417864$/);
-    const bar = (line: string) => (line.match(/█+/g) ?? []).map((b) => b.length);
-    const [b1] = bar(lines[1]);
-    const [b2, b3] = bar(lines[2]);
-    expect(b2).toBeGreaterThan(b3);
-    expect(b3).toBeGreaterThan(b1);
-    expect(b2 / b1).toBeCloseTo(4, 0);
-    expect(lines[3]).toMatch(/^total\s+5 clicks, 4 redirects\s+2 clicks, 2 redirects$/);
+    expect(lines[0]).toMatch(/^period\s+link\s+clicks$/);
+    const bar = (line: string) => line.match(/█+/)?.[0].length ?? 0;
+    expect(lines[1]).toMatch(/^2026-10\s+ddoj\s+█+ 1 \(1 redirect\)$/);
+    expect(lines[2]).toMatch(/^2026-11\s+ddoj\s+█+ 4 \(3 redirects\)$/);
+    expect(lines[3]).toMatch(/^\s+ddok\s+█+ 2 \(2 redirects\)$/);
+    expect(bar(lines[2])).toBeGreaterThan(bar(lines[3]));
+    expect(bar(lines[3])).toBeGreaterThan(bar(lines[1]));
+    expect(bar(lines[2]) / bar(lines[1])).toBeCloseTo(4, 0);
+    expect(lines.slice(4)).toEqual(['total    ddoj  5 clicks, 4 redirects', '         ddok  2 clicks, 2 redirects']);
   });
 
   it.each([
     [['1', '--type', 'weekly'], /--type: invalid value "weekly": must be one of monthly, daily, hourly, minute/],
-    [['1'], /--type is required/],
     [['1', '--type', 'daily', '--from', '2026-11-05', '--to', '2026-11-01'], /--to: invalid value "2026-11-01 23:59:59": must not be before/],
   ])('%j is refused with exit 2', async (args, message) => {
     const r = await cli(['link', 'stats', ...args]);

@@ -56,6 +56,40 @@ describe('message send', () => {
     expect(rec.server.requests).toHaveLength(0);
   });
 
+  describe('--at as a person types it (fixed clock: 2026-11-20 14:30:15 local)', () => {
+    const now = () => new Date(2026, 10, 20, 14, 30, 15);
+    it.each([
+      ['+2h', '2026-11-20 16:30:15'],
+      ['90m', '2026-11-20 16:00:15'],
+      ['+13d', '2026-12-03 14:30:15'],
+      ['2026-11-24 03:00', '2026-11-24 03:00:00'],
+    ])('--at %s sends %s', async (at, wire) => {
+      const r = await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--at', at], { now });
+      expect(r.code).toBe(0);
+      expect(form()['params[deferredToTs]']).toBe(wire);
+    });
+
+    it.each([
+      ['+30m', /--at: invalid value "2026-11-20 15:00:15": must be between 1 hour and 14 days from now/],
+      ['+15d', /--at: invalid value "2026-12-05 14:30:15": must be between 1 hour and 14 days from now/],
+      ['-2h', /--at: invalid value "2026-11-20 12:30:15": must be between 1 hour and 14 days from now/],
+      ['2026-11-24', /--at: invalid value "2026-11-24": must be a real time: "YYYY-MM-DD HH:MM:SS", "YYYY-MM-DD HH:MM", or a time from now such as \+2h/],
+      ['in 2 hours', /--at: invalid value "in 2 hours": must be a real time: .* \(m minutes, h hours, d days, w weeks\)/],
+    ])('--at %s is refused with exit 2 and nothing is sent', async (at, message) => {
+      const r = await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--at', at], { now });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(rec.server.requests).toHaveLength(0);
+    });
+  });
+
+  it('help says which times --at takes, with examples', async () => {
+    const r = await cli(['message', 'send', '--help']);
+    expect(r.stdout).toContain('or a\ntime from now: +90m, +2h, +3d, +1w (the + may be left out)');
+    expect(r.stdout).toContain('--at +2h');
+    expect(r.stdout).toContain('--at "2026-12-01 09:00"');
+  });
+
   it('--dry-run shows encoding and segments', async () => {
     const gsm = await cli(['message', 'send', '--to', '77011234567', '--text', 'a'.repeat(161), '--dry-run']);
     expect(JSON.parse(gsm.stdout)).toMatchObject({ dryRun: true, encoding: 'GSM-7', segments: 2, fields: { recipient: '77011234567' } });
@@ -152,6 +186,25 @@ describe('message list', () => {
       'pagination[currentPage]': '1',
       'sort[segNum]': 'DESC',
     });
+  });
+
+  it('time criteria take relative times and times without seconds', async () => {
+    const now = () => new Date(2026, 10, 20, 14, 30, 15);
+    const r = await cli(['message', 'list', '--sent-from', '1d', '--sent-to', 'now', '--updated-from', '2026-11-19 08:00', '--updated-to', '2026-11-19 09:00'], { now });
+    expect(r.code).toBe(0);
+    expect(form()).toMatchObject({
+      'criteria[startSendTsFrom]': '2026-11-19 14:30:15',
+      'criteria[startSendTsTo]': '2026-11-20 14:30:15',
+      'criteria[statusUpdateTsFrom]': '2026-11-19 08:00:00',
+      'criteria[statusUpdateTsTo]': '2026-11-19 09:00:59',
+    });
+  });
+
+  it('a time criterion it cannot read names the flag and the forms (exit 2)', async () => {
+    const r = await cli(['message', 'list', '--sent-from', 'yesterday']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--sent-from: invalid value "yesterday": must be a real time: YYYY-MM-DD, "YYYY-MM-DD HH:MM:SS"');
+    expect(rec.server.requests).toHaveLength(0);
   });
 
   it('prints the messages with numbers as numbers', async () => {
