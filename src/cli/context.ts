@@ -121,6 +121,8 @@ export class RunContext {
   #warnedKeyFlag = false;
   /** Requests retried so far in this run. */
   retried = 0;
+  /** The command being run, as typed (`link get`): errors name it. */
+  command: string | undefined;
 
   constructor(
     readonly io: CliIO,

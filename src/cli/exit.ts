@@ -109,8 +109,41 @@ export interface Failure {
   message: string;
 }
 
-/** Maps any error to its exit code and the message for stderr. */
-export function describeFailure(err: unknown): Failure {
+/** What to try next when no usable answer came. */
+function transportHint(err: TransportError): string {
+  if (err.kind === 'aborted' || err.outcomeUnknown) return '';
+  if (/could not resolve host/.test(err.message)) return '\nCheck the base URL: `smslink config list` shows which one is used and where it comes from.';
+  if (/connection refused/.test(err.message)) return '\nIs the service up at that address? `smslink config list` shows the base URL in use.';
+  if (err.kind === 'timeout') return '\nTry again, or allow more time with --timeout SECONDS.';
+  if (err.kind === 'http' && (err.status ?? 0) >= 500) return '\nThe service, or a gateway in front of it, is failing: try again in a while.';
+  return '';
+}
+
+/** What to try next after an error code of the service. */
+function apiHint(err: ApiError): string {
+  if (err.code === 8) return '\nCheck the API key (`smslink config list` shows which one is used and where it comes from).';
+  if (err.code === 13) {
+    const domain = typeof err.data === 'string' ? err.data : (err.data as { domain?: unknown } | null)?.domain;
+    return typeof domain === 'string' && domain ? `\nThis key belongs to another regional host: \`smslink config set base-url https://${domain.replace(/^https?:\/\//, '')}\`.` : '';
+  }
+  if (err.code === 30) return '\nThe service limits how often this is called: wait a moment and run it again.';
+  return '';
+}
+
+/**
+ * Maps any error to its exit code and the message for stderr. `command`
+ * (`link get`) names what the user ran, so a failing step is shown as part of it.
+ */
+export function describeFailure(err: unknown, command?: string): Failure {
+  const failure = describeError(err);
+  if (!command || !(err instanceof ApiError || err instanceof TransportError)) return failure;
+  // The command's own operation goes without saying; another one (Link/Get before an update) is named as a step.
+  const own = OPERATIONS.find((o) => `${o.module}/${o.operation}` === err.operation)?.command.join(' ') === command;
+  const message = own ? failure.message.replace(`${err.operation}: `, '').replace(`${err.operation} failed with`, 'the service answered') : failure.message;
+  return { ...failure, message: `${command}: ${message}` };
+}
+
+function describeError(err: unknown): Failure {
   if (err instanceof ValidationError) {
     return { code: EXIT.USAGE, message: err.issues.map((i) => describeIssue(err.operation, i)).join('\nerror: ') };
   }
@@ -123,14 +156,11 @@ export function describeFailure(err: unknown): Failure {
   if (err instanceof ApiError) {
     if (err.outcomeUnknown) return { code: EXIT.TRANSPORT, message: `${err.message}${unknownHint(err.operation)}` };
     if (err.isNotFound) return { code: EXIT.NOT_FOUND, message: err.message };
-    if (err.isAuth) {
-      const hint = err.code === 8 ? '\nCheck the API key (`smslink config list` shows which one is used and where it comes from).' : '';
-      return { code: EXIT.CONFIG, message: `${err.message}${hint}` };
-    }
-    return { code: EXIT.API, message: err.message };
+    if (err.isAuth) return { code: EXIT.CONFIG, message: `${err.message}${apiHint(err)}` };
+    return { code: EXIT.API, message: `${err.message}${apiHint(err)}` };
   }
   if (err instanceof TransportError) {
-    const hint = err.outcomeUnknown ? unknownHint(err.operation) : '';
+    const hint = err.outcomeUnknown ? unknownHint(err.operation) : transportHint(err);
     return { code: err.kind === 'aborted' ? EXIT.INTERRUPTED : EXIT.TRANSPORT, message: `${err.message}${hint}` };
   }
   if (err instanceof PartialError) return { code: EXIT.PARTIAL, message: err.message };

@@ -143,6 +143,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // --api-key is collected so that `serve` can take several; everywhere else the one given is used.
     const keys = (apiKey as unknown as string[] | undefined) ?? [];
     ctx = new RunContext(io, { ...globals, apiKey: keys.at(-1), apiKeys: keys });
+    ctx.command = cmd.parent?.parent ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
     const result = await action(ctx);
     code = typeof result === 'number' ? result : EXIT.OK;
   };
@@ -163,7 +164,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       // (`smslink link`, which shows its help): commander has already said what is wrong.
       return EXIT.USAGE;
     }
-    const failure = describeFailure(err);
+    const failure = describeFailure(err, ctx?.command);
     // The reader of our output went away (a closed pipe): nothing to tell anyone.
     if (io.signal?.aborted && io.signal.reason === 'stdout-closed') return failure.code;
     const target = ctx?.stderr ?? io.stderr;

@@ -2,6 +2,7 @@
 // envelope of real-service-notes.md. Anything else is a TransportError that
 // carries the HTTP status and the start of the body (gateways answer HTML).
 
+import { STATUS_CODES } from 'node:http';
 import { ApiError, TransportError } from './errors.js';
 
 export interface Envelope {
@@ -15,6 +16,31 @@ const BODY_START = 200;
 function startOf(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > BODY_START ? `${flat.slice(0, BODY_START)}...` : flat;
+}
+
+/** The title of an HTML page (or its first heading), as plain text; undefined for anything else. */
+function htmlTitle(text: string): string | undefined {
+  if (!/^\s*<(!doctype|html|head|body|title|h1)\b/i.test(text)) return undefined;
+  const found = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text) ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text);
+  const title = found?.[1]
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!)
+    .replace(/\s+/g, ' ')
+    .trim();
+  return title || '';
+}
+
+/**
+ * What a person needs of an error answer: the status line, and for a
+ * gateway's HTML page its title only (`HTTP 502 Bad Gateway`), never the
+ * markup; other bodies by their start.
+ */
+function describeStatus(status: number, text: string): string {
+  const reason = STATUS_CODES[status];
+  const line = reason ? `HTTP ${status} ${reason}` : `HTTP ${status}`;
+  const title = htmlTitle(text);
+  if (title !== undefined) return title && !line.includes(title) && !title.includes(reason ?? '\0') ? `${line} (${title})` : line;
+  return text.trim() ? `${line}: ${startOf(text)}` : line;
 }
 
 /** The code of an answer (parsed JSON) that is the envelope, or null when it is not one. */
@@ -32,7 +58,7 @@ export function envelopeCode(answer: unknown): number | null {
  */
 export function parseEnvelope(operation: string, status: number, text: string, outcomeUnknown: boolean, parsed?: unknown): Envelope {
   if (status < 200 || status > 299) {
-    throw new TransportError(operation, 'http', `${operation}: the server answered HTTP ${status}${text ? `: ${startOf(text)}` : ''}`, {
+    throw new TransportError(operation, 'http', `${operation}: the server answered ${describeStatus(status, text)}`, {
       status,
       bodyStart: startOf(text),
       outcomeUnknown,
@@ -41,7 +67,8 @@ export function parseEnvelope(operation: string, status: number, text: string, o
   try {
     parsed ??= JSON.parse(text);
   } catch {
-    throw new TransportError(operation, 'protocol', `${operation}: the answer is not JSON (HTTP ${status}): ${startOf(text) || '(empty body)'}`, {
+    const shown = htmlTitle(text) !== undefined ? `an HTML page (${describeStatus(status, text)})` : startOf(text) || '(empty body)';
+    throw new TransportError(operation, 'protocol', `${operation}: the answer is not JSON (HTTP ${status}): ${shown}`, {
       status,
       bodyStart: startOf(text),
       outcomeUnknown,

@@ -181,6 +181,10 @@ export class Transport {
         { outcomeUnknown: false, attempts },
       );
     }
+    if ((code === 'ENOTFOUND' || code === 'EAI_AGAIN') && !this.proxy) {
+      const why = code === 'EAI_AGAIN' ? ' (the DNS lookup failed for now: EAI_AGAIN)' : '';
+      return new TransportError(req.operation, 'connection', `${req.operation}: could not resolve host ${new URL(req.url).hostname}${why}${tries}`, { outcomeUnknown: false, attempts });
+    }
     const reason = code === 'ECONNREFUSED' ? 'connection refused' : code ? `connection failed (${code})` : 'connection failed';
     const detail = e instanceof Error && !code ? `: ${redact(e.message)}` : '';
     // Through a proxy, a socket error is the proxy's: a target it cannot reach comes back as its HTTP answer.

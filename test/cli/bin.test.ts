@@ -100,7 +100,7 @@ describe('bin/smslink.js', () => {
         const port = (silent.address() as { port: number }).port;
         const r = await interrupted(['link', 'get', '1'], { SMSLINK_BASE_URL: `http://127.0.0.1:${port}`, SMSLINK_API_KEY: 'BinKey0123456789' }, () => held.length > 0);
         expect(r.code).toBe(130);
-        expect(r.stderr).toContain('Link/Get: interrupted');
+        expect(r.stderr).toContain('link get: interrupted');
         expect(r.ms).toBeLessThan(2000);
       } finally {
         for (const socket of held) socket.destroy();

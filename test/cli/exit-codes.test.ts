@@ -23,12 +23,25 @@ describe('exit codes', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('HTTP 5xx with an HTML body -> 3', async () => {
-    rec.server.respond(() => ({ status: 503, body: '<html><title>Service Unavailable</title></html>' }));
-    const r = await cli(['link', 'get', '1']);
+  it("HTTP 5xx with a gateway's HTML page -> 3, shown as its status line and title, never the markup", async () => {
+    const page = '<!DOCTYPE html>\n<html><head><title>Down for maintenance</title><style>body{}</style></head><body><h1>Sorry</h1><p>back soon</p></body></html>';
+    rec.server.respond(() => ({ status: 503, body: page }));
+    const r = await cli(['link', 'get', '1', '--retries', '0']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('HTTP 503');
-    expect(r.stderr).toContain('Service Unavailable');
+    expect(r.stderr).toBe(
+      'error: link get: the server answered HTTP 503 Service Unavailable (Down for maintenance)\nThe service, or a gateway in front of it, is failing: try again in a while.\n',
+    );
+    rec.server.respond(() => ({ status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body><center>nginx</center></body></html>' }));
+    const bad = await cli(['link', 'update', '1', '--comment', 'x', '--retries', '0']);
+    expect(bad.stderr).toContain('error: link update: Link/Get: the server answered HTTP 502 Bad Gateway\n');
+    expect(bad.stderr).not.toContain('<');
+  });
+
+  it('a host that does not resolve -> 3, "could not resolve host", with where the base URL comes from', async () => {
+    const r = await cli(['link', 'get', '1', '--retries', '0'], { SMSLINK_BASE_URL: 'https://api.smslink-test.invalid' });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('error: link get: could not resolve host api.smslink-test.invalid');
+    expect(r.stderr).toContain('`smslink config list` shows which one is used');
   });
 
   it('connection refused -> 3, naming the host', async () => {
@@ -49,7 +62,7 @@ describe('exit codes', () => {
     const r = await cli(['link', 'get', '1', '--timeout', '0.3'], { SMSLINK_BASE_URL: `http://127.0.0.1:${port}` });
     slow.close();
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('Link/Get: no answer within the 0.3 s timeout');
+    expect(r.stderr).toContain('link get: no answer within the 0.3 s timeout');
   });
 
   it('unknown command or option -> 2', async () => {

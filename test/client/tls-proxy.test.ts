@@ -84,7 +84,7 @@ describe('proxies', () => {
     });
     const r = await runCli(['link', 'get', '1', '--proxy', `http://127.0.0.1:${closed}`, '--retries', '0'], { env: { SMSLINK_BASE_URL: remote(httpsUrl, 'https'), SMSLINK_API_KEY: KEY } });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`Link/Get: connection refused by the proxy 127.0.0.1:${closed} (--proxy), on the way to api.smslink.test:${new URL(httpsUrl).port}`);
+    expect(r.stderr).toContain(`link get: connection refused by the proxy 127.0.0.1:${closed} (--proxy), on the way to api.smslink.test:${new URL(httpsUrl).port}`);
   });
 
   it('HTTP_PROXY carries a plain http request', async () => {
