@@ -214,13 +214,13 @@ export function checkParam(spec: ParamSpec, raw: unknown, ctx: CheckContext): Ch
       return { ok: true, value: items };
     }
     case 'sort': {
-      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, rule: 'must map field names to ASC or DESC' };
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, rule: 'must map field names to asc or desc' };
       const out: Record<string, 'ASC' | 'DESC'> = {};
       for (const [field, dir] of Object.entries(raw as Record<string, unknown>)) {
         const known = spec.sortFields?.find((f) => f.toLowerCase() === field.toLowerCase());
         if (!known) return { ok: false, rule: `cannot sort by "${field}"; fields: ${spec.sortFields?.join(', ')}` };
         const d = typeof dir === 'string' ? dir.toUpperCase() : '';
-        if (d !== 'ASC' && d !== 'DESC') return { ok: false, rule: `direction for ${known} must be ASC or DESC` };
+        if (d !== 'ASC' && d !== 'DESC') return { ok: false, rule: `direction for ${known} must be asc or desc` };
         out[known] = d;
       }
       return { ok: true, value: out };

@@ -296,12 +296,18 @@ export class RunContext {
       // The emulator answers in this process: the client's requests go through the whole client
       // (checks, retry policy, envelope) to its request handling, without a server or a socket.
       const { openEmulatorInProcess, sandboxOptions } = await import('../emulator/index.js');
-      const emu = openEmulatorInProcess(sandboxOptions(this.io.env));
+      const options = sandboxOptions(this.io.env);
+      const { existsSync } = await import('node:fs');
+      // Said once, when the sandbox is first made in this data directory (and with --verbose).
+      const firstUse = typeof options.db === 'string' && !existsSync(options.db);
+      const emu = openEmulatorInProcess(options);
       this.#cleanups.push(() => emu.close());
       baseUrl = emu.url;
       apiKey = emu.keys[0];
       dispatcher = emu.dispatcher;
-      if (this.io.stderr.isTTY) this.note('Using the sandbox: a local emulator, nothing reaches the real service (`smslink sandbox path` shows where it keeps its data).');
+      if ((firstUse && this.io.stderr.isTTY) || this.globals.verbose) {
+        this.note('Using the sandbox: a local emulator, nothing reaches the real service (`smslink sandbox path` shows where it keeps its data).');
+      }
     } else {
       if (settings.apiKey.source === 'flag' && this.io.stderr.isTTY && !this.#warnedKeyFlag) {
         this.#warnedKeyFlag = true;

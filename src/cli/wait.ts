@@ -2,7 +2,7 @@
 // final status or the wait runs out. Exit 0 when all were delivered, 7 when
 // any ended otherwise, 3 when the wait timed out.
 
-import { FINAL_STATUSES } from '../catalog/codes.js';
+import { FINAL_STATUSES, MESSAGE_STATUS_WORDS } from '../catalog/codes.js';
 import type { MessageStatusRecord } from '../catalog/types.js';
 import type { SmsLinkClient } from '../client/client.js';
 import type { RunContext } from './context.js';
@@ -42,13 +42,27 @@ async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   await wait(ms, undefined, { signal }).catch(() => undefined);
 }
 
+/** A status as a person reads it: `queued (ENQUEUD)`. */
+function statusWords(status: string): string {
+  const word = Object.entries(MESSAGE_STATUS_WORDS).find(([, code]) => code === status)?.[0];
+  return word ? `${word.replace('-', ' ')} (${status})` : status;
+}
+
+/** `message 123: queued (ENQUEUD)`, or for several `3 messages: 1 delivered (DELIVRD), 2 queued (ENQUEUD)`. */
 function summary(ids: number[], records: Map<number, MessageStatusRecord>): string {
+  if (ids.length === 1) return `message ${ids[0]}: ${statusWords(String(records.get(ids[0])?.status ?? 'unknown'))}`;
   const counts = new Map<string, number>();
   for (const id of ids) {
     const status = String(records.get(id)?.status ?? 'unknown');
     counts.set(status, (counts.get(status) ?? 0) + 1);
   }
-  return [...counts.entries()].map(([s, n]) => `${s} ${n}`).join(' · ');
+  return `${ids.length} messages: ${[...counts.entries()].map(([s, n]) => `${n} ${statusWords(s)}`).join(', ')}`;
+}
+
+/** 75 s as 1:15. */
+function clock(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
 export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, asked: number[], opts: WaitOptions): Promise<WaitResult> {
@@ -72,7 +86,7 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
     lastText = text;
   };
   const interrupted = (): WaitResult => {
-    show(`interrupted: ${summary(ids, records)}`, true);
+    show(`${summary(ids, records)}; stopped waiting (interrupted)`, true);
     return { records, timedOut: false, interrupted: true, unknown };
   };
   for (let poll = 0; ; poll++) {
@@ -97,16 +111,15 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
       }
     }
     const waiting = ids.filter((id) => !FINAL_STATUSES.has(String(records.get(id)?.status)));
-    const elapsed = Math.round((Date.now() - started) / 1000);
     const status = summary(ids, records);
-    if (waiting.length) show(`waiting for delivery: ${status} (${elapsed}s)`);
+    if (waiting.length) show(`${status}; waiting for delivery ${clock(Date.now() - started)} (gives up in ${clock(deadline - Date.now())})`);
     if (waiting.length === 0) {
-      show(`delivery: ${status}`, true);
+      show(`${status}, after ${clock(Date.now() - started)}`, true);
       return { records, timedOut: false, interrupted: false, unknown };
     }
     const left = deadline - Date.now();
     if (left <= 0) {
-      show(`gave up waiting: ${status}`, true);
+      show(`${status}; gave up waiting after ${clock(Date.now() - started)} (--wait-timeout)`, true);
       return { records, timedOut: true, interrupted: false, unknown };
     }
     await sleep(Math.min(interval, left), ctx.io.signal);

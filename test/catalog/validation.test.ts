@@ -43,7 +43,7 @@ const ROWS: Row[] = [
   ['link.list', { pageSize: 30 }, 'pageSize', /25, 50 or 100/],
   ['link.list', { currentPage: -1 }, 'currentPage', /0 or more/],
   ['link.list', { sort: { id: 'ASC' } }, 'sort', /cannot sort by "id"; fields: createTs, expirationDate, clickCnt, code, fullLink/],
-  ['link.list', { sort: { code: 'UP' } }, 'sort', /ASC or DESC/],
+  ['link.list', { sort: { code: 'UP' } }, 'sort', /asc or desc/],
   ['link.list', { createTsFrom: '2026-13-01' }, 'createTsFrom', /real date/],
   ['link.list', { createTsTo: '2026-01-01' }, 'createTsTo', /YYYY-MM-DD HH:MM:SS/],
   ['link.list', { createTsTo: '2026-01-01 24:00:00' }, 'createTsTo', /real date and time/],

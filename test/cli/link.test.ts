@@ -136,7 +136,7 @@ describe('link list', () => {
     [['--page-size', '10'], /--page-size: invalid value "10": must be 25, 50 or 100/],
     [['--page', '-1'], /--page: invalid value "-1": must be 0 or more/],
     [['--sort', 'id'], /--sort: .*cannot sort by "id"; fields: createTs, expirationDate, clickCnt, code, fullLink/],
-    [['--sort', 'code:up'], /--sort: .*direction for code must be ASC or DESC/],
+    [['--sort', 'code:up'], /--sort: .*direction for code must be asc or desc/],
     [['--created-from', '2026-01-32'], /--created-from: invalid value "2026-01-32": must be a real date/],
   ])('%j is refused with exit 2', async (args, message) => {
     const r = await cli(['link', 'list', ...args]);

@@ -91,9 +91,15 @@ describe('--sandbox', () => {
     expect((await runCli(['--sandbox', 'link', 'get', String(made.id)], { env })).code).toBe(6);
   });
 
-  it('says so on a terminal, and needs no key or base URL', async () => {
-    const r = await runCli(['--sandbox', 'link', 'list', '--no-color'], { env: { SMSLINK_DATA_DIR: tempDir() }, tty: true });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain('Using the sandbox');
+  it('says so on a terminal the first time in a data directory (and with --verbose), and needs no key or base URL', async () => {
+    const env = { SMSLINK_DATA_DIR: tempDir() };
+    const first = await runCli(['--sandbox', 'link', 'list', '--no-color'], { env, tty: true });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('Using the sandbox');
+    const again = await runCli(['--sandbox', 'link', 'list', '--no-color'], { env, tty: true });
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toContain('Using the sandbox');
+    expect((await runCli(['--sandbox', 'link', 'list', '-q'], { env, tty: true })).stderr).toBe('');
+    expect((await runCli(['--sandbox', 'link', 'list', '--verbose'], { env, tty: true })).stderr).toContain('Using the sandbox');
   });
 });
