@@ -76,7 +76,9 @@ describe('--wait', () => {
   it('shows a live line on a terminal', async () => {
     lifecycle({ '1': ['NEW', 'DELIVRD'] });
     const r = await runCli(['message', 'status', '1', '--wait', '--no-color'], { env: rec.env, tty: true });
+    // eslint-disable-next-line no-control-regex
     expect(r.stderr).toMatch(/\r\x1b\[2Kmessage 1: new \(NEW\); waiting for delivery 0:0\d \(gives up in (10:00|9:[56]\d)\)/);
+    // eslint-disable-next-line no-control-regex
     expect(r.stderr).toMatch(/\r\x1b\[2Kmessage 1: delivered \(DELIVRD\), after 0:0\d\n/);
   });
 
