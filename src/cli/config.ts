@@ -101,10 +101,12 @@ ${examples([
   verb('set', 'Save a setting in the current profile (- reads the value from stdin)')
     ?.argument('<name>', NAMES)
     .argument('[value]', 'the value; - or nothing (api-key) reads stdin')
+    .addHelpText('after', examples(['smslink config set base-url https://api.example.com', 'smslink config set api-key', 'smslink --profile staging config set timeout 60']))
     .action((name: string, value: string | undefined, _o: CliValues, cmd: Command) => runner(cmd, (ctx) => set(ctx, name, value)));
 
   verb('get', 'Print one setting as resolved (the API key masked)')
     ?.argument('<name>', NAMES)
+    .addHelpText('after', examples(['smslink config get base-url', 'smslink --profile staging config get output']))
     .action((name: string, _o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
         const key = keyOf(name);
@@ -120,13 +122,16 @@ ${examples([
 
   verb('unset', 'Remove a setting from the current profile')
     ?.argument('<name>', NAMES)
+    .addHelpText('after', examples(['smslink config unset sender', 'smslink --profile staging config unset api-key']))
     .action((name: string, _o: CliValues, cmd: Command) => runner(cmd, (ctx) => unset(ctx, name)));
 
   verb('list', 'Show every setting, its value and where it comes from')
-    ?.action((_o: CliValues, cmd: Command) => runner(cmd, (ctx) => list(ctx)));
+    ?.addHelpText('after', examples(['smslink config list', 'SMSLINK_PROFILE=staging smslink config list -o json']))
+    .action((_o: CliValues, cmd: Command) => runner(cmd, (ctx) => list(ctx)));
 
   verb('use', 'Make a profile the default one')
     ?.argument('<profile>', 'profile name')
+    .addHelpText('after', examples(['smslink config use staging', 'smslink config use default']))
     .action((profile: string, _o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
         const store = await openStore(ctx.env);
@@ -144,7 +149,8 @@ ${examples([
     );
 
   verb('path', 'Print the path of the config file')
-    ?.action((_o: CliValues, cmd: Command) =>
+    ?.addHelpText('after', examples(['smslink config path', 'SMSLINK_CONFIG_DIR=./ci-config smslink config path']))
+    .action((_o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
         ctx.stdout.write(`${configPath(ctx.env)}\n`);
       }),

@@ -5,6 +5,7 @@
 
 import type { Command, Help, Option } from 'commander';
 import { UsageError } from './exit.js';
+import { examples } from './operation.js';
 
 /** The global flags each subcommand's help repeats; `smslink --help` lists them all. */
 const SHORT_GLOBALS = ['--output', '--json', '--fields', '--quiet', '--dry-run', '--verbose', '--profile', '--sandbox'];
@@ -169,6 +170,7 @@ export function registerHelp(program: Command): void {
     .command('help')
     .argument('[command...]', 'a command, e.g. link list')
     .description('Show help for a command')
+    .addHelpText('after', examples(['smslink help', 'smslink help link', 'smslink help message send']))
     .action((words: string[]) => {
       let cmd = program;
       for (const word of words) {

@@ -155,7 +155,15 @@ async function remove(ctx: RunContext, refs: string[]): Promise<number> {
 
 /** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
 export function registerLink(program: Command, runner: Runner, reach: Reach): void {
-  const link = helpWhenAlone(program.command('link').description('Create, find, change and delete short links'));
+  const link = helpWhenAlone(program.command('link').description('Create, find, change and delete short links')).addHelpText(
+    'after',
+    `\nA link is named by its id (all digits), its code, or its short link.\n${examples([
+      'smslink link create https://example.com/spring-sale',
+      'smslink link list --query spring',
+      'smslink link stats ddoj --since 7d',
+      'smslink link update https://sho.rt/ddoj --status inactive',
+    ])}`,
+  );
   if (!reach.noun('link')) return;
   const verb = reach.among(link, ['create', 'get', 'list', 'update', 'delete', 'stats', 'campaign']);
 

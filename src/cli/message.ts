@@ -144,7 +144,14 @@ async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<
 
 /** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
 export function registerMessage(program: Command, runner: Runner, reach: Reach): void {
-  const message = helpWhenAlone(program.command('message').description('Send single SMS messages and follow their delivery'));
+  const message = helpWhenAlone(program.command('message').description('Send single SMS messages and follow their delivery')).addHelpText(
+    'after',
+    examples([
+      'smslink message send --to +77011234567 --text "Your code is 4711" --wait',
+      'smslink message status 123456',
+      'smslink message list --status undelivered --sent-from 1d',
+    ]),
+  );
   if (!reach.noun('message')) return;
   const verb = reach.among(message, ['send', 'status', 'list']);
 

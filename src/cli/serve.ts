@@ -101,11 +101,15 @@ ${examples([
     )
     .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => serve(ctx, opts)));
 
-  const sandbox = helpWhenAlone(program.command('sandbox').description('Show or empty the local sandbox used by --sandbox and serve'));
+  const sandbox = helpWhenAlone(program.command('sandbox').description('Show or empty the local sandbox used by --sandbox and serve')).addHelpText(
+    'after',
+    examples(['smslink --sandbox link create https://example.com/a', 'smslink sandbox path', 'smslink sandbox reset']),
+  );
   if (!reach.noun('sandbox')) return;
   sandbox
     .command('path')
     .description('Print where the sandbox database is')
+    .addHelpText('after', examples(['smslink sandbox path', 'sqlite3 "$(smslink sandbox path)" .tables']))
     .action((_o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
         const { sandboxDbPath } = await import('../emulator/sandbox.js');
@@ -115,6 +119,7 @@ ${examples([
   sandbox
     .command('reset')
     .description('Delete everything in the sandbox (safe while serve runs on it)')
+    .addHelpText('after', examples(['smslink sandbox reset', 'SMSLINK_DATA_DIR=./tmp smslink sandbox reset']))
     .action((_o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
         const { resetSandbox } = await import('../emulator/sandbox.js');

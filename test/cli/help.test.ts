@@ -64,3 +64,52 @@ describe('help', () => {
     }
   });
 });
+
+describe('help for people', () => {
+  /** Every command path, found by reading the help texts as a person would. */
+  async function allCommands(): Promise<string[][]> {
+    const out: string[][] = [];
+    for (const noun of commandsOf((await runCli(['--help'])).stdout)) {
+      out.push([noun]);
+      for (const verb of commandsOf((await runCli([noun, '--help'])).stdout)) out.push([noun, verb]);
+    }
+    return out;
+  }
+
+  it('every command has examples, and every subcommand lists the global flags a person reaches for', async () => {
+    const commands = await allCommands();
+    expect(commands.length).toBeGreaterThan(20);
+    for (const path of commands) {
+      const help = (await runCli([...path, '--help'])).stdout;
+      expect(help, path.join(' ')).toMatch(/^Examples:\n {2}\S/m);
+      expect(help, path.join(' ')).toContain('Global flags');
+      expect(help, path.join(' ')).toMatch(/^ {2}-o, --output <format> /m);
+    }
+  });
+
+  it('`smslink help [command...]` prints the same help as --help; an unknown one is an error naming the commands', async () => {
+    expect((await runCli(['help'])).stdout).toBe((await runCli(['--help'])).stdout);
+    expect((await runCli(['help', 'link', 'list'])).stdout).toBe((await runCli(['link', 'list', '--help'])).stdout);
+    const bad = await runCli(['help', 'link', 'lst']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('help: unknown command "link lst"; commands: create, get, list');
+  });
+
+  it('a noun alone prints its help and exits 0, as smslink alone does; an unknown verb still exits 2', async () => {
+    const alone = await runCli(['link']);
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toBe((await runCli(['link', '--help'])).stdout);
+    expect((await runCli([])).code).toBe(0);
+    const unknown = await runCli(['link', 'frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it.each([60, 80, 120])('root help at %i columns: commands before flags, no line wider than the terminal', async (columns) => {
+    const r = await runCli(['--help'], { tty: true, columns });
+    expect(r.stdout.indexOf('Commands:')).toBeLessThan(r.stdout.indexOf('flags:'));
+    for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(columns);
+    const sub = await runCli(['message', 'send', '--help'], { tty: true, columns });
+    for (const line of sub.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(columns);
+  });
+});
