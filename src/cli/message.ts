@@ -134,8 +134,11 @@ async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<
   // Rows in the order the ids were given.
   const rows = all.map((id) => byId.get(Number(id))).filter((r): r is MessageStatusRecord => r !== undefined);
   const missing = all.filter((id) => !byId.has(Number(id)));
-  const { renderRows } = await import('../output/format.js');
-  await renderRows(ctx.stdout, await ctx.view(messageStatus), rows as Record<string, unknown>[]);
+  const { renderRecord, renderRows } = await import('../output/format.js');
+  const view = await ctx.view(messageStatus);
+  // One message asked for, one shown: as a record in a table, every value whole; scripts keep their list.
+  if (all.length === 1 && rows.length === 1 && view.format === 'table') await renderRecord(ctx.stdout, view, rows[0] as unknown as Record<string, unknown>);
+  else await renderRows(ctx.stdout, view, rows as Record<string, unknown>[]);
   if (waited) return waitOutcome(all.map(Number), waited);
   if (missing.length && rows.length === 0) throw new ExitError(`no message found for ${missing.join(', ')} (unknown, or not yours)`, EXIT.NOT_FOUND);
   if (missing.length) throw new PartialError(`no message found for ${missing.join(', ')} (unknown, or not yours)`);

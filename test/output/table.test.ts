@@ -162,3 +162,24 @@ describe('link list at a terminal', () => {
     expect(r.stderr).toContain('Showing 1-25 of 30 links. Next: --page 1, or --all for every page.');
   });
 });
+
+describe('message status at a terminal', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    await emu.call('Message/SendSmsMessage', { recipient: '77011234567', text: 'hello' });
+    await emu.call('Message/SendSmsMessage', { recipient: '77011234568', text: 'hello' });
+  });
+  afterAll(() => emu.close());
+  const env = () => ({ SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key });
+
+  it('one id is shown as a record, several as a table; scripts get a list either way', async () => {
+    const one = await runCli(['message', 'status', '1', '--no-color'], { env: env(), tty: true, columns: 80 });
+    expect(one.stdout).toMatch(/^id +1$/m);
+    expect(one.stdout).toMatch(/^status +NEW$/m);
+    expect(one.stdout).toMatch(/^segments +1$/m);
+    const two = await runCli(['message', 'status', '1', '2', '--no-color'], { env: env(), tty: true, columns: 80 });
+    expect(two.stdout.split('\n')[0]).toMatch(/^id +status +segments/);
+    expect(JSON.parse((await runCli(['message', 'status', '1'], { env: env() })).stdout)).toHaveLength(1);
+  });
+});
