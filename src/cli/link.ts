@@ -196,6 +196,7 @@ ${examples([
             return bulkCreate(ctx, opts);
           }
           rejectBulkFlagsWithoutFile(opts);
+          if (fullLink === undefined) throw new UsageError('link create: give the URL to shorten (smslink link create https://example.com/page), or --from-file FILE');
           const input = { fullLink, ...inputFrom(linkCreate, [], opts, ['fullLink']) };
           checkExpiry(ctx, input, opts);
           await ctx.view(linkCreate);

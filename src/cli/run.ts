@@ -70,6 +70,7 @@ function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Comma
     .description('Short links and single SMS from the command line.')
     .helpCommand(false)
     .showSuggestionAfterError(true)
+    .showHelpAfterError('(add --help for usage and examples)')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(io.stdout.isTTY && io.stdout.columns ? fitHelpText(s, io.stdout.columns) : s),
