@@ -205,8 +205,8 @@ export class Store {
   }
 
   close(): void {
-    this.#commits?.close();
     if (this.#db.open) this.#db.close();
+    this.#commits?.close();
   }
 
   /** Account id for a key hash, created on first use. */

@@ -1,7 +1,7 @@
 // Many processes opening one database file at once, as `serve` and any number
 // of `--sandbox` commands do: none may fail, nothing written may be lost.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../../src/emulator/store.js';
 import { binEnv, runCli } from '../helpers/run-cli.js';
 
 const CHILD = fileURLToPath(new URL('../helpers/open-child.js', import.meta.url));
@@ -123,4 +124,35 @@ describe('the sandbox from many processes', () => {
     expect(links.map((l) => l.fullLink).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `https://example.com/parallel/${i}`).sort());
     expect(links.map((l) => `${l.shortLink}\n`).sort()).toEqual(runs.map((r) => r.stdout).sort());
   }, 60_000);
+});
+
+// While a database is open, SQLite holds a read lock on byte 128 of its -shm
+// file: it tells a process that opens the file next that the wal-index is in
+// use and must not be rebuilt. POSIX drops a process's locks on a file when
+// the process closes any descriptor of it; /proc/locks shows who holds which.
+describe.runIf(process.platform === 'linux')('two Stores of one file in one process', () => {
+  const shmLocks = (path: string): string[] => {
+    const inode = `:${statSync(`${path}-shm`).ino} `;
+    return readFileSync('/proc/locks', 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(` ${process.pid} `) && line.includes(inode))
+      .map((line) => line.trim().split(/\s+/).slice(1, 4).concat(line.trim().split(/\s+/).slice(-2)).join(' '));
+  };
+
+  it('closing one keeps the lock that tells other processes the file is in use', () => {
+    const path = join(dir, 'two-stores.db');
+    const first = Store.open(path);
+    const second = Store.open(path);
+    try {
+      expect(shmLocks(path)).toEqual(['POSIX ADVISORY READ 128 128']);
+      second.close();
+      expect(shmLocks(path)).toEqual(['POSIX ADVISORY READ 128 128']);
+      first.account('still-open', Date.now());
+      expect(shmLocks(path)).toEqual(['POSIX ADVISORY READ 128 128']);
+    } finally {
+      second.close();
+      first.close();
+    }
+    expect(shmLocks(path)).toEqual([]);
+  });
 });
