@@ -12,6 +12,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CommitWatch } from './commits.js';
+import { setUpConnection } from './connection.js';
 import { loadLibsql } from './libsql.js';
 import type { LifecyclePlan } from './lifecycle.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
@@ -191,13 +192,10 @@ export class Store {
     const memory = path === ':memory:' || path === '';
     const file = memory ? ':memory:' : resolve(path);
     if (!memory) mkdirSync(dirname(file), { recursive: true });
-    const Libsql = loadLibsql() as new (file: string, options: { timeout: number }) => Database;
-    const db = new Libsql(file, { timeout: 10_000 });
+    const Libsql = loadLibsql() as new (file: string) => Database;
+    const db = new Libsql(file);
     try {
-      if (!memory) {
-        db.pragma('journal_mode = WAL');
-        db.pragma('synchronous = NORMAL');
-      }
+      setUpConnection(db, !memory);
       migrate(db);
       return new Store(db, file);
     } catch (err) {
@@ -207,8 +205,8 @@ export class Store {
   }
 
   close(): void {
-    this.#commits?.close();
     if (this.#db.open) this.#db.close();
+    this.#commits?.close();
   }
 
   /** Account id for a key hash, created on first use. */

@@ -1,0 +1,41 @@
+// A process that opens emulator databases when told to, for tests of many
+// processes opening one file at the same instant. Each stdin line is the path
+// of a database: the child opens it as the emulator does (Store.open of the
+// built dist/, which the test global setup builds), adds one link, closes it
+// and answers one stdout line: "ok", or "error CODE MESSAGE". It prints
+// "ready" first, once its modules are loaded, so that a test can start every
+// child before it sends the first path; it exits when stdin ends.
+import { createInterface } from 'node:readline';
+import { Store } from '../../dist/emulator/store.js';
+
+const tag = `p${process.pid}`;
+let round = 0;
+process.stdout.write('ready\n');
+for await (const path of createInterface({ input: process.stdin })) {
+  round++;
+  try {
+    const store = Store.open(path);
+    try {
+      const accountId = store.account('concurrent-open', Date.now());
+      const made = store.insertLink({
+        accountId,
+        code: `${tag}r${round}`,
+        fullLink: `https://example.com/${tag}/${round}`,
+        status: 1,
+        moderatorStatus: 1,
+        moderatorComment: null,
+        comment: tag,
+        expirationDate: null,
+        expiresTs: null,
+        campaignId: null,
+        now: Date.now(),
+      });
+      if (made === null) throw Object.assign(new Error(`code ${tag}r${round} taken`), { code: 'TAKEN' });
+    } finally {
+      store.close();
+    }
+    process.stdout.write('ok\n');
+  } catch (err) {
+    process.stdout.write(`error ${err.code ?? '-'} ${String(err.message).replace(/\s+/g, ' ')}\n`);
+  }
+}
