@@ -120,8 +120,10 @@ describe('hostile text from the service', () => {
       expect(table.stdout).not.toContain('\u202e');
       expect(table.stdout).toContain('hi\\x1b]0;pwned\\x07');
       const record = await runCli(['link', 'get', '1', '-o', 'table', '--no-color'], { env: env() });
-      expect(record.stdout).not.toContain('\u001b');
-      expect(record.stdout).toContain('\\u202eevil\\u2066');
+      // The exact bytes: every control shown as its escape, the rest as it was.
+      expect(record.stdout.split('\n').find((l) => l.startsWith('comment'))).toBe(
+        'comment     hi\\x1b]0;pwned\\x07 \\x1b[2J\\x9b31m \\u202eevil\\u2066 \\x1b]8;;https://evil.example\\x1b\\click\\x1b]8;;\\x1b\\',
+      );
       const json = await runCli(['link', 'get', '1', '-o', 'json'], { env: env() });
       expect(JSON.parse(json.stdout).comment).toBe(hostile);
       const ndjson = await runCli(['link', 'list', '-o', 'ndjson'], { env: env() });
