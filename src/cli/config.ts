@@ -3,13 +3,16 @@
 
 import type { Command } from 'commander';
 import { maskKey, resolveProfile, SETTINGS, settingByName } from '../config/resolve.js';
-import { configPath, openStore, SETTING_KEYS, type ProfileData, type SettingKey } from '../config/store.js';
+import { configPath, openStore, SETTING_KEYS, writeProfile, type ProfileData, type SettingKey } from '../config/store.js';
 import type { RunContext } from './context.js';
 import { readStdin } from './common.js';
 import { registerSecret } from '../secrets.js';
 import { EXIT, UsageError } from './exit.js';
 import { examples, type CliValues } from './operation.js';
 import type { Reach, Runner } from './run.js';
+
+/** The question for an API key, as gh and stripe ask it. */
+export const KEY_PROMPT = 'Paste your API key: ';
 
 const NAMES = SETTING_KEYS.map((k) => SETTINGS[k].name).join(', ');
 
@@ -24,8 +27,16 @@ function show(key: SettingKey, value: string | undefined): string {
   return SETTINGS[key].secret ? maskKey(value) : value;
 }
 
-function currentProfile(ctx: RunContext): string {
+/** The profile a command reads and writes: --profile > SMSLINK_PROFILE > `config use` > default. */
+export function currentProfile(ctx: RunContext): string {
   return resolveProfile({ profile: ctx.globals.profile }, ctx.env, ctx.store()).value!;
+}
+
+/** A value given as - (or an API key given as nothing): asked for on a terminal, else read from stdin. */
+async function valueFromInput(ctx: RunContext, key: SettingKey, name: string): Promise<string> {
+  if (!ctx.io.stdin.isTTY) return (await readStdin(ctx)).trim();
+  const { promptLine, promptSecret } = await import('./prompt.js');
+  return SETTINGS[key].secret ? promptSecret(ctx, KEY_PROMPT) : promptLine(ctx, `${name}: `);
 }
 
 async function set(ctx: RunContext, name: string, value: string | undefined): Promise<number> {
@@ -33,18 +44,15 @@ async function set(ctx: RunContext, name: string, value: string | undefined): Pr
   let v = value;
   if (v === undefined || v === '-') {
     if (v === undefined && !SETTINGS[key].secret) throw new UsageError(`config set ${name}: give a value (or - to read it from stdin)`);
-    v = (await readStdin(ctx)).trim();
+    v = await valueFromInput(ctx, key, name);
   }
-  if (!v) throw new UsageError(`config set ${name}: the value is empty`);
+  if (!v) throw new UsageError(`config set ${name}: the value is empty; nothing was saved`);
   if (SETTINGS[key].secret) registerSecret(v);
   const problem = SETTINGS[key].check?.(v);
   if (problem) throw new UsageError(`config set ${name}: "${v}" ${problem}`);
   const profile = currentProfile(ctx);
-  const store = await openStore(ctx.env);
-  const profiles = { ...(store.get('profiles') ?? {}) };
-  profiles[profile] = { ...(profiles[profile] ?? {}), [key]: v };
-  store.set('profiles', profiles);
-  ctx.note(`Saved ${name} = ${show(key, v)} in profile "${profile}" (${store.path}).`);
+  const path = await writeProfile(ctx.env, profile, { [key]: v });
+  ctx.note(`Saved ${name} = ${show(key, v)} in profile "${profile}" (${path}).`);
   return EXIT.OK;
 }
 
@@ -88,7 +96,9 @@ SMSLINK_OUTPUT, SMSLINK_TIMEOUT, SMSLINK_RETRIES, SMSLINK_SENDER) > profile > de
 The file is written with mode 0600; SMSLINK_CONFIG_DIR moves it.
 ${examples([
   'smslink config set base-url https://api.example.com',
-  'smslink config set api-key -          # paste the key, then Ctrl-D',
+  'smslink login                        # asks for the base URL and key, checks them, saves both',
+  'smslink config set api-key            # asks for the key; nothing is shown as you paste it',
+  'printenv SMSLINK_KEY | smslink config set api-key -   # from a script: the key on stdin',
   'smslink --profile staging config set base-url https://staging.example.com',
   'smslink config use staging',
   'smslink config list',
@@ -99,7 +109,20 @@ ${examples([
   const verb = reach.among(config, ['set', 'get', 'unset', 'list', 'use', 'path']);
   verb('set', 'Save a setting in the current profile (- reads the value from stdin)')
     ?.argument('<name>', NAMES)
-    .argument('[value]', 'the value; - or nothing (api-key) reads stdin')
+    .argument('[value]', 'the value; - (or nothing, for api-key) asks for it on a terminal, else reads stdin')
+    .addHelpText(
+      'after',
+      `
+On a terminal, \`config set api-key\` asks "${KEY_PROMPT.trim()}" and shows nothing
+as you type or paste; press Enter. With stdin piped, the value is read from
+it instead, so the key stays out of shell history either way.
+${examples([
+  'smslink config set base-url https://api.example.com',
+  'smslink config set api-key',
+  'smslink --profile staging config set api-key - < staging-key.txt',
+  'smslink config set output csv',
+])}`,
+    )
     .action((name: string, value: string | undefined, _o: CliValues, cmd: Command) => runner(cmd, (ctx) => set(ctx, name, value)));
 
   verb('get', 'Print one setting as resolved (the API key masked)')
