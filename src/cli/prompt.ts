@@ -81,8 +81,10 @@ export async function promptLine(ctx: RunContext, question: string): Promise<str
  * escape sequences (arrow keys, bracketed paste marks) are dropped.
  * Returns the text, and where Enter or Ctrl-D ended it (-1 when not yet).
  */
-export function applyKeys(keys: string): { value: string; end: number } {
+function applyKeys(keys: string): { value: string; end: number } {
   let value = '';
+  // Escape sequences become NULs of the same length (dropped below), so `end` stays an index into `keys`.
+  // eslint-disable-next-line no-control-regex
   const clean = keys.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]?/g, (seq) => '\0'.repeat(seq.length));
   for (let i = 0; i < clean.length; i++) {
     const c = clean[i];

@@ -27,11 +27,11 @@ describe('config set api-key at a terminal', () => {
     expect(JSON.parse(stored()).profiles.default.apiKey).toBe(KEY);
   });
 
-  it('`config set api-key -` asks the same way; Backspace edits what was typed', async () => {
+  it('`config set api-key -` asks the same way; Backspace edits what was typed, arrow keys are ignored', async () => {
     const { env, stored } = configAt();
     const r = await runInPty(['--profile', 'staging', 'config', 'set', 'api-key', '-'], {
       env,
-      steps: [{ waitFor: PROMPT, write: `${KEY}x${KEYS.backspace}${KEYS.enter}` }],
+      steps: [{ waitFor: PROMPT, write: `${KEY}x${KEYS.backspace}\x1b[A${KEYS.enter}` }],
     });
     expect(r.code).toBe(0);
     expect(screenText(r.output)).toContain('in profile "staging"');
