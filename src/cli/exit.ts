@@ -93,14 +93,42 @@ function describeIssue(operation: string, issue: Issue): string {
 }
 
 const CONFIG_HINT =
-  'Set them with `smslink config set base-url https://...` and `smslink config set api-key -` (reads the key from stdin),\n' +
-  'or with SMSLINK_BASE_URL and SMSLINK_API_KEY, or try everything locally with --sandbox.';
+  'Run `smslink login` (asks for both and checks them), or set SMSLINK_BASE_URL and SMSLINK_API_KEY,\n' +
+  'or try everything locally with --sandbox.';
 
 /** What to tell the user when a create or a send may or may not have happened. */
 function unknownHint(operation: string): string {
   if (/Create$/i.test(operation)) return '\nThe link may or may not have been created; check with `smslink link list` before creating it again.';
   if (/SendSmsMessage$/i.test(operation))
     return '\nThe message may or may not have been sent; check with `smslink message list --to <number>` before sending again.';
+  return '';
+}
+
+/**
+ * The base URL that code 13 (wrong regional host) names: its data holds the
+ * account's host, as a string or in an object, with or without a scheme
+ * (https:// when without: regional hosts are public). Undefined when nothing
+ * in it looks like a host.
+ */
+export function regionalBaseUrl(data: unknown): string | undefined {
+  const values = typeof data === 'string' ? [data] : data && typeof data === 'object' ? Object.values(data) : [];
+  const host = values
+    .filter((v): v is string => typeof v === 'string')
+    .map((v) => v.trim().replace(/\/+$/, ''))
+    .find((v) => /^([a-z][a-z0-9+.-]*:\/\/)?[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?(\/\S*)?$/i.test(v));
+  if (!host) return undefined;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `https://${host}`;
+}
+
+/** What to do about a key the service refused. */
+export function authHint(err: ApiError): string {
+  if (err.code === 13) {
+    const url = regionalBaseUrl(err.data);
+    return url
+      ? `\nThis account lives on ${url}: set it with \`smslink config set base-url ${url}\` (or \`smslink login --base-url ${url}\`).`
+      : "\nThe service did not say which host is right; ask your provider for your region's API host.";
+  }
+  if (err.code === 8) return '\nCheck the API key (`smslink status` shows which one is used and where it comes from; `smslink login` sets a new one).';
   return '';
 }
 
@@ -123,10 +151,7 @@ export function describeFailure(err: unknown): Failure {
   if (err instanceof ApiError) {
     if (err.outcomeUnknown) return { code: EXIT.TRANSPORT, message: `${err.message}${unknownHint(err.operation)}` };
     if (err.isNotFound) return { code: EXIT.NOT_FOUND, message: err.message };
-    if (err.isAuth) {
-      const hint = err.code === 8 ? '\nCheck the API key (`smslink config list` shows which one is used and where it comes from).' : '';
-      return { code: EXIT.CONFIG, message: `${err.message}${hint}` };
-    }
+    if (err.isAuth) return { code: EXIT.CONFIG, message: `${err.message}${authHint(err)}` };
     return { code: EXIT.API, message: err.message };
   }
   if (err instanceof TransportError) {

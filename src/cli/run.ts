@@ -13,6 +13,7 @@ import { registerConfig } from './config.js';
 import { registerApi } from './api.js';
 import { registerCompletion } from './completion.js';
 import { registerServe } from './serve.js';
+import { registerAuth } from './auth.js';
 import { examples, globalsOf } from './operation.js';
 
 export type { CliIO } from './context.js';
@@ -107,10 +108,11 @@ function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Comma
   );
 
   // The nouns are always added in full; api, serve and completion are built only when reached.
-  const command = reach.among(program, ['link', 'message', 'config', 'api', 'serve', 'sandbox', 'completion']);
+  const command = reach.among(program, ['link', 'message', 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']);
   registerLink(program, runner, reach);
   registerMessage(program, runner, reach);
   registerConfig(program, runner, reach);
+  registerAuth(command, runner);
   registerApi(command, runner);
   registerServe(program, command, runner, reach);
   registerCompletion(program, command, runner);

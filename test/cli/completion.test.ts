@@ -26,7 +26,7 @@ function complete(bash: string, words: string[]): string[] {
 describe('smslink completion', () => {
   it('bash: nouns, verbs, flags and flag values from the catalog', async () => {
     const bash = await script('bash');
-    expect(complete(bash, ['smslink', ''])).toEqual(['link', 'message', 'config', 'api', 'serve', 'sandbox', 'completion']);
+    expect(complete(bash, ['smslink', ''])).toEqual(['link', 'message', 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']);
     expect(complete(bash, ['smslink', 'link', ''])).toEqual(['create', 'get', 'list', 'update', 'delete', 'stats', 'campaign']);
     expect(complete(bash, ['smslink', 'link', 'update', '5', '--no-'])).toEqual(['--no-expiry', '--no-color']);
     expect(complete(bash, ['smslink', 'link', 'create', 'x', '--status', ''])).toEqual(['active', 'inactive', '0', '1']);

@@ -11,7 +11,7 @@ describe('exit codes', () => {
     [1, 1, /code 1 \(validation error\)/],
     [15, 1, /code 15 \(operation error\): boom/],
     [2, 6, /code 2 \(record not found/],
-    [8, 4, /code 8 \(authentication failed.*\)[\s\S]*config list/],
+    [8, 4, /code 8 \(authentication failed.*\)[\s\S]*smslink status/],
     [9, 4, /code 9/],
     [13, 4, /code 13 \(wrong regional API server/],
     [14, 4, /code 14/],

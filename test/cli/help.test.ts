@@ -18,7 +18,7 @@ describe('help', () => {
   it('lists every noun with its description', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    expect(commandsOf(r.stdout)).toEqual(['link', 'message', 'config', 'api', 'serve', 'sandbox', 'completion']);
+    expect(commandsOf(r.stdout)).toEqual(['link', 'message', 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']);
     expect(r.stdout).toMatch(/^ {2}message +Send single SMS messages and follow their delivery$/m);
   });
 
