@@ -10,7 +10,7 @@ export const EXIT = {
   OK: 0,
   /** The service answered with an error code. */
   API: 1,
-  /** Usage or invalid input; nothing was sent. */
+  /** Usage or invalid input, or a confirmation answered no (as gh's exit code for a cancelled prompt); nothing was sent. */
   USAGE: 2,
   /** Network or transport failure: refused, timeout, HTTP 5xx, not the envelope. */
   TRANSPORT: 3,
@@ -28,13 +28,13 @@ export const EXIT = {
 export const EXIT_CODES_HELP = `Exit codes:
   0    success
   1    the service answered with an error code
-  2    usage or invalid input; nothing was sent
+  2    usage or invalid input, or a confirmation answered no; nothing was sent
   3    network or transport failure (refused, timeout, HTTP 5xx, not the envelope)
   4    authentication or configuration (no key or base URL; codes 8, 9, 13, 14)
   5    partly done (some ids or rows failed)
   6    not found (code 2)
   7    a waited message ended undelivered
-  130  interrupted`;
+  130  interrupted (Ctrl-C, at a prompt too)`;
 
 /** A problem with how the command was called; nothing was sent. */
 export class UsageError extends Error {

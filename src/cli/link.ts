@@ -11,6 +11,7 @@ import { addParams, examples, inputFrom, type CliValues } from './operation.js';
 import { bulkFlags, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { listPages, pagingOptions } from './paging.js';
 import type { Reach, Runner } from './run.js';
+import { askFirst, idList, plural, YES_OPTION } from './prompt.js';
 
 async function render(ctx: RunContext, op: typeof linkCreate | typeof linkGet | typeof linkUpdate, record: object): Promise<void> {
   const { renderRecord } = await import('../output/format.js');
@@ -88,9 +89,11 @@ async function update(ctx: RunContext, id: string, opts: CliValues): Promise<num
   return EXIT.OK;
 }
 
-async function remove(ctx: RunContext, ids: string[]): Promise<number> {
+async function remove(ctx: RunContext, ids: string[], opts: CliValues = {}): Promise<number> {
   const input = { ids: await collectIds(ctx, ids) };
   if (ctx.globals.dryRun) return (await dryRun(ctx, linkDelete, input), EXIT.OK);
+  const declined = await askFirst(ctx, opts, `Delete ${plural(input.ids.length, 'link')} (${idList(input.ids)})?`, 'Nothing deleted.');
+  if (declined !== undefined) return declined;
   const retriedBefore = ctx.retried;
   const result = await callOperation<DeleteLinksResult>(ctx, linkDelete, input);
   const processed = new Set(result.processed.map(String));
@@ -236,15 +239,23 @@ ${examples([
   const deleteCommand = verb('delete', linkDelete.summary);
   if (deleteCommand)
     addParams(deleteCommand, linkDelete)
+      .option(...YES_OPTION)
       .addHelpText(
         'after',
-        `\nExit code 0 when every id was deleted; otherwise the ids not deleted are named on stderr and the exit code is 5.\n${examples([
+        `
+On a terminal it first asks "Delete 2 links (417863, 417864)? [y/N]"; any
+answer but y or yes deletes nothing and exits 2. --yes skips the question;
+nothing is asked when stdin is not a terminal (a pipe, a script) or with
+--dry-run. Exit code 0 when every id was deleted; otherwise the ids not
+deleted are named on stderr and the exit code is 5.
+${examples([
         'smslink link delete 417863',
+        'smslink link delete 417863 --yes',
         'smslink link delete 417863 417864,417865',
         'smslink link list --query old -q | smslink link delete -',
       ])}`,
       )
-      .action((ids: string[], _opts: CliValues, cmd: Command) => runner(cmd, (ctx) => remove(ctx, ids)));
+      .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => remove(ctx, ids, opts)));
 
   const statsCommand = verb('stats', linkStats.summary);
   if (statsCommand)

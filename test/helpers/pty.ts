@@ -35,8 +35,8 @@ export interface PtyOptions {
   /** The whole run, steps included (default 15 s). */
   timeoutMs?: number;
   /**
-   * The command to run instead of the bin, e.g. ['sh', '-c', 'echo 1 | "$SMSLINK_BIN" link delete -']
-   * for a pipe into the bin in a terminal; SMSLINK_BIN names `node bin/smslink.js`.
+   * The command to run instead of the bin, e.g. ['sh', '-c', 'echo 1 | "$SMSLINK_NODE" "$SMSLINK_BIN" link delete -']
+   * for a pipe into the bin in a terminal (SMSLINK_NODE is node, SMSLINK_BIN bin/smslink.js).
    */
   command?: string[];
 }
@@ -66,7 +66,7 @@ function matchFrom(output: string, from: number, wanted: string | RegExp): numbe
 /** Runs `smslink <args>` (or opts.command) in a terminal of opts.columns x opts.rows (default 80 x 24). */
 export function runInPty(args: string[], opts: PtyOptions = {}): Promise<PtyResult> {
   const command = opts.command ?? [process.execPath, BIN, ...args];
-  const env = binEnv({ TERM: 'xterm-256color', SMSLINK_BIN: `'${process.execPath}' '${BIN}'`, ...opts.env });
+  const env = binEnv({ TERM: 'xterm-256color', SMSLINK_NODE: process.execPath, SMSLINK_BIN: BIN, ...opts.env });
   const child = spawn('python3', [PTY, String(opts.columns ?? 80), String(opts.rows ?? 24), ...command], {
     env,
     stdio: ['pipe', 'pipe', 'inherit'],
