@@ -1,7 +1,7 @@
 // `smslink config ...`: the local store of profiles (base URL, API key,
 // defaults). `config list` shows every setting with the place it came from.
 
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import { maskKey, resolveProfile, SETTINGS, settingByName } from '../config/resolve.js';
 import { configPath, openStore, SETTING_KEYS, writeProfile, type ProfileData, type SettingKey } from '../config/store.js';
 import type { RunContext } from './context.js';
@@ -10,11 +10,13 @@ import { registerSecret } from '../secrets.js';
 import { EXIT, UsageError } from './exit.js';
 import { examples, type CliValues } from './operation.js';
 import type { Reach, Runner } from './run.js';
+import { completing } from './completion.js';
 
 /** The question for an API key, as gh and stripe ask it. */
 export const KEY_PROMPT = 'Paste your API key: ';
 
 const NAMES = SETTING_KEYS.map((k) => SETTINGS[k].name).join(', ');
+const settingArgument = () => completing(new Argument('<name>', NAMES), SETTING_KEYS.map((k) => SETTINGS[k].name));
 
 function keyOf(name: string): SettingKey {
   const key = settingByName(name);
@@ -82,6 +84,18 @@ async function list(ctx: RunContext): Promise<number> {
   return EXIT.OK;
 }
 
+/** `config profiles`: each profile with its base URL; -q gives the names alone (shell completion uses it). */
+async function profiles(ctx: RunContext): Promise<number> {
+  const store = ctx.store();
+  const current = currentProfile(ctx);
+  const rows = Object.entries(store.profiles ?? {}).map(([name, data]) => ({ profile: name, current: name === current, baseUrl: data.baseUrl ?? null }));
+  const { renderRows } = await import('../output/format.js');
+  const view = await ctx.view({ output: { rows: 'array', columns: ['profile', 'current', 'baseUrl'], primary: 'profile' } });
+  if (!rows.length && view.format === 'table' && !view.quiet) ctx.note('No profiles yet; `smslink login` creates one.');
+  else await renderRows(ctx.stdout, view, rows);
+  return EXIT.OK;
+}
+
 /** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
 export function registerConfig(program: Command, runner: Runner, reach: Reach): void {
   const config = program
@@ -106,9 +120,9 @@ ${examples([
     );
 
   if (!reach.noun('config')) return;
-  const verb = reach.among(config, ['set', 'get', 'unset', 'list', 'use', 'path']);
+  const verb = reach.among(config, ['set', 'get', 'unset', 'list', 'profiles', 'use', 'path']);
   verb('set', 'Save a setting in the current profile (- reads the value from stdin)')
-    ?.argument('<name>', NAMES)
+    ?.addArgument(settingArgument())
     .argument('[value]', 'the value; - (or nothing, for api-key) asks for it on a terminal, else reads stdin')
     .addHelpText(
       'after',
@@ -126,7 +140,7 @@ ${examples([
     .action((name: string, value: string | undefined, _o: CliValues, cmd: Command) => runner(cmd, (ctx) => set(ctx, name, value)));
 
   verb('get', 'Print one setting as resolved (the API key masked)')
-    ?.argument('<name>', NAMES)
+    ?.addArgument(settingArgument())
     .action((name: string, _o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
         const key = keyOf(name);
@@ -141,14 +155,18 @@ ${examples([
     );
 
   verb('unset', 'Remove a setting from the current profile')
-    ?.argument('<name>', NAMES)
+    ?.addArgument(settingArgument())
     .action((name: string, _o: CliValues, cmd: Command) => runner(cmd, (ctx) => unset(ctx, name)));
 
   verb('list', 'Show every setting, its value and where it comes from')
     ?.action((_o: CliValues, cmd: Command) => runner(cmd, (ctx) => list(ctx)));
 
+  verb('profiles', 'List the profiles, the current one marked')
+    ?.addHelpText('after', examples(['smslink config profiles', 'smslink config profiles -q   # the names alone']))
+    .action((_o: CliValues, cmd: Command) => runner(cmd, (ctx) => profiles(ctx)));
+
   verb('use', 'Make a profile the default one')
-    ?.argument('<profile>', 'profile name')
+    ?.addArgument(completing(new Argument('<profile>', 'profile name'), 'profiles'))
     .action((profile: string, _o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
         const store = await openStore(ctx.env);
