@@ -68,11 +68,17 @@ function read<T>(ctx: RunContext, take: (text: string, ended: boolean) => { answ
 /** One line as typed (the terminal echoes it and lets the person edit it). */
 export async function promptLine(ctx: RunContext, question: string): Promise<string> {
   ctx.stderr.write(question);
-  return read(ctx, (text, ended) => {
-    const end = text.search(/\r?\n/);
-    if (end >= 0) return { answer: text.slice(0, end).trim(), rest: text.slice(text.indexOf('\n', end) + 1) };
-    return ended ? { answer: text.trim(), rest: '' } : undefined;
-  });
+  try {
+    return await read(ctx, (text, ended) => {
+      const end = text.search(/\r?\n/);
+      if (end >= 0) return { answer: text.slice(0, end).trim(), rest: text.slice(text.indexOf('\n', end) + 1) };
+      return ended ? { answer: text.trim(), rest: '' } : undefined;
+    });
+  } catch (err) {
+    // Ctrl-C left the cursor after the question (and the terminal's ^C): the error goes on a line of its own.
+    ctx.stderr.write('\n');
+    throw err;
+  }
 }
 
 /**

@@ -54,6 +54,7 @@ describe('link delete at a terminal', () => {
   it('Ctrl-C at the question exits 130 and deletes nothing', async () => {
     const r = await deleteAt(KEYS.ctrlC);
     expect(r.code, r.screen).toBe(130);
+    expect(r.screen).toMatch(/\[y\/N\] (\^C)?\nerror: interrupted at the prompt; nothing was changed\n$/);
     for (const id of ids) expect(await exists(id)).toBe(true);
   });
 
