@@ -16,59 +16,67 @@ async function script(shell: string): Promise<string> {
 const BIN = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
 
 /**
- * Runs the bash completion function for a command line and returns the
- * candidates. `smslink` is the real bin (profile names are read from it when
- * Tab is pressed), with the config store in `configDir`.
+ * Runs the bash completion function for each command line, in one bash, and
+ * returns the candidates of each. `smslink` is the real bin (profile names
+ * are read from it when Tab is pressed), with the config store in `configDir`.
  */
-function complete(bash: string, words: string[], configDir = tempDir()): string[] {
+function completeEach(bash: string, lines: string[][], configDir = tempDir()): string[][] {
   const file = join(tempDir(), 'c.bash');
   writeFileSync(file, bash);
-  const arr = words.map((w) => `'${w}'`).join(' ');
   const smslink = `smslink() { '${process.execPath}' '${BIN}' "$@"; }`;
-  const out = execFileSync('bash', ['-c', `${smslink}; source ${file}; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _smslink; printf '%s\\n' "\${COMPREPLY[@]}"`], {
+  const runs = lines.map((words) => `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _smslink; echo "\${COMPREPLY[*]}"`);
+  const out = execFileSync('bash', ['-c', [smslink, `source ${file}`, ...runs].join('\n')], {
     encoding: 'utf8',
     env: binEnv({ SMSLINK_CONFIG_DIR: configDir }),
   });
-  return out.split('\n').filter(Boolean);
+  return out.split('\n').slice(0, lines.length).map((line) => line.split(' ').filter(Boolean));
+}
+
+function complete(bash: string, words: string[], configDir?: string): string[] {
+  return completeEach(bash, [words], configDir)[0];
 }
 
 describe('smslink completion', () => {
   it('bash: nouns, verbs, flags and flag values from the catalog', async () => {
     const bash = await script('bash');
-    expect(complete(bash, ['smslink', ''])).toEqual(['link', 'message', 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']);
-    expect(complete(bash, ['smslink', 'link', ''])).toEqual(['create', 'get', 'list', 'update', 'delete', 'stats', 'campaign']);
-    expect(complete(bash, ['smslink', 'link', 'update', '5', '--no-'])).toEqual(['--no-expiry', '--no-color']);
-    expect(complete(bash, ['smslink', 'link', 'create', 'x', '--status', ''])).toEqual(['active', 'inactive', '0', '1']);
-    expect(complete(bash, ['smslink', 'link', 'stats', '1', '--type', 'h'])).toEqual(['hourly']);
-    expect(complete(bash, ['smslink', 'message', 'list', '--status', 'UN'])).toEqual(['UNDELIV']);
-    expect(complete(bash, ['smslink', '-o', 'json', 'message', 'list', '--sort', 'segNum:'])).toEqual(['segNum:asc', 'segNum:desc']);
-    expect(complete(bash, ['smslink', 'link', 'list', '-o', 'n'])).toEqual(['ndjson']);
+    const cases: Array<[string[], string[]]> = [
+      [['smslink', ''], ['link', 'message', 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']],
+      [['smslink', 'link', ''], ['create', 'get', 'list', 'update', 'delete', 'stats', 'campaign']],
+      [['smslink', 'link', 'update', '5', '--no-'], ['--no-expiry', '--no-color']],
+      [['smslink', 'link', 'create', 'x', '--status', ''], ['active', 'inactive', '0', '1']],
+      [['smslink', 'link', 'stats', '1', '--type', 'h'], ['hourly']],
+      [['smslink', 'message', 'list', '--status', 'UN'], ['UNDELIV']],
+      [['smslink', '-o', 'json', 'message', 'list', '--sort', 'segNum:'], ['segNum:asc', 'segNum:desc']],
+      [['smslink', 'link', 'list', '-o', 'n'], ['ndjson']],
+    ];
+    expect(completeEach(bash, cases.map(([words]) => words))).toEqual(cases.map(([, expected]) => expected));
   });
 
   it('bash: setting names, profile names from the config store, and never subcommands as a flag value', async () => {
     const bash = await script('bash');
     const names = ['api-key', 'base-url', 'output', 'timeout', 'sender', 'retries'];
-    expect(complete(bash, ['smslink', 'config', 'set', ''])).toEqual(names);
-    expect(complete(bash, ['smslink', 'config', 'get', 'b'])).toEqual(['base-url']);
-    expect(complete(bash, ['smslink', '--profile', 'x', 'config', 'unset', 'o'])).toEqual(['output']);
-    // The value of a setting is not a setting name.
-    expect(complete(bash, ['smslink', 'config', 'set', 'output', ''])).toEqual([]);
-
     const configDir = tempDir();
     for (const profile of ['staging', 'prod']) {
       await runCli(['--profile', profile, 'config', 'set', 'base-url', 'https://api.example.com'], { env: { SMSLINK_CONFIG_DIR: configDir } });
     }
-    expect(complete(bash, ['smslink', 'config', 'use', ''], configDir)).toEqual(['staging', 'prod']);
-    expect(complete(bash, ['smslink', '--profile', 'p'], configDir)).toEqual(['prod']);
-    expect(complete(bash, ['smslink', 'link', 'list', '--profile', ''], configDir)).toEqual(['staging', 'prod']);
-    // No store yet: no profiles, and no subcommand names either.
+    const cases: Array<[string[], string[]]> = [
+      [['smslink', 'config', 'set', ''], names],
+      [['smslink', 'config', 'get', 'b'], ['base-url']],
+      [['smslink', '--profile', 'x', 'config', 'unset', 'o'], ['output']],
+      // The value of a setting is not a setting name.
+      [['smslink', 'config', 'set', 'output', ''], []],
+      [['smslink', 'config', 'use', ''], ['staging', 'prod']],
+      [['smslink', '--profile', 'p'], ['prod']],
+      [['smslink', 'link', 'list', '--profile', ''], ['staging', 'prod']],
+      // A flag that takes a value the catalog does not know offers nothing; after its value, the command goes on.
+      [['smslink', 'link', 'list', '--query', ''], []],
+      [['smslink', '--base-url', 'link', ''], ['link', 'message', 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']],
+      [['smslink', '--profile', 'prod', 'link', 'd'], ['delete']],
+      [['smslink', 'link', 'delete', '5', '--y'], ['--yes']],
+    ];
+    expect(completeEach(bash, cases.map(([words]) => words), configDir)).toEqual(cases.map(([, expected]) => expected));
+    // No config store yet: no profiles, and no subcommand names either.
     expect(complete(bash, ['smslink', '--profile', ''])).toEqual([]);
-
-    // A flag that takes a value the catalog does not know offers nothing; after its value, the command goes on.
-    expect(complete(bash, ['smslink', 'link', 'list', '--query', ''])).toEqual([]);
-    expect(complete(bash, ['smslink', '--base-url', 'link', ''])).toEqual(['link', 'message', 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']);
-    expect(complete(bash, ['smslink', '--profile', 'prod', 'link', 'd'], configDir)).toEqual(['delete']);
-    expect(complete(bash, ['smslink', 'link', 'delete', '5', '--y'])).toEqual(['--yes']);
   });
 
   it('zsh and fish scripts name every command and flag', async () => {
