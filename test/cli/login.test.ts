@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { KEYS, runInPty, screenText } from '../helpers/pty.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { useRecordingServer } from '../helpers/recording-server.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 const KEY = 'LoginKey0123456789abcdefABCDEF0123456789';
@@ -14,15 +14,12 @@ const WRONG = 'WrongKey0123456789abcdefABCDEF0123456789';
 const MASKED = `Logi${'*'.repeat(32)}6789`;
 
 let emu: TestEmulator;
-let rec: RecordingServer;
 beforeAll(async () => {
   emu = await startTestEmulator({ apiKeys: [KEY] });
-  rec = await startRecordingServer();
 });
-afterAll(async () => {
-  await emu.close();
-  await rec.close();
-});
+afterAll(() => emu.close());
+// A stand-in for answers the emulator never gives (code 13), emptied before each test.
+const recording = useRecordingServer(KEY);
 
 function configAt() {
   const dir = tempDir();
@@ -119,8 +116,8 @@ describe('login without a terminal', () => {
 
   it('code 13 names the regional host the service gave; nothing is saved', async () => {
     const { env, stored } = configAt();
-    rec.respond(() => ({ body: { code: 13, data: { domain: 'api.example.kz' }, message: 'wrong region' } }));
-    const r = await runCli(['login', '--base-url', rec.url, '--with-key'], { env, stdin: KEY });
+    recording.server.respond(() => ({ body: { code: 13, data: { domain: 'api.example.kz' }, message: 'wrong region' } }));
+    const r = await runCli(['login', '--base-url', recording.server.url, '--with-key'], { env, stdin: KEY });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('the service refused the key: wrong regional API server for this account (code 13)');
     expect(r.stderr).toContain('This account lives on https://api.example.kz: set it with `smslink config set base-url https://api.example.kz`');

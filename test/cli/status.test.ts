@@ -4,22 +4,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runInPty, screenText } from '../helpers/pty.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { useRecordingServer } from '../helpers/recording-server.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 const KEY = 'StatusKey0123456789abcdefABCDEF012345678';
 const MASKED = `Stat${'*'.repeat(32)}5678`;
 
 let emu: TestEmulator;
-let rec: RecordingServer;
 beforeAll(async () => {
   emu = await startTestEmulator({ apiKeys: [KEY] });
-  rec = await startRecordingServer();
 });
-afterAll(async () => {
-  await emu.close();
-  await rec.close();
-});
+afterAll(() => emu.close());
+// A stand-in for answers the emulator never gives (code 13), emptied before each test.
+const recording = useRecordingServer(KEY);
 
 describe('smslink status', () => {
   it('-o json: each setting with its source, and the key accepted after one cheap call', async () => {
@@ -42,11 +39,10 @@ describe('smslink status', () => {
   });
 
   it('the check is one Message/GetSMSStatus of one id', async () => {
-    rec.requests.length = 0;
-    const r = await runCli(['status', '-q'], { env: { SMSLINK_BASE_URL: rec.url, SMSLINK_API_KEY: KEY } });
+    const r = await runCli(['status', '-q'], { env: { SMSLINK_BASE_URL: recording.server.url, SMSLINK_API_KEY: KEY } });
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).toBe('');
-    expect(rec.requests.map((q) => [q.path, q.body])).toEqual([['/service/Message/GetSMSStatus', 'ids=1']]);
+    expect(recording.server.requests.map((q) => [q.path, q.body])).toEqual([['/service/Message/GetSMSStatus', 'ids=1']]);
   });
 
   it('a refused key exits 4 and says so; the profile is named as the source', async () => {
@@ -76,9 +72,8 @@ describe('smslink status', () => {
   });
 
   it('code 13 names the right regional host from the answer', async () => {
-    rec.respond(() => ({ body: { code: 13, data: 'api.example.uz', message: '' } }));
-    const r = await runCli(['status', '-o', 'json'], { env: { SMSLINK_BASE_URL: rec.url, SMSLINK_API_KEY: KEY } });
-    rec.respond(undefined);
+    recording.server.respond(() => ({ body: { code: 13, data: 'api.example.uz', message: '' } }));
+    const r = await runCli(['status', '-o', 'json'], { env: { SMSLINK_BASE_URL: recording.server.url, SMSLINK_API_KEY: KEY } });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('This account lives on https://api.example.uz');
   });
