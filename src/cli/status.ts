@@ -15,34 +15,65 @@ const NOT_SET = 'not set';
 function missing(ctx: RunContext): string | undefined {
   if (ctx.sandbox) return undefined;
   const settings = ctx.settings();
+  const profile = settings.profile;
+  if (profile.source !== 'default' && !ctx.store().profiles?.[profile.value!]) {
+    return `profile "${profile.value}" (from ${profile.origin}) does not exist; create it with \`smslink --profile ${profile.value} login\``;
+  }
   const lacking = [!settings.baseUrl.value && 'base URL', !settings.apiKey.value && 'API key'].filter(Boolean);
   if (!lacking.length) return undefined;
   return `no ${lacking.join(' and no ')}: run \`smslink login\` to set ${lacking.length > 1 ? 'them' : 'it'} (or set SMSLINK_BASE_URL and SMSLINK_API_KEY), or use --sandbox`;
 }
 
-export async function status(ctx: RunContext): Promise<number> {
+interface Report {
+  profile: string | undefined;
+  profileSource: string;
+  /** Whether --sandbox (or SMSLINK_SANDBOX) sends everything to the local emulator; then `database` is its file. */
+  sandbox: boolean;
+  database?: string;
+  baseUrl: string | null;
+  baseUrlSource: string;
+  /** Masked. */
+  apiKey: string | null;
+  apiKeySource: string;
+  keyAccepted: boolean;
+  checkedWith: string | null;
+  ms: number | null;
+  problem: string | null;
+}
+
+async function reportOf(ctx: RunContext, lacking: string | undefined, check: KeyCheck | undefined): Promise<Report> {
   const settings = ctx.settings();
-  const lacking = missing(ctx);
-  const check: KeyCheck | undefined = lacking ? undefined : await checkKey(() => ctx.client());
-  let sandboxPath: string | undefined;
-  if (ctx.sandbox) sandboxPath = (await import('../emulator/sandbox.js')).sandboxDbPath(ctx.env);
-  const key = settings.apiKey.value;
-  const report = {
+  const common = {
     profile: settings.profile.value,
     profileSource: settings.profile.origin,
-    sandbox: ctx.sandbox,
-    baseUrl: ctx.sandbox ? null : (settings.baseUrl.value ?? null),
-    baseUrlSource: ctx.sandbox ? '--sandbox' : settings.baseUrl.value ? settings.baseUrl.origin : NOT_SET,
-    apiKey: ctx.sandbox ? null : key ? maskKey(key) : null,
-    apiKeySource: ctx.sandbox ? '--sandbox' : key ? settings.apiKey.origin : NOT_SET,
     keyAccepted: check?.accepted ?? false,
     checkedWith: check ? CHECK_OPERATION : null,
     ms: check?.ms ?? null,
     problem: lacking ?? check?.problem ?? null,
   };
-  const code = lacking ? EXIT.CONFIG : check!.code;
+  if (ctx.sandbox) {
+    const { sandboxDbPath } = await import('../emulator/sandbox.js');
+    return { ...common, sandbox: true, database: sandboxDbPath(ctx.env), baseUrl: null, baseUrlSource: '--sandbox', apiKey: null, apiKeySource: '--sandbox' };
+  }
+  const { baseUrl, apiKey } = settings;
+  return {
+    ...common,
+    sandbox: false,
+    baseUrl: baseUrl.value ?? null,
+    baseUrlSource: baseUrl.value ? baseUrl.origin : NOT_SET,
+    apiKey: apiKey.value ? maskKey(apiKey.value) : null,
+    apiKeySource: apiKey.value ? apiKey.origin : NOT_SET,
+  };
+}
+
+export async function status(ctx: RunContext): Promise<number> {
+  const lacking = missing(ctx);
+  const check = lacking ? undefined : await checkKey(() => ctx.client());
+  const code = check?.code ?? EXIT.CONFIG;
+  // -q: the exit code is the answer.
   if (ctx.globals.quiet) return code;
-  await show(ctx, report, check, sandboxPath);
+  const report = await reportOf(ctx, lacking, check);
+  await show(ctx, report);
   if (report.problem) {
     const paint = await painter(ctx.colorFor(ctx.io.stderr));
     ctx.note(`${paint.red('error:')} ${report.problem}`);
@@ -50,20 +81,18 @@ export async function status(ctx: RunContext): Promise<number> {
   return code;
 }
 
-type Report = Record<string, unknown> & { profile?: string; profileSource: string; baseUrl: string | null; baseUrlSource: string; apiKey: string | null; apiKeySource: string };
-
-async function show(ctx: RunContext, report: Report, check: KeyCheck | undefined, sandboxPath: string | undefined): Promise<void> {
+async function show(ctx: RunContext, report: Report): Promise<void> {
   const format = ctx.format();
   if (format === 'json' || format === 'ndjson') {
     ctx.stdout.write(`${JSON.stringify(report, null, format === 'json' ? 2 : undefined)}\n`);
     return;
   }
-  const service = check?.accepted ? 'key accepted' : check ? 'key not accepted' : 'not checked';
+  const service = report.keyAccepted ? 'key accepted' : report.checkedWith ? 'key not accepted' : 'not checked';
   const rows = [
     { setting: 'profile', value: report.profile ?? '', source: report.profileSource },
-    { setting: 'base-url', value: ctx.sandbox ? `local emulator (${sandboxPath})` : (report.baseUrl ?? ''), source: report.baseUrlSource },
-    { setting: 'api-key', value: ctx.sandbox ? 'the sandbox key' : (report.apiKey ?? ''), source: report.apiKeySource },
-    { setting: 'service', value: service, source: check ? `${CHECK_OPERATION}, ${check.ms} ms` : '' },
+    { setting: 'base-url', value: report.sandbox ? `local emulator (${report.database})` : (report.baseUrl ?? ''), source: report.baseUrlSource },
+    { setting: 'api-key', value: report.sandbox ? 'the sandbox key' : (report.apiKey ?? ''), source: report.apiKeySource },
+    { setting: 'service', value: service, source: report.checkedWith ? `${report.checkedWith}, ${report.ms} ms` : '' },
   ];
   const { renderRows } = await import('../output/format.js');
   await renderRows(ctx.stdout, await ctx.view({ output: { rows: 'array', columns: ['setting', 'value', 'source'], primary: 'value' } }), rows);

@@ -65,6 +65,12 @@ describe('smslink status', () => {
     expect(r.stderr).toContain('no base URL and no API key: run `smslink login`');
   });
 
+  it('a profile that does not exist is named, with how to create it', async () => {
+    const r = await runCli(['--profile', 'nope', 'status', '-o', 'json']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('profile "nope" (from --profile) does not exist; create it with `smslink --profile nope login`');
+  });
+
   it('an unreachable service exits 3', async () => {
     const r = await runCli(['status', '--retries', '0', '-o', 'json'], { env: { SMSLINK_BASE_URL: 'http://127.0.0.1:1', SMSLINK_API_KEY: KEY } });
     expect(r.code).toBe(3);
