@@ -25,7 +25,7 @@ ${examples([
   'smslink login',
   'smslink --profile staging login --base-url https://api.example.com',
   'smslink login --base-url https://api.example.com --with-key < key.txt',
-  'printenv SMSLINK_KEY | smslink login --base-url https://api.example.com --with-key',
+  'echo "$KEY" | smslink login --base-url https://api.example.com --with-key',
 ])}`,
     )
     .action((opts: CliValues, cmd: Command) => runner(cmd, async (ctx) => (await import('./login.js')).login(ctx, opts)));

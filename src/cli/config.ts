@@ -105,14 +105,15 @@ export function registerConfig(program: Command, runner: Runner, reach: Reach): 
       'after',
       `
 Settings: ${NAMES}.
-Precedence: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE,
-SMSLINK_OUTPUT, SMSLINK_TIMEOUT, SMSLINK_RETRIES, SMSLINK_SENDER) > profile > default.
+Precedence: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL,
+SMSLINK_PROFILE, SMSLINK_OUTPUT, SMSLINK_TIMEOUT, SMSLINK_RETRIES,
+SMSLINK_SENDER) > profile > default.
 The file is written with mode 0600; SMSLINK_CONFIG_DIR moves it.
 ${examples([
   'smslink config set base-url https://api.example.com',
-  'smslink login                        # asks for the base URL and key, checks them, saves both',
-  'smslink config set api-key            # asks for the key; nothing is shown as you paste it',
-  'printenv SMSLINK_KEY | smslink config set api-key -   # from a script: the key on stdin',
+  'smslink login                # asks for the base URL and key, checks, saves',
+  'smslink config set api-key   # asks; nothing is shown as you paste the key',
+  'echo "$KEY" | smslink config set api-key -   # from a script',
   'smslink --profile staging config set base-url https://staging.example.com',
   'smslink config use staging',
   'smslink config list',
