@@ -4,6 +4,7 @@
 // there) would hold two commands. The help of each names gh's equivalent.
 
 import type { Command } from 'commander';
+import { UsageError } from './exit.js';
 import { examples, type CliValues } from './operation.js';
 import type { AddCommand, Runner } from './run.js';
 
@@ -42,5 +43,12 @@ or not configured, 3 service unreachable. For a message's delivery status,
 see \`smslink message status <id>\`.
 ${examples(['smslink status', 'smslink --profile staging status', 'smslink status -o json', 'smslink status -q && echo ready'])}`,
     )
-    .action((_opts: CliValues, cmd: Command) => runner(cmd, async (ctx) => (await import('./status.js')).status(ctx)));
+    // `smslink status 123456` is someone after a message's status: say where it is.
+    .allowExcessArguments(true)
+    .action((_opts: CliValues, cmd: Command) =>
+      runner(cmd, async (ctx) => {
+        if (cmd.args.length) throw new UsageError(`status takes no arguments; for the delivery status of a message, run \`smslink message status ${cmd.args.join(' ')}\``);
+        return (await import('./status.js')).status(ctx);
+      }),
+    );
 }

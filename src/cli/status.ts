@@ -43,9 +43,8 @@ interface Report {
 
 async function reportOf(ctx: RunContext, lacking: string | undefined, check: KeyCheck | undefined): Promise<Report> {
   const settings = ctx.settings();
-  const common = {
-    profile: settings.profile.value,
-    profileSource: settings.profile.origin,
+  const profile = { profile: settings.profile.value, profileSource: settings.profile.origin };
+  const result = {
     keyAccepted: check?.accepted ?? false,
     checkedWith: check ? CHECK_OPERATION : null,
     ms: check?.ms ?? null,
@@ -53,16 +52,18 @@ async function reportOf(ctx: RunContext, lacking: string | undefined, check: Key
   };
   if (ctx.sandbox) {
     const { sandboxDbPath } = await import('../emulator/sandbox.js');
-    return { ...common, sandbox: true, database: sandboxDbPath(ctx.env), baseUrl: null, baseUrlSource: '--sandbox', apiKey: null, apiKeySource: '--sandbox' };
+    const where = { database: sandboxDbPath(ctx.env), baseUrl: null, baseUrlSource: '--sandbox', apiKey: null, apiKeySource: '--sandbox' };
+    return { ...profile, sandbox: true, ...where, ...result };
   }
   const { baseUrl, apiKey } = settings;
   return {
-    ...common,
+    ...profile,
     sandbox: false,
     baseUrl: baseUrl.value ?? null,
     baseUrlSource: baseUrl.value ? baseUrl.origin : NOT_SET,
     apiKey: apiKey.value ? maskKey(apiKey.value) : null,
     apiKeySource: apiKey.value ? apiKey.origin : NOT_SET,
+    ...result,
   };
 }
 

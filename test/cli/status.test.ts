@@ -71,6 +71,12 @@ describe('smslink status', () => {
     expect(r.stderr).toContain('profile "nope" (from --profile) does not exist; create it with `smslink --profile nope login`');
   });
 
+  it('an id given to status points to message status (exit 2)', async () => {
+    const r = await runCli(['status', '123456']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('status takes no arguments; for the delivery status of a message, run `smslink message status 123456`');
+  });
+
   it('an unreachable service exits 3', async () => {
     const r = await runCli(['status', '--retries', '0', '-o', 'json'], { env: { SMSLINK_BASE_URL: 'http://127.0.0.1:1', SMSLINK_API_KEY: KEY } });
     expect(r.code).toBe(3);
