@@ -107,7 +107,7 @@ function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Comma
       `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE) > config profile > default.\n\n${EXIT_CODES_HELP}\n`,
   );
 
-  // The nouns are always added in full; api, serve and completion are built only when reached.
+  // The nouns are always added in full; login, status, api, serve and completion are built only when reached.
   const command = reach.among(program, ['link', 'message', 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']);
   registerLink(program, runner, reach);
   registerMessage(program, runner, reach);
