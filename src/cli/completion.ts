@@ -2,22 +2,39 @@
 // command tree itself, so they cover every command, flag and flag value the
 // catalog knows without a second list to keep in step.
 
-import type { Command, Option } from 'commander';
+import type { Argument, Command, Option } from 'commander';
 import type { RunContext } from './context.js';
 import { UsageError } from './exit.js';
 import { COMPLETIONS, examples, type CliValues } from './operation.js';
 import type { AddCommand, Runner } from './run.js';
 
+/** Candidates read at completion time rather than written into the script. */
+const FILES = '__files__';
+const PROFILES = '__profiles__';
+
+/** Values offered for positional arguments (setting names, profiles), set by completesWith(). */
+const ARG_COMPLETIONS = new WeakMap<Argument, readonly string[]>();
+
+/** Makes shell completion offer `values` for `arg`; `'profiles'` reads the profile names when Tab is pressed. */
+export function completing(arg: Argument, values: readonly string[] | 'profiles'): Argument {
+  ARG_COMPLETIONS.set(arg, values === 'profiles' ? [PROFILES] : values);
+  return arg;
+}
+
 interface Node {
   path: string;
   subcommands: string[];
   flags: string[];
+  /** Flags that take a value: the next word is theirs, never a subcommand. */
+  valued: string[];
 }
 
 interface Tree {
   nodes: Node[];
-  /** "path|--flag" -> values; `__files__` for a file argument. */
+  /** "path|--flag" -> values; FILES for a file argument, PROFILES for a profile. */
   values: Map<string, readonly string[]>;
+  /** "path|N" -> values of the Nth positional argument (from 1). */
+  args: Map<string, readonly string[]>;
 }
 
 const FILE_FLAGS = new Set(['--ca-file', '--input', '--from-file', '--journal']);
@@ -27,75 +44,91 @@ function flagsOf(options: readonly Option[]): string[] {
 }
 
 function valuesFor(option: Option): readonly string[] | undefined {
-  if (option.long && FILE_FLAGS.has(option.long)) return ['__files__'];
+  if (option.long && FILE_FLAGS.has(option.long)) return [FILES];
+  if (option.long === '--profile') return [PROFILES];
   return COMPLETIONS.get(option) ?? option.argChoices;
 }
+
+const unique = (list: string[]) => list.filter((f, i, a) => a.indexOf(f) === i);
 
 export function commandTree(program: Command): Tree {
   const nodes: Node[] = [];
   const values = new Map<string, readonly string[]>();
+  const args = new Map<string, readonly string[]>();
   // --version belongs to the program only.
   const globals = program.options.filter((o) => o.long !== '--version');
   const walk = (cmd: Command, path: string) => {
     const visible = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
-    const own = path ? cmd.options : program.options;
-    nodes.push({ path, subcommands: visible.map((c) => c.name()), flags: [...flagsOf(own), ...flagsOf(globals), '--help'].filter((f, i, a) => a.indexOf(f) === i) });
-    for (const option of [...cmd.options, ...globals]) {
+    const own = path ? [...cmd.options, ...globals] : program.options;
+    nodes.push({
+      path,
+      subcommands: visible.map((c) => c.name()),
+      flags: unique([...flagsOf(own), '--help']),
+      valued: unique(flagsOf(own.filter((o) => o.required || o.optional))),
+    });
+    for (const option of own) {
       const v = valuesFor(option);
       if (v?.length && option.long) values.set(`${path}|${option.long}`, v);
       if (v?.length && option.short) values.set(`${path}|${option.short}`, v);
     }
+    cmd.registeredArguments.forEach((arg, i) => {
+      const v = ARG_COMPLETIONS.get(arg) ?? arg.argChoices;
+      if (v?.length) args.set(`${path}|${i + 1}`, v);
+    });
     for (const sub of visible) walk(sub, path ? `${path} ${sub.name()}` : sub.name());
   };
   walk(program, '');
-  return { nodes, values };
+  return { nodes, values, args };
 }
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+function bashCase(name: string, entries: Array<[string, readonly string[]]>): string {
+  const lines = entries.map(([k, v]) => `    ${q(k)}) echo ${q(v.join(' '))} ;;`).join('\n');
+  return `${name}() {\n  case "$1" in\n${lines}\n  esac\n}`;
+}
+
 export function bashScript(tree: Tree): string {
-  const subs = tree.nodes.map((n) => `    ${q(n.path)}) echo ${q(n.subcommands.join(' '))} ;;`).join('\n');
-  const flags = tree.nodes.map((n) => `    ${q(n.path)}) echo ${q(n.flags.join(' '))} ;;`).join('\n');
-  const vals = [...tree.values.entries()].map(([k, v]) => `    ${q(k)}) echo ${q(v.join(' '))} ;;`).join('\n');
   return `# smslink completion for bash. Install: smslink completion bash > /etc/bash_completion.d/smslink
 # (or: source <(smslink completion bash) in ~/.bashrc)
-_smslink_subcommands() {
+${bashCase('_smslink_subcommands', tree.nodes.map((n) => [n.path, n.subcommands]))}
+${bashCase('_smslink_flags', tree.nodes.map((n) => [n.path, n.flags]))}
+${bashCase('_smslink_valued', tree.nodes.map((n) => [n.path, n.valued]))}
+${bashCase('_smslink_values', [...tree.values.entries()])}
+${bashCase('_smslink_args', [...tree.args.entries()])}
+# Candidates: a word list, files, or the profiles of the config store (read now, by smslink itself).
+_smslink_reply() {
   case "$1" in
-${subs}
-  esac
-}
-_smslink_flags() {
-  case "$1" in
-${flags}
-  esac
-}
-_smslink_values() {
-  case "$1" in
-${vals}
+    ${FILES}) COMPREPLY=($(compgen -f -- "$2")) ;;
+    ${PROFILES}) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" config profiles -q 2>/dev/null)" -- "$2")) ;;
+    *) COMPREPLY=($(compgen -W "$1" -- "$2")) ;;
   esac
 }
 _smslink() {
-  local cur prev path="" i w values
+  local cur cmd="" i w n=0 flag=""
   cur="\${COMP_WORDS[COMP_CWORD]}"
-  prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  # The command path (not "path": zsh ties that to PATH), the positional arguments after it, and a flag still waiting for its value.
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
-    case " $(_smslink_subcommands "$path") " in
-      *" $w "*) path="\${path:+$path }$w" ;;
-    esac
+    if [[ -n "$flag" ]]; then
+      flag=""
+    elif [[ "$w" == -* ]]; then
+      case " $(_smslink_valued "$cmd") " in *" $w "*) flag="$w" ;; esac
+    elif [[ $n -eq 0 && " $(_smslink_subcommands "$cmd") " == *" $w "* ]]; then
+      cmd="\${cmd:+$cmd }$w"
+    else
+      n=$((n + 1))
+    fi
   done
-  values="$(_smslink_values "$path|$prev")"
-  if [[ "$values" == "__files__" ]]; then
-    COMPREPLY=($(compgen -f -- "$cur"))
-    return
-  elif [[ -n "$values" ]]; then
-    COMPREPLY=($(compgen -W "$values" -- "$cur"))
-    return
-  fi
-  if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_smslink_flags "$path")" -- "$cur"))
-  else
-    COMPREPLY=($(compgen -W "$(_smslink_subcommands "$path")" -- "$cur"))
+  if [[ -n "$flag" ]]; then
+    # Its values when they are known, else nothing: never subcommands.
+    _smslink_reply "$(_smslink_values "$cmd|$flag")" "$cur"
+  elif [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "$(_smslink_flags "$cmd")" -- "$cur"))
+  elif [[ -n "$(_smslink_args "$cmd|$((n + 1))")" ]]; then
+    _smslink_reply "$(_smslink_args "$cmd|$((n + 1))")" "$cur"
+  elif [[ $n -eq 0 ]]; then
+    COMPREPLY=($(compgen -W "$(_smslink_subcommands "$cmd")" -- "$cur"))
   fi
 }
 complete -F _smslink smslink
@@ -111,33 +144,64 @@ autoload -U +X bashcompinit && bashcompinit
 ${bashScript(tree)}`;
 }
 
+/** A fish candidate list: words, files (-F) or the profiles read when Tab is pressed. */
+function fishValues(v: readonly string[]): string {
+  if (v[0] === FILES) return ' -rF';
+  if (v[0] === PROFILES) return ` -xa ${q('(smslink config profiles -q 2>/dev/null)')}`;
+  return ` -xa ${q(v.join(' '))}`;
+}
+
 export function fishScript(tree: Tree): string {
   const lines = [
     '# smslink completion for fish. Install: smslink completion fish > ~/.config/fish/completions/smslink.fish',
-    'function __smslink_path',
+    '# Prints the command path, then how many positional arguments follow it.',
+    'function __smslink_where',
     '    set -l words (commandline -opc)',
     '    set -l path ""',
+    '    set -l n 0',
+    '    set -l flag ""',
     '    for w in $words[2..-1]',
-    '        if contains -- $w (__smslink_subcommands "$path")',
+    '        if test -n "$flag"',
+    '            set flag ""',
+    '        else if string match -q -- "-*" $w',
+    '            contains -- $w (__smslink_valued "$path"); and set flag $w',
+    '        else if test $n -eq 0; and contains -- $w (__smslink_subcommands "$path")',
     '            set path (string trim -- "$path $w")',
+    '        else',
+    '            set n (math $n + 1)',
     '        end',
     '    end',
     '    echo $path',
+    '    echo $n',
     'end',
-    'function __smslink_subcommands',
+    'function __smslink_at',
+    '    set -l where (__smslink_where)',
+    '    test "$where[1]" = "$argv[1]"; and test "$where[2]" = "$argv[2]"',
+    'end',
+  ];
+  const fishCase = (name: string, entries: Array<[string, readonly string[]]>) => [
+    `function ${name}`,
     '    switch $argv[1]',
-    ...tree.nodes.map((n) => `        case ${q(n.path)}\n            printf "%s\\n" ${n.subcommands.map(q).join(' ')}`),
+    ...entries.map(([k, v]) => `        case ${q(k)}\n            printf "%s\\n" ${v.map(q).join(' ')}`),
     '    end',
     'end',
-    'complete -c smslink -f',
   ];
+  lines.push(...fishCase('__smslink_subcommands', tree.nodes.map((n) => [n.path, n.subcommands])));
+  lines.push(...fishCase('__smslink_valued', tree.nodes.map((n) => [n.path, n.valued])));
+  lines.push('complete -c smslink -f');
   for (const node of tree.nodes) {
-    const cond = `test (__smslink_path) = ${q(node.path)}`;
-    if (node.subcommands.length) lines.push(`complete -c smslink -n ${q(cond)} -a ${q(node.subcommands.join(' '))}`);
+    const at = (n: number) => `__smslink_at ${q(node.path)} ${n}`;
+    if (node.subcommands.length) lines.push(`complete -c smslink -n ${q(at(0))} -a ${q(node.subcommands.join(' '))}`);
+    for (const [key, v] of tree.args) {
+      const [path, n] = key.split('|');
+      if (path === node.path) lines.push(`complete -c smslink -n ${q(at(Number(n) - 1))}${fishValues(v)}`);
+    }
+    const cond = `test (__smslink_where)[1] = ${q(node.path)}`;
     for (const flag of node.flags) {
       const v = tree.values.get(`${node.path}|${flag}`);
       const name = flag.startsWith('--') ? `-l ${flag.slice(2)}` : `-s ${flag.slice(1)}`;
-      const arg = v ? (v[0] === '__files__' ? ' -rF' : ` -xa ${q(v.join(' '))}`) : '';
+      // A flag that takes a value without known ones: -x (a value, no files), so fish offers nothing after it.
+      const arg = v ? fishValues(v) : node.valued.includes(flag) ? ' -x' : '';
       lines.push(`complete -c smslink -n ${q(cond)} ${name}${arg}`);
     }
   }

@@ -1,18 +1,23 @@
 // `smslink config ...`: the local store of profiles (base URL, API key,
 // defaults). `config list` shows every setting with the place it came from.
 
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import { helpWhenAlone } from './help.js';
 import { maskKey, resolveProfile, SETTINGS, settingByName } from '../config/resolve.js';
-import { configPath, openStore, SETTING_KEYS, type ProfileData, type SettingKey } from '../config/store.js';
+import { configPath, openStore, SETTING_KEYS, writeProfile, type ProfileData, type SettingKey } from '../config/store.js';
 import type { RunContext } from './context.js';
 import { readStdin } from './common.js';
 import { registerSecret } from '../secrets.js';
 import { EXIT, UsageError } from './exit.js';
 import { examples, type CliValues } from './operation.js';
 import type { Reach, Runner } from './run.js';
+import { completing } from './completion.js';
+
+/** The question for an API key, as gh and stripe ask it. */
+export const KEY_PROMPT = 'Paste your API key: ';
 
 const NAMES = SETTING_KEYS.map((k) => SETTINGS[k].name).join(', ');
+const settingArgument = () => completing(new Argument('<name>', NAMES), SETTING_KEYS.map((k) => SETTINGS[k].name));
 
 function keyOf(name: string): SettingKey {
   const key = settingByName(name);
@@ -25,8 +30,16 @@ function show(key: SettingKey, value: string | undefined): string {
   return SETTINGS[key].secret ? maskKey(value) : value;
 }
 
-function currentProfile(ctx: RunContext): string {
+/** The profile a command reads and writes: --profile > SMSLINK_PROFILE > `config use` > default. */
+export function currentProfile(ctx: RunContext): string {
   return resolveProfile({ profile: ctx.globals.profile }, ctx.env, ctx.store()).value!;
+}
+
+/** A value given as - (or an API key given as nothing): asked for on a terminal, else read from stdin. */
+async function valueFromInput(ctx: RunContext, key: SettingKey, name: string): Promise<string> {
+  if (!ctx.io.stdin.isTTY) return (await readStdin(ctx)).trim();
+  const { promptLine, promptSecret } = await import('./prompt.js');
+  return SETTINGS[key].secret ? promptSecret(ctx, KEY_PROMPT) : promptLine(ctx, `${name}: `);
 }
 
 async function set(ctx: RunContext, name: string, value: string | undefined): Promise<number> {
@@ -34,18 +47,15 @@ async function set(ctx: RunContext, name: string, value: string | undefined): Pr
   let v = value;
   if (v === undefined || v === '-') {
     if (v === undefined && !SETTINGS[key].secret) throw new UsageError(`config set ${name}: give a value (or - to read it from stdin)`);
-    v = (await readStdin(ctx)).trim();
+    v = await valueFromInput(ctx, key, name);
   }
-  if (!v) throw new UsageError(`config set ${name}: the value is empty`);
+  if (!v) throw new UsageError(`config set ${name}: the value is empty; nothing was saved`);
   if (SETTINGS[key].secret) registerSecret(v);
   const problem = SETTINGS[key].check?.(v);
   if (problem) throw new UsageError(`config set ${name}: "${v}" ${problem}`);
   const profile = currentProfile(ctx);
-  const store = await openStore(ctx.env);
-  const profiles = { ...(store.get('profiles') ?? {}) };
-  profiles[profile] = { ...(profiles[profile] ?? {}), [key]: v };
-  store.set('profiles', profiles);
-  ctx.note(`Saved ${name} = ${show(key, v)} in profile "${profile}" (${store.path}).`);
+  const path = await writeProfile(ctx.env, profile, { [key]: v });
+  ctx.note(`Saved ${name} = ${show(key, v)} in profile "${profile}" (${path}).`);
   return EXIT.OK;
 }
 
@@ -76,6 +86,18 @@ async function list(ctx: RunContext): Promise<number> {
   return EXIT.OK;
 }
 
+/** `config profiles`: each profile with its base URL; -q gives the names alone (shell completion uses it). */
+async function profiles(ctx: RunContext): Promise<number> {
+  const store = ctx.store();
+  const current = currentProfile(ctx);
+  const rows = Object.entries(store.profiles ?? {}).map(([name, data]) => ({ profile: name, current: name === current, baseUrl: data.baseUrl ?? null }));
+  const { renderRows } = await import('../output/format.js');
+  const view = await ctx.view({ output: { rows: 'array', columns: ['profile', 'current', 'baseUrl'], primary: 'profile' } });
+  if (!rows.length && view.format === 'table' && !view.quiet) ctx.note('No profiles yet; `smslink login` creates one.');
+  else await renderRows(ctx.stdout, view, rows);
+  return EXIT.OK;
+}
+
 /** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
 export function registerConfig(program: Command, runner: Runner, reach: Reach): void {
   const config = helpWhenAlone(program.command('config'))
@@ -84,12 +106,15 @@ export function registerConfig(program: Command, runner: Runner, reach: Reach): 
       'after',
       `
 Settings: ${NAMES}.
-Precedence: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE,
-SMSLINK_OUTPUT, SMSLINK_TIMEOUT, SMSLINK_RETRIES, SMSLINK_SENDER) > profile > default.
+Precedence: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL,
+SMSLINK_PROFILE, SMSLINK_OUTPUT, SMSLINK_TIMEOUT, SMSLINK_RETRIES,
+SMSLINK_SENDER) > profile > default.
 The file is written with mode 0600; SMSLINK_CONFIG_DIR moves it.
 ${examples([
   'smslink config set base-url https://api.example.com',
-  'smslink config set api-key -          # paste the key, then Ctrl-D',
+  'smslink login                # asks for the base URL and key, checks, saves',
+  'smslink config set api-key   # asks; nothing is shown as you paste the key',
+  'echo "$KEY" | smslink config set api-key -   # from a script',
   'smslink --profile staging config set base-url https://staging.example.com',
   'smslink config use staging',
   'smslink config list',
@@ -97,15 +122,27 @@ ${examples([
     );
 
   if (!reach.noun('config')) return;
-  const verb = reach.among(config, ['set', 'get', 'unset', 'list', 'use', 'path']);
+  const verb = reach.among(config, ['set', 'get', 'unset', 'list', 'profiles', 'use', 'path']);
   verb('set', 'Save a setting in the current profile (- reads the value from stdin)')
-    ?.argument('<name>', NAMES)
-    .argument('[value]', 'the value; - or nothing (api-key) reads stdin')
-    .addHelpText('after', examples(['smslink config set base-url https://api.example.com', 'smslink config set api-key', 'smslink --profile staging config set timeout 60']))
+    ?.addArgument(settingArgument())
+    .argument('[value]', 'the value; - (or nothing, for api-key) asks for it on a terminal, else reads stdin')
+    .addHelpText(
+      'after',
+      `
+On a terminal, \`config set api-key\` asks "${KEY_PROMPT.trim()}" and shows nothing
+as you type or paste; press Enter. With stdin piped, the value is read from
+it instead, so the key stays out of shell history either way.
+${examples([
+  'smslink config set base-url https://api.example.com',
+  'smslink config set api-key',
+  'smslink --profile staging config set api-key - < staging-key.txt',
+  'smslink config set output csv',
+])}`,
+    )
     .action((name: string, value: string | undefined, _o: CliValues, cmd: Command) => runner(cmd, (ctx) => set(ctx, name, value)));
 
   verb('get', 'Print one setting as resolved (the API key masked)')
-    ?.argument('<name>', NAMES)
+    ?.addArgument(settingArgument())
     .addHelpText('after', examples(['smslink config get base-url', 'smslink --profile staging config get output']))
     .action((name: string, _o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
@@ -121,7 +158,7 @@ ${examples([
     );
 
   verb('unset', 'Remove a setting from the current profile')
-    ?.argument('<name>', NAMES)
+    ?.addArgument(settingArgument())
     .addHelpText('after', examples(['smslink config unset sender', 'smslink --profile staging config unset api-key']))
     .action((name: string, _o: CliValues, cmd: Command) => runner(cmd, (ctx) => unset(ctx, name)));
 
@@ -129,8 +166,12 @@ ${examples([
     ?.addHelpText('after', examples(['smslink config list', 'SMSLINK_PROFILE=staging smslink config list -o json']))
     .action((_o: CliValues, cmd: Command) => runner(cmd, (ctx) => list(ctx)));
 
+  verb('profiles', 'List the profiles, the current one marked')
+    ?.addHelpText('after', examples(['smslink config profiles', 'smslink config profiles -q   # the names alone']))
+    .action((_o: CliValues, cmd: Command) => runner(cmd, (ctx) => profiles(ctx)));
+
   verb('use', 'Make a profile the default one')
-    ?.argument('<profile>', 'profile name')
+    ?.addArgument(completing(new Argument('<profile>', 'profile name'), 'profiles'))
     .addHelpText('after', examples(['smslink config use staging', 'smslink config use default']))
     .action((profile: string, _o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {

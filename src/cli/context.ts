@@ -127,9 +127,12 @@ export class RunContext {
   constructor(
     readonly io: CliIO,
     readonly globals: GlobalOptions,
+    /** A base URL and key to use instead of the settings (`login` checks them before saving them). */
+    readonly credentials?: { baseUrl: string; apiKey: string },
   ) {
     // Keys given on the command line or in the environment are secrets from the start.
     for (const key of globals.apiKeys ?? []) registerSecret(key);
+    registerSecret(credentials?.apiKey);
     registerSecret(io.env.SMSLINK_API_KEY);
     this.#stdout = new ScrubbedStream(io.stdout);
     this.stderr = new ScrubbedStream(io.stderr);
@@ -289,8 +292,8 @@ export class RunContext {
   async client(opts: { interruptible?: boolean; httpClient?: HttpClient } = {}): Promise<SmsLinkClient> {
     if (this.#client) return this.#client;
     const settings = this.settings();
-    let baseUrl = settings.baseUrl.value ?? '';
-    let apiKey = settings.apiKey.value ?? '';
+    let baseUrl = this.credentials?.baseUrl ?? settings.baseUrl.value ?? '';
+    let apiKey = this.credentials?.apiKey ?? settings.apiKey.value ?? '';
     let dispatcher: DispatchTarget | undefined;
     if (this.sandbox) {
       // The emulator answers in this process: the client's requests go through the whole client
@@ -308,7 +311,7 @@ export class RunContext {
       if ((firstUse && this.io.stderr.isTTY) || this.globals.verbose) {
         this.note('Using the sandbox: a local emulator, nothing reaches the real service (`smslink sandbox path` shows where it keeps its data).');
       }
-    } else {
+    } else if (!this.credentials) {
       if (settings.apiKey.source === 'flag' && this.io.stderr.isTTY && !this.#warnedKeyFlag) {
         this.#warnedKeyFlag = true;
         await this.warn('--api-key is visible to other users in the process list; prefer SMSLINK_API_KEY or `smslink config set api-key -`.');

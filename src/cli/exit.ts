@@ -10,7 +10,7 @@ export const EXIT = {
   OK: 0,
   /** The service answered with an error code. */
   API: 1,
-  /** Usage or invalid input; nothing was sent. */
+  /** Usage or invalid input, or a confirmation answered no (as gh's exit code for a cancelled prompt); nothing was sent. */
   USAGE: 2,
   /** Network or transport failure: refused, timeout, HTTP 5xx, not the envelope. */
   TRANSPORT: 3,
@@ -28,13 +28,13 @@ export const EXIT = {
 export const EXIT_CODES_HELP = `Exit codes:
   0    success
   1    the service answered with an error code
-  2    usage or invalid input; nothing was sent
+  2    usage or invalid input, or a confirmation answered no; nothing was sent
   3    network or transport failure (refused, timeout, HTTP 5xx, not the envelope)
   4    authentication or configuration (no key or base URL; codes 8, 9, 13, 14)
   5    partly done (some ids or rows failed)
   6    not found (code 2)
   7    a waited message ended undelivered
-  130  interrupted`;
+  130  interrupted (Ctrl-C, at a prompt too)`;
 
 /** A problem with how the command was called; nothing was sent. */
 export class UsageError extends Error {
@@ -93,14 +93,42 @@ function describeIssue(operation: string, issue: Issue): string {
 }
 
 const CONFIG_HINT =
-  'Set them with `smslink config set base-url https://...` and `smslink config set api-key -` (reads the key from stdin),\n' +
-  'or with SMSLINK_BASE_URL and SMSLINK_API_KEY, or try everything locally with --sandbox.';
+  'Run `smslink login` (asks for both and checks them), or set SMSLINK_BASE_URL and SMSLINK_API_KEY,\n' +
+  'or try everything locally with --sandbox.';
 
 /** What to tell the user when a create or a send may or may not have happened. */
 function unknownHint(operation: string): string {
   if (/Create$/i.test(operation)) return '\nThe link may or may not have been created; check with `smslink link list` before creating it again.';
   if (/SendSmsMessage$/i.test(operation))
     return '\nThe message may or may not have been sent; check with `smslink message list --to <number>` before sending again.';
+  return '';
+}
+
+/**
+ * The base URL that code 13 (wrong regional host) names: its data holds the
+ * account's host, as a string or in an object, with or without a scheme
+ * (https:// when without: regional hosts are public). Undefined when nothing
+ * in it looks like a host.
+ */
+export function regionalBaseUrl(data: unknown): string | undefined {
+  const values = typeof data === 'string' ? [data] : data && typeof data === 'object' ? Object.values(data) : [];
+  const host = values
+    .filter((v): v is string => typeof v === 'string')
+    .map((v) => v.trim().replace(/\/+$/, ''))
+    .find((v) => /^([a-z][a-z0-9+.-]*:\/\/)?[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?(\/\S*)?$/i.test(v));
+  if (!host) return undefined;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `https://${host}`;
+}
+
+/** What to do about a key the service refused. */
+export function authHint(err: ApiError): string {
+  if (err.code === 13) {
+    const url = regionalBaseUrl(err.data);
+    return url
+      ? `\nThis account lives on ${url}: set it with \`smslink config set base-url ${url}\` (or \`smslink login --base-url ${url}\`).`
+      : "\nThe service did not say which host is right; ask your provider for your region's API host.";
+  }
+  if (err.code === 8) return '\nCheck the API key (`smslink status` shows which one is used and where it comes from; `smslink login` sets a new one).';
   return '';
 }
 
@@ -112,8 +140,8 @@ export interface Failure {
 /** What to try next when no usable answer came. */
 function transportHint(err: TransportError): string {
   if (err.kind === 'aborted' || err.outcomeUnknown) return '';
-  if (/could not resolve host/.test(err.message)) return '\nCheck the base URL: `smslink config list` shows which one is used and where it comes from.';
-  if (/connection refused/.test(err.message)) return '\nIs the service up at that address? `smslink config list` shows the base URL in use.';
+  if (/could not resolve host/.test(err.message)) return '\nCheck the base URL: `smslink status` shows which one is used and where it comes from.';
+  if (/connection refused/.test(err.message)) return '\nIs the service up at that address? `smslink status` shows the base URL in use.';
   if (err.kind === 'timeout') return '\nTry again, or allow more time with --timeout SECONDS.';
   if (err.kind === 'http' && (err.status ?? 0) >= 500) return '\nThe service, or a gateway in front of it, is failing: try again in a while.';
   return '';
@@ -121,11 +149,7 @@ function transportHint(err: TransportError): string {
 
 /** What to try next after an error code of the service. */
 function apiHint(err: ApiError): string {
-  if (err.code === 8) return '\nCheck the API key (`smslink config list` shows which one is used and where it comes from).';
-  if (err.code === 13) {
-    const domain = typeof err.data === 'string' ? err.data : (err.data as { domain?: unknown } | null)?.domain;
-    return typeof domain === 'string' && domain ? `\nThis key belongs to another regional host: \`smslink config set base-url https://${domain.replace(/^https?:\/\//, '')}\`.` : '';
-  }
+  if (err.isAuth) return authHint(err);
   if (err.code === 30) return '\nThe service limits how often this is called: wait a moment and run it again.';
   return '';
 }

@@ -15,6 +15,7 @@ import { bulkFlags, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from '
 import { listPages, pagingOptions } from './paging.js';
 import { getInput, notFound, parseLinkRef, readLink, resolveLinkIds, type LinkRef } from './link-ref.js';
 import type { Reach, Runner } from './run.js';
+import { askFirst, idList, plural, YES_OPTION } from './prompt.js';
 
 async function render(ctx: RunContext, op: typeof linkCreate | typeof linkGet | typeof linkUpdate, record: object): Promise<void> {
   const { renderRecord } = await import('../output/format.js');
@@ -120,7 +121,7 @@ async function update(ctx: RunContext, typed: string, opts: CliValues): Promise<
   return EXIT.OK;
 }
 
-async function remove(ctx: RunContext, refs: string[]): Promise<number> {
+async function remove(ctx: RunContext, refs: string[], opts: CliValues = {}): Promise<number> {
   const view = await ctx.view(linkDelete);
   const typed = await collectIds(ctx, refs);
   const client = await ctx.client();
@@ -128,6 +129,8 @@ async function remove(ctx: RunContext, refs: string[]): Promise<number> {
   if (ctx.globals.dryRun && typed.every((t) => /^\d+$/.test(t))) return (await dryRun(ctx, linkDelete, { ids: typed }), EXIT.OK);
   const input = { ids: (await resolveLinkIds(client, typed)).map(String) };
   if (ctx.globals.dryRun) return (await dryRun(ctx, linkDelete, input), EXIT.OK);
+  const declined = await askFirst(ctx, opts, `Delete ${plural(typed.length, 'link')} (${idList(typed)})?`, 'Nothing deleted.');
+  if (declined !== undefined) return declined;
   const retriedBefore = ctx.retried;
   const result = await callOperation<DeleteLinksResult>(ctx, linkDelete, input);
   const processed = new Set(result.processed.map(String));
@@ -261,16 +264,24 @@ ${examples([
   const deleteCommand = verb('delete', linkDelete.summary);
   if (deleteCommand)
     addParams(deleteCommand, linkDelete)
+      .option(...YES_OPTION)
       .addHelpText(
         'after',
-        `\nExit code 0 when every id was deleted; otherwise the ids not deleted are named on stderr and the exit code is 5.\n${examples([
+        `
+On a terminal it first asks "Delete 2 links (417863, 417864)? [y/N]"; any
+answer but y or yes deletes nothing and exits 2. --yes skips the question;
+nothing is asked when stdin is not a terminal (a pipe, a script) or with
+--dry-run. Exit code 0 when every id was deleted; otherwise the ids not
+deleted are named on stderr and the exit code is 5.
+${examples([
         'smslink link delete 417863',
+        'smslink link delete 417863 --yes',
         'smslink link delete 417863 417864,417865',
         'smslink link delete ddoj https://sho.rt/ddok --yes',
         'smslink link list --query old -q | smslink link delete -',
       ])}`,
       )
-      .action((ids: string[], _opts: CliValues, cmd: Command) => runner(cmd, (ctx) => remove(ctx, ids)));
+      .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => remove(ctx, ids, opts)));
 
   const statsCommand = verb('stats', linkStats.summary);
   if (statsCommand)

@@ -14,6 +14,7 @@ import { registerConfig } from './config.js';
 import { registerApi } from './api.js';
 import { registerCompletion } from './completion.js';
 import { registerServe } from './serve.js';
+import { registerAuth } from './auth.js';
 import { COMPLETIONS, examples, globalsOf } from './operation.js';
 import { configureHelp, fitHelpText, groupCommands, registerHelp } from './help.js';
 
@@ -116,11 +117,12 @@ function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Comma
       `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE)\n> config profile > default.\n\n${EXIT_CODES_HELP}\n`,
   );
 
-  // The nouns are always added in full; api, serve and completion are built only when reached.
-  const command = reach.among(program, ['link', 'message', 'config', 'api', 'serve', 'sandbox', 'completion']);
+  // The nouns are always added in full; login, status, api, serve and completion are built only when reached.
+  const command = reach.among(program, ['link', 'message', 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']);
   registerLink(program, runner, reach);
   registerMessage(program, runner, reach);
   registerConfig(program, runner, reach);
+  registerAuth(command, runner);
   registerApi(command, runner);
   registerServe(program, command, runner, reach);
   registerCompletion(program, command, runner);

@@ -7,6 +7,7 @@ import type { RunContext } from './context.js';
 import { EXIT, UsageError } from './exit.js';
 import { examples, type CliValues } from './operation.js';
 import type { AddCommand, Reach, Runner } from './run.js';
+import { askFirst, YES_OPTION } from './prompt.js';
 
 const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
 
@@ -68,6 +69,25 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
   return EXIT.OK;
 }
 
+async function reset(ctx: RunContext, opts: CliValues): Promise<number> {
+  const { resetSandbox, sandboxDbPath } = await import('../emulator/sandbox.js');
+  const path = sandboxDbPath(ctx.env);
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(path)) {
+    ctx.note(`The sandbox is already empty (${path} does not exist).`);
+    return EXIT.OK;
+  }
+  if (ctx.globals.dryRun) {
+    ctx.note(`dry run: would delete everything in the sandbox (${path}); nothing was changed`);
+    return EXIT.OK;
+  }
+  const declined = await askFirst(ctx, opts, `Delete everything in the sandbox (${path})?`, 'Nothing deleted.');
+  if (declined !== undefined) return declined;
+  await resetSandbox(ctx.env);
+  ctx.note(`Sandbox emptied: ${path}`);
+  return EXIT.OK;
+}
+
 /** Registers serve, and the sandbox noun with its subcommands only when `sandboxReachable` (see buildProgram in run.ts). */
 export function registerServe(program: Command, command: AddCommand, runner: Runner, reach: Reach): void {
   command('serve', 'Run the emulator of the service (stateful, on 127.0.0.1:8080 by default)')
@@ -119,12 +139,15 @@ ${examples([
   sandbox
     .command('reset')
     .description('Delete everything in the sandbox (safe while serve runs on it)')
-    .addHelpText('after', examples(['smslink sandbox reset', 'SMSLINK_DATA_DIR=./tmp smslink sandbox reset']))
-    .action((_o: CliValues, cmd: Command) =>
-      runner(cmd, async (ctx) => {
-        const { resetSandbox } = await import('../emulator/sandbox.js');
-        const { path, existed } = await resetSandbox(ctx.env);
-        ctx.note(existed ? `Sandbox emptied: ${path}` : `The sandbox is already empty (${path} does not exist).`);
-      }),
-    );
+    .option(...YES_OPTION)
+    .addHelpText(
+      'after',
+      `
+On a terminal it first asks "Delete everything in the sandbox (<path>)? [y/N]";
+any answer but y or yes leaves it as it is and exits 2. --yes skips the
+question; nothing is asked when stdin is not a terminal. --dry-run says what
+would be emptied and empties nothing.
+${examples(['smslink sandbox reset', 'smslink sandbox reset --yes'])}`,
+    )
+    .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => reset(ctx, opts)));
 }

@@ -96,3 +96,12 @@ export async function openStore(env: Env): Promise<WritableStore> {
     set: (key, value) => (value === undefined ? conf.delete(key) : conf.set(key, value)),
   };
 }
+
+/** Writes `values` into one profile, keeping its other settings; returns the file's path. */
+export async function writeProfile(env: Env, profile: string, values: ProfileData): Promise<string> {
+  const store = await openStore(env);
+  const profiles = { ...(store.get('profiles') ?? {}) };
+  profiles[profile] = { ...(profiles[profile] ?? {}), ...values };
+  store.set('profiles', profiles);
+  return store.path;
+}

@@ -11,7 +11,7 @@ describe('exit codes', () => {
     [1, 1, /code 1 \(validation error\)/],
     [15, 1, /code 15 \(operation error\): boom/],
     [2, 6, /link "1" not found: no link has this id/],
-    [8, 4, /code 8 \(authentication failed.*\)[\s\S]*config list/],
+    [8, 4, /code 8 \(authentication failed.*\)[\s\S]*smslink status/],
     [9, 4, /code 9/],
     [13, 4, /code 13 \(wrong regional API server/],
     [14, 4, /code 14/],
@@ -41,7 +41,7 @@ describe('exit codes', () => {
     const r = await cli(['link', 'get', '1', '--retries', '0'], { SMSLINK_BASE_URL: 'https://api.smslink-test.invalid' });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('error: link get: could not resolve host api.smslink-test.invalid');
-    expect(r.stderr).toContain('`smslink config list` shows which one is used');
+    expect(r.stderr).toContain('`smslink status` shows which one is used');
   });
 
   it('connection refused -> 3, naming the host', async () => {

@@ -70,7 +70,7 @@ describe('link create', () => {
     const r = await runCli(['link', 'create', 'https://example.com']);
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('no base URL is set');
-    expect(r.stderr).toContain('smslink config set api-key -');
+    expect(r.stderr).toContain('Run `smslink login`');
   });
 
   it('refuses to send the key over plain http to a remote host (exit 2) unless allowed', async () => {
