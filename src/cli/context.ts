@@ -81,6 +81,18 @@ function withoutCredentials(value: string): string {
   }
 }
 
+/** A note broken at spaces to fit the terminal (notes are for people). */
+function fitNote(text: string, width: number | undefined): string {
+  if (!width || text.length <= width) return text;
+  const lines = [''];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (lines[last] && lines[last].length + 1 + word.length > width) lines.push(word);
+    else lines[last] = lines[last] ? `${lines[last]} ${word}` : word;
+  }
+  return lines.join('\n');
+}
+
 /** A proxy is a scheme, a host and a port, with credentials perhaps; no path, query or fragment (undici refuses them). */
 function isProxyUrl(value: string): boolean {
   if (!isHttpUrl(value)) return false;
@@ -210,6 +222,14 @@ export class RunContext {
     (this.#paged ?? this.stderr).write(`${message}\n`);
   }
 
+  /**
+   * A note under a table, broken at spaces to fit the terminal as the table
+   * does. Only for prose: a command in a note must stay on one line to paste.
+   */
+  tableNote(message: string): void {
+    this.note(fitNote(message, this.#paged ? this.tableWidth() : this.io.stderr.isTTY ? this.io.stderr.columns : undefined));
+  }
+
   async warn(message: string): Promise<void> {
     const paint = await painter(this.colorFor(this.io.stderr));
     (this.#paged ?? this.stderr).write(`${paint.yellow('warning:')} ${message}\n`);
@@ -269,7 +289,7 @@ export class RunContext {
       paint: await this.paint(),
       width: this.tableWidth(),
       csvSafe: this.globals.csvSafe === true,
-      onHiddenColumns: (headers) => this.note(`Not shown at this width: ${headers.join(', ')} (see --fields).`),
+      onHiddenColumns: (headers) => this.tableNote(`Not shown at this width: ${headers.join(', ')} (see --fields).`),
       ...overrides,
     };
   }

@@ -53,7 +53,7 @@ export async function listPages(ctx: RunContext, op: OperationSpec, input: Recor
     if (seen === 0) ctx.note(`No ${what} found.`);
     else if (!following && page * pageSize + seen < total) {
       const first = page * pageSize + 1;
-      ctx.note(`Showing ${first}-${first + seen - 1} of ${total} ${what}. Next: --page ${page + 1}, or --all for every page.`);
+      ctx.tableNote(`Showing ${first}-${first + seen - 1} of ${total} ${what}. Next: --page ${page + 1}, or --all for every page.`);
     }
   }
   return EXIT.OK;

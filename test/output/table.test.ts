@@ -161,7 +161,7 @@ describe('link list at a terminal', () => {
     expect(shortLinks).toHaveLength(25);
     expect(r.stdout.split('\n')[0]).toMatch(columns < 80 ? /^id +code +short link +full link/ : /^id +code +short link +full link +status +clicks/);
     if (columns < 120) expect(r.stderr).toMatch(/Not shown at this width: .*created/);
-    expect(r.stderr).toContain('Showing 1-25 of 30 links. Next: --page 1, or --all for every page.');
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain('Showing 1-25 of 30 links. Next: --page 1, or --all for every page.');
   });
 });
 
