@@ -1,10 +1,12 @@
 // Tables a person reads: they fit the terminal, keys are never cut, widths
 // count terminal cells, and text from the service cannot drive the terminal.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderRecordView, renderTable } from '../../src/output/table.js';
 import { cellWidth, wrap } from '../../src/output/width.js';
 import { escapeControls } from '../../src/output/text.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 const plain = { bold: (s: string) => s, dim: (s: string) => s, red: (s: string) => s, green: (s: string) => s, yellow: (s: string) => s, cyan: (s: string) => s };
@@ -184,4 +186,42 @@ describe('message status at a terminal', () => {
     expect(two.stdout.split('\n')[0]).toMatch(/^id +status +segments/);
     expect(JSON.parse((await runCli(['message', 'status', '1'], { env: env() })).stdout)).toHaveLength(1);
   });
+});
+
+describe('every table fits 60, 80 and 120 columns', () => {
+  let emu: TestEmulator;
+  let dir: string;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    for (let i = 0; i < 6; i++) {
+      await emu.call('Link/Create', { data: { fullLink: `https://example.com/very/long/path/number/${i}?with=query&and=more`, comment: `comment ${i} 春のセール 🎉 with more words` } });
+      await emu.call('Message/SendSmsMessage', { recipient: `7701123456${i}`, text: `Hello ${i}, your order is ready at https://example.com/orders/${i} 春`, params: { shortenLinks: 1 } });
+    }
+    dir = tempDir();
+    writeFileSync(join(dir, 'links.csv'), 'fullLink,comment\nhttps://example.com/x,ok\nnot a url,bad row with a long reason\n');
+  });
+  afterAll(() => emu.close());
+
+  const commands: Array<[string, string[], RegExp]> = [
+    ['link list', ['link', 'list'], /short link/],
+    ['link campaign', ['link', 'campaign', '1'], /short link/],
+    ['message list', ['message', 'list'], /^id +/],
+    ['message status', ['message', 'status', '1', '2', '3'], /^id +status/],
+    ['config list', ['config', 'list'], /^setting +value/],
+    ['bulk results', ['link', 'create', '--from-file', 'LINKS'], /^row/],
+    ['bulk check', ['link', 'create', '--from-file', 'LINKS', '--validate-only'], /^row/],
+  ];
+
+  it.each(commands.flatMap(([name, args, header]) => [60, 80, 120].map((columns) => [name, columns, args, header] as const)))(
+    '%s at %i columns',
+    async (_name, columns, args, header) => {
+      const r = await runCli(
+        args.map((a) => (a === 'LINKS' ? join(dir, 'links.csv') : a)),
+        { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key, NO_COLOR: '1' }, tty: true, columns },
+      );
+      expect(r.stdout, r.stderr).toMatch(header);
+      for (const line of r.stdout.split('\n')) expect(cellWidth(line), line).toBeLessThanOrEqual(columns);
+      for (const line of r.stderr.split('\n').filter((l) => l.startsWith('Not shown') || l.startsWith('Showing'))) expect(cellWidth(line), line).toBeLessThanOrEqual(columns);
+    },
+  );
 });
