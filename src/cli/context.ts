@@ -13,7 +13,8 @@ import type { OutStream, View } from '../output/format.js';
 import { UsageError } from './exit.js';
 import { ConfigError } from '../client/errors.js';
 import { redact, registerSecret } from '../secrets.js';
-import { PageBuffer, pagerCommand, runPager, screenRows } from './pager.js';
+import { pagerCommand, runPager, screenRows } from './pager.js';
+import { PageBuffer, ScrubbedStream } from './streams.js';
 
 export interface CliIO {
   stdout: OutStream;
@@ -50,23 +51,6 @@ export interface GlobalOptions {
   sandbox?: boolean;
   csvSafe?: boolean;
   pager?: boolean;
-}
-
-/** A stream wrapper that never lets the secret through. */
-class ScrubbedStream implements OutStream {
-  constructor(private readonly inner: OutStream) {}
-  get isTTY() {
-    return this.inner.isTTY;
-  }
-  get columns() {
-    return this.inner.columns;
-  }
-  get rows() {
-    return this.inner.rows;
-  }
-  write(chunk: string): unknown {
-    return this.inner.write(redact(chunk));
-  }
 }
 
 /** A URL as it may be shown: a password in it is masked. */

@@ -2,7 +2,6 @@
 // and git do: $SMSLINK_PAGER, else $PAGER, else `less -FRX`. `--no-pager`,
 // or a pager of "" or "cat", prints straight to the terminal.
 
-import type { OutStream } from '../output/format.js';
 
 const DEFAULT = 'less -FRX';
 
@@ -49,23 +48,4 @@ export async function runPager(command: string, text: string, env: Record<string
       if (started) resolve(true);
     });
   });
-}
-
-/** Collects what a command writes to stdout, to be paged (or printed) when it is done. */
-export class PageBuffer implements OutStream {
-  text = '';
-  constructor(readonly inner: OutStream) {}
-  get isTTY() {
-    return this.inner.isTTY;
-  }
-  get columns() {
-    return this.inner.columns;
-  }
-  get rows() {
-    return this.inner.rows;
-  }
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
-  }
 }
