@@ -77,6 +77,7 @@ function checkOptions(opts: EmulatorOptions): void {
   if (timeScale !== undefined && !(Number.isFinite(timeScale) && timeScale > 0)) throw new RangeError(`timeScale must be a positive number (got ${timeScale})`);
   if (price !== undefined && !(Number.isFinite(price) && price >= 0)) throw new RangeError(`price must be zero or more (got ${price})`);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new RangeError(`port must be 0 to 65535 (got ${port})`);
+  if (opts.faultRate !== undefined && !(opts.faultRate >= 0 && opts.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1 (got ${opts.faultRate})`);
   if (opts.apiKeys !== undefined && (opts.apiKeys.length === 0 || opts.apiKeys.some((k) => typeof k !== 'string' || k === ''))) {
     throw new RangeError('apiKeys must name at least one non-empty key');
   }

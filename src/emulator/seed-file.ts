@@ -29,7 +29,7 @@ export async function readSeedFile(path: string): Promise<unknown> {
   const { parse, YAMLParseError } = await import('yaml');
   try {
     // uniqueKeys: a key given twice is a mistake, not "the last one wins"; few aliases: no billion laughs.
-    return parse(text, { uniqueKeys: true, maxAliasCount: 100, prettyErrors: false });
+    return parse(text, { uniqueKeys: true, maxAliasCount: 100, prettyErrors: true });
   } catch (err) {
     if (err instanceof YAMLParseError) {
       const at = err.linePos?.[0];
