@@ -45,9 +45,10 @@ export function linkify(text: string, known: ReadonlySet<string>): Html {
   return html`${parts}`;
 }
 
+/** The time of day of a status; its date is the message's. */
 function clock(ctx: PageContext, ms: number): Html {
   const full = time(ctx, ms);
-  return html`<time datetime="${full}" title="${full}">${full.slice(11)}</time>`;
+  return html`<time datetime="${full}">${full.slice(11)}</time>`;
 }
 
 function bubble(ctx: PageContext, m: MessageView, known: ReadonlySet<string>, showTo: boolean): Html {
