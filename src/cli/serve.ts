@@ -35,7 +35,7 @@ async function seedOption(ctx: RunContext, opts: CliValues): Promise<{ file?: st
 }
 
 async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
-  const { startEmulator, sandboxDbPath, parseFaults, readSeedFile, checkSeed, SeedError, DEFAULTS } = await import('../emulator/index.js');
+  const { startEmulator, sandboxDbPath, parseFaults, readSeedFile, checkSeed, SeedError, isLoopback, DEFAULTS } = await import('../emulator/index.js');
   if (typeof opts.faults === 'string') {
     try {
       parseFaults(opts.faults);
@@ -92,7 +92,6 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
   if (emulator.inspectorUrl) ctx.io.stdout.write(`inspector: ${emulator.inspectorUrl}\n`);
   if (options.db !== ':memory:') ctx.note(`database: ${options.db}${seedFile !== undefined ? ' (emptied, then seeded)' : ''}`);
   if (seedFile !== undefined) ctx.note(`seeded from ${seedFile}; POST ${emulator.url}/_emulator/reset goes back to it`);
-  const { isLoopback } = await import('../emulator/access.js');
   if (!isLoopback(options.host)) {
     ctx.note(
       controlToken

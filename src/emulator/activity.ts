@@ -6,6 +6,7 @@
 // emulator's speed does not depend on whether anyone is watching.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OPERATIONS } from '../catalog/index.js';
 import type { Clock } from './clock.js';
 import { CommitWatch } from './commits.js';
 import type { Store } from './store.js';
@@ -30,17 +31,38 @@ export interface LogEntry {
   fault: string | null;
 }
 
-/** Successful operations that change what a page shows. */
-const WRITES: Record<string, Topic[]> = {
-  'link/create': ['links'],
-  'link/update': ['links'],
-  'link/delete': ['links', 'campaigns'],
-  'message/sendsmsmessage': ['messages', 'links', 'campaigns', 'accounts'],
+/** The topics a request can change, one bit each. */
+const DATA_TOPICS: readonly Topic[] = ['messages', 'links', 'campaigns', 'accounts'];
+const bits = (...topics: Topic[]) => topics.reduce((b, t) => b | (1 << DATA_TOPICS.indexOf(t)), 0);
+
+/** What a successful operation changes, by catalog id. */
+const WRITES: Record<string, number> = {
+  'link.create': bits('links'),
+  'link.update': bits('links'),
+  'link.delete': bits('links', 'campaigns'),
+  'message.send': bits('messages', 'links', 'campaigns', 'accounts'),
 };
+/**
+ * By the path as clients spell it (`Link/Create`) and in lower case, so the
+ * request path looks one up without making a string; other spellings are
+ * lower-cased first. Reads are there too, with no bits.
+ */
+const WRITE_BITS = new Map<string, number>();
+for (const op of OPERATIONS) {
+  const path = `${op.module}/${op.operation}`;
+  for (const spelled of [path, path.toLowerCase()]) WRITE_BITS.set(spelled, WRITES[op.id] ?? 0);
+}
+const LINKS = bits('links');
 
 const LOG_SIZE = 500;
-/** Pages hear about requests at most this often: one event for a burst. */
+/** How soon a page hears of a change to what it shows: one event for a burst. */
 const FLUSH_MS = 50;
+/**
+ * How often a page hears of requests that changed nothing but the log: under
+ * load a request log redrawn 20 times a second would compete with the
+ * requests for the CPU, and no one reads faster.
+ */
+const LOG_EVERY_MS = 1000;
 const HEARTBEAT_MS = 20_000;
 /** How often a database file is looked at for other processes' writes (--sandbox commands). */
 const COMMIT_POLL_MS = 500;
@@ -52,8 +74,13 @@ export class Activity {
   readonly #ring: Array<LogEntry | undefined> = new Array(LOG_SIZE);
   /** Entries recorded so far; the newest is at (#count - 1) % LOG_SIZE. */
   #count = 0;
+  /** Entries looked at by #flush so far. */
   #flushed = 0;
+  /** When the last event went out (performance.now()). */
+  #lastSent = 0;
   readonly #pending = new Set<Topic>();
+  /** Topics changed by requests since the last event, as bits of DATA_TOPICS. */
+  #dirty = 0;
   readonly #watchers = new Set<ServerResponse>();
   #flushTimer: NodeJS.Timeout | null = null;
   #dueTimer: NodeJS.Timeout | null = null;
@@ -71,7 +98,10 @@ export class Activity {
   record(entry: LogEntry): void {
     this.#ring[this.#count % LOG_SIZE] = entry;
     this.#count++;
-    if (this.#flushTimer === null && this.#watchers.size > 0) this.#flushTimer = setTimeout(this.#flush, FLUSH_MS);
+    if (this.#watchers.size === 0) return;
+    if (entry.visit) this.#dirty |= LINKS;
+    else if (entry.code === 0) this.#dirty |= WRITE_BITS.get(entry.op) ?? WRITE_BITS.get(entry.op.toLowerCase()) ?? 0;
+    if (this.#flushTimer === null) this.#flushTimer = setTimeout(this.#flush, FLUSH_MS);
   }
 
   /** The last `n` entries, newest first. */
@@ -132,6 +162,7 @@ export class Activity {
 
   #start(): void {
     this.#flushed = this.#count;
+    this.#dirty = 0;
     this.#heartbeat = setInterval(() => this.#send(': ping\n\n'), HEARTBEAT_MS);
     if (this.store.path !== ':memory:') {
       this.#commits = new CommitWatch(this.store.path);
@@ -154,21 +185,24 @@ export class Activity {
 
   #flush = (): void => {
     this.#flushTimer = null;
-    const from = Math.max(this.#flushed, this.#count - LOG_SIZE);
-    // More requests than the ring holds since the last event: some writes went unseen.
-    if (this.#count - this.#flushed > LOG_SIZE) for (const t of ALL_TOPICS) this.#pending.add(t);
-    for (let i = from; i < this.#count; i++) {
-      const e = this.#ring[i % LOG_SIZE]!;
-      this.#pending.add('log');
-      if (e.visit) this.#pending.add('links');
-      else if (e.code === 0) for (const t of WRITES[e.op.toLowerCase()] ?? []) this.#pending.add(t);
-    }
-    const sent = this.#count > this.#flushed;
+    if (this.#count > this.#flushed) this.#pending.add('log');
+    DATA_TOPICS.forEach((t, i) => {
+      if (this.#dirty & (1 << i)) this.#pending.add(t);
+    });
+    this.#dirty = 0;
+    const requests = this.#count > this.#flushed;
     this.#flushed = this.#count;
     if (this.#pending.size === 0) return;
+    const now = performance.now();
+    if (this.#pending.size === 1 && this.#pending.has('log') && now - this.#lastSent < LOG_EVERY_MS) {
+      // Looked at again soon: a write arriving meanwhile still goes out within FLUSH_MS.
+      this.#flushTimer = setTimeout(this.#flush, FLUSH_MS);
+      return;
+    }
+    this.#lastSent = now;
     this.#send(`event: change\ndata: ${JSON.stringify({ topics: [...this.#pending] })}\n\n`);
     this.#pending.clear();
-    if (sent) this.#scheduleDue();
+    if (requests) this.#scheduleDue();
   };
 
   #send(text: string): void {

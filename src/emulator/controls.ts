@@ -2,7 +2,7 @@
 // clock moved ahead, faults switched on or off. The library (reset() and
 // friends), the control API and the inspector's buttons all come here.
 
-import type { Activity } from './activity.js';
+import { ALL_TOPICS, type Activity } from './activity.js';
 import { KeyRing, keyDigest } from './auth.js';
 import type { ShiftedClock } from './clock.js';
 import { DEFAULT_FAULTS, faultInjector, FAULT_KINDS, parseFaults, type FaultInjector, type FaultKind } from './faults.js';
@@ -82,7 +82,7 @@ export class Bench {
     this.#b.parts.settings.store.reset();
     const counts = this.open(true);
     this.#b.activity?.clearLog();
-    this.#b.activity?.changed(['messages', 'links', 'campaigns', 'accounts', 'log', 'controls']);
+    this.#b.activity?.changed(ALL_TOPICS);
     return counts;
   }
 

@@ -30,6 +30,7 @@ export type { FaultState } from './controls.js';
 export type { SeedCounts } from './seed-apply.js';
 export { checkSeed, SeedError, type SeedData, type SeedLinkData, type SeedCampaignData, type SeedMessageData } from './seed.js';
 export { readSeedFile, writeStarterSeed, DEFAULT_SEED_FILE, STARTER_YAML } from './seed-file.js';
+export { isLoopback } from './access.js';
 
 export interface RunningEmulator {
   /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */

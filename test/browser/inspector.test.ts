@@ -128,23 +128,25 @@ describe('the inbox', () => {
   });
 });
 
+/** A small, fixed scene: the screenshots come out the same on every run. */
+const scene: SeedData = {
+  keys: [KEY, 'second-account-key-0000'],
+  senders: ['MyShop'],
+  links: [
+    { fullLink: 'https://example.com/spring-sale', code: 'spring', comment: 'spring sale', clicks: 12 },
+    { fullLink: 'https://example.com/old-offer', status: 'inactive', expirationDate: '2025-01-10', comment: 'last year' },
+    { fullLink: 'https://example.com/casino', moderatorStatus: 'blocked', moderatorComment: 'blocked pattern' },
+  ],
+  campaigns: [{ name: 'autumn', links: [{ fullLink: 'https://example.com/autumn', clicks: 4 }] }],
+  messages: [
+    { to: '77011234567', text: 'Your code is 4711', from: 'MyShop' },
+    { to: '77011234567', text: 'Spring sale: http://127.0.0.1:8080/spring', from: 'MyShop' },
+    { to: '77010001111', text: 'Your parcel is on its way', status: 'UNDELIV' },
+    { to: '998901234567', text: 'Привет! Код 1234', status: 'ACCEPTD' },
+  ],
+};
+
 describe('screenshots for the README', () => {
-  const scene: SeedData = {
-    keys: [KEY, 'second-account-key-0000'],
-    senders: ['MyShop'],
-    links: [
-      { fullLink: 'https://example.com/spring-sale', code: 'spring', comment: 'spring sale', clicks: 12 },
-      { fullLink: 'https://example.com/old-offer', status: 'inactive', expirationDate: '2025-01-10', comment: 'last year' },
-      { fullLink: 'https://example.com/casino', moderatorStatus: 'blocked', moderatorComment: 'blocked pattern' },
-    ],
-    campaigns: [{ name: 'autumn', links: [{ fullLink: 'https://example.com/autumn', clicks: 4 }] }],
-    messages: [
-      { to: '77011234567', text: 'Your code is 4711', from: 'MyShop' },
-      { to: '77011234567', text: 'Spring sale: http://127.0.0.1:8080/spring', from: 'MyShop' },
-      { to: '77010001111', text: 'Your parcel is on its way', status: 'UNDELIV' },
-      { to: '998901234567', text: 'Привет! Код 1234', status: 'ACCEPTD' },
-    ],
-  };
 
   it('of the inbox and of the links page, at 1440 px', async () => {
     await open({ seed: scene, clock: new ManualClock(Date.UTC(2025, 0, 15, 10, 0, 0)) }, '/?to=77011234567');
@@ -153,18 +155,56 @@ describe('screenshots for the README', () => {
     await page.screenshot({ path: `${DOCS}inspector-links.png` });
   });
 
-  it('fit a 375 px phone without scrolling sideways', async () => {
+  it('fit a 375 px phone without scrolling sideways, and fetch nothing from elsewhere', async () => {
     await open({ seed: scene, clock: new ManualClock(Date.UTC(2025, 0, 15, 10, 0, 0)) });
+    const elsewhere: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(emulator!.url)) elsewhere.push(r.url());
+    });
     await page.setViewportSize({ width: 375, height: 800 });
-    for (const path of ['/', '/_emulator/links', '/_emulator/links/1', '/_emulator/campaigns', '/_emulator/accounts', '/_emulator/requests', '/_emulator/controls']) {
+    for (const path of PAGES) {
       await page.goto(`${emulator!.url}${path}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);
     }
+    expect(elsewhere).toEqual([]);
   });
 });
 
-describe('keyboard and labels', () => {
+const PAGES = ['/', '/_emulator/links', '/_emulator/links/1', '/_emulator/campaigns', '/_emulator/accounts', '/_emulator/requests', '/_emulator/controls'];
+
+describe('keyboard, labels and contrast', () => {
+  it('give all text a contrast of at least 4.5:1 (WCAG AA) against what is behind it', async () => {
+    await open({ seed: scene, clock: new ManualClock(Date.UTC(2025, 0, 15, 10, 0, 0)) });
+    for (const path of PAGES) {
+      await page.goto(`${emulator!.url}${path}`);
+      const poor = await page.evaluate(() => {
+        const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+        const lum = ([r, g, b]: number[]) => {
+          const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+          return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+        };
+        const background = (el: Element | null): number[] => {
+          for (; el; el = el.parentElement) {
+            const c = rgb(getComputedStyle(el).backgroundColor);
+            if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c.slice(0, 3);
+          }
+          return [255, 255, 255];
+        };
+        const out: string[] = [];
+        for (const el of document.querySelectorAll('body *')) {
+          const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '');
+          if (!own || (el as HTMLElement).offsetParent === null) continue;
+          const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(background(el))];
+          const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+          if (ratio < 4.5) out.push(`${el.tagName}.${el.className} "${el.textContent!.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
+        }
+        return out;
+      });
+      expect(poor, path).toEqual([]);
+    }
+  });
+
   it('reach every control by Tab, each with a name', async () => {
     await open({ seed: { keys: [KEY], messages: [{ to: '77011234567', text: 'hi' }] } }, '/_emulator/controls');
     const unnamed = await page.evaluate(() =>
