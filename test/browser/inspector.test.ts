@@ -134,10 +134,10 @@ const scene: SeedData = {
   senders: ['MyShop'],
   links: [
     { fullLink: 'https://example.com/spring-sale', code: 'spring', comment: 'spring sale', clicks: 12 },
-    { fullLink: 'https://example.com/old-offer', status: 'inactive', expirationDate: '2025-01-10', comment: 'last year' },
-    { fullLink: 'https://example.com/casino', moderatorStatus: 'blocked', moderatorComment: 'blocked pattern' },
+    { fullLink: 'https://example.com/old-offer', code: 'old', status: 'inactive', expirationDate: '2025-01-10', comment: 'last year' },
+    { fullLink: 'https://example.com/casino', code: 'x7Kq', moderatorStatus: 'blocked', moderatorComment: 'blocked pattern' },
   ],
-  campaigns: [{ name: 'autumn', links: [{ fullLink: 'https://example.com/autumn', clicks: 4 }] }],
+  campaigns: [{ name: 'autumn', links: [{ fullLink: 'https://example.com/autumn', code: 'autumn', clicks: 4 }] }],
   messages: [
     { to: '77011234567', text: 'Your code is 4711', from: 'MyShop' },
     { to: '77011234567', text: 'Spring sale: http://127.0.0.1:8080/spring', from: 'MyShop' },
