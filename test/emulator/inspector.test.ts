@@ -1,9 +1,12 @@
 // The inspector's pages over HTTP: routes beside the short links, escaping,
 // the request log, live events, per-account views, and --no-inspector.
 // test/browser/ drives the same pages in Chromium.
+import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { tempDir } from '../helpers/run-cli.js';
 
 let emu: TestEmulator | undefined;
 afterEach(async () => {
@@ -129,7 +132,6 @@ describe('live updates', () => {
   it('report statuses as they come due while a page watches', async () => {
     // The system clock this time: the lifecycle runs in real time, 20 times faster
     // (ENQUEUD at 50 ms, ACCEPTD at 100 ms, DELIVRD at 250 ms).
-    const { startEmulator } = await import('../../src/emulator/index.js');
     const live = await startEmulator({ port: 0, timeScale: 20 });
     try {
       const events = await request(`${live.url}/_emulator/events`);
@@ -153,6 +155,37 @@ describe('live updates', () => {
       events.body.destroy();
     } finally {
       await live.close();
+    }
+  });
+});
+
+describe('a database file shared with other processes', () => {
+  it('tells an open page about what another process wrote (--sandbox commands while serve runs)', async () => {
+    const db = join(tempDir(), 'shared.db');
+    emu = await startTestEmulator({ db });
+    const other = await startEmulator({ port: 0, db, inspector: false });
+    try {
+      const events = await request(`${emu.url}/_emulator/events`);
+      let seen = '';
+      const changed = new Promise<void>((resolve) =>
+        events.body.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          if (seen.includes('"links"')) resolve();
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      // Written by the other emulator: nothing passes through this one's request path.
+      const made = await request(`${other.url}/service/Link/Create?output=json&api=v1&apiKey=sandbox`, {
+        method: 'POST',
+        body: 'data[fullLink]=https%3A%2F%2Fexample.com%2Felsewhere',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(((await made.body.json()) as { code: number }).code).toBe(0);
+      await changed;
+      expect((await page('/_emulator/links')).text).toContain('https://example.com/elsewhere');
+      events.body.destroy();
+    } finally {
+      await other.close();
     }
   });
 });
