@@ -87,7 +87,7 @@ try {
     for (const p of ['/', '/_emulator/requests']) {
       const page = await browser.newPage();
       await page.goto(`${emu}${p}`);
-      await page.waitForFunction(() => document.body.dataset.live === 'on');
+      await page.waitForFunction("document.body.dataset.live === 'on'");
     }
   }
   const duration = Number(opts.duration);

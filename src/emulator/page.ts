@@ -70,7 +70,9 @@ export function time(ctx: PageContext, ms: number | null): string {
 function accountPicker(ctx: PageContext): Html {
   const keys = ctx.bench.keys;
   const kept = [...ctx.query].filter(([k]) => k !== 'account' && k !== 'partial' && k !== 'to');
-  return html`<form class="account" method="get" action="${ctx.path}">
+  // A link's page is of one account's link: another account goes to its list.
+  const action = ctx.path.startsWith(`${BASE}/links/`) ? `${BASE}/links` : ctx.path;
+  return html`<form class="account" method="get" action="${action}">
       <label for="account-pick">Account</label>
       <select id="account-pick" name="account">${keys.map(
         (_, i) => html`<option value="${i + 1}"${i === ctx.account ? html` selected` : ''}>${keyLabel(keys, i)}</option>`,
