@@ -7,7 +7,8 @@
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically: the part
 //                      of undici the transport uses, conf, chalk,
-//                      csv-parse (streamed, and csv-parse-sync for whole files)
+//                      csv-parse (streamed, and csv-parse-sync for whole files),
+//                      yaml (the emulator's YAML seed files)
 //
 // A dynamic import() in the sources becomes a require() of one of these
 // files, made when a command first needs it (design rule 7); everything else
@@ -32,6 +33,7 @@ const VENDOR = {
   chalk: 'chalk',
   'csv-parse': 'csv-parse',
   'csv-parse/sync': 'csv-parse/sync',
+  yaml: 'yaml',
 };
 /** The vendor file of a package: vendor/csv-parse-sync.cjs for csv-parse/sync. */
 const vendorFile = (name) => `vendor/${name.replace(/\//g, '-')}`;
@@ -391,7 +393,8 @@ const builds = await Promise.all([
   }),
   build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, alias: ALIASES, plugins: [inlineEntries, ownFiles, patchSources, lazyRequires, builtinDefaults] }),
   // libsql's binary packages, and the detectors the patch leaves for platforms it does not list, stay in node_modules.
-  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, external: ['@libsql/*', '@neon-rs/load'], plugins: [bundledLibsql, patchSources, builtinDefaults] }),
+  // yaml, read only for a YAML seed file, stays in its vendor file (ownFiles), out of what --sandbox loads.
+  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, external: ['@libsql/*', '@neon-rs/load'], plugins: [bundledLibsql, ownFiles, patchSources, builtinDefaults] }),
 ]);
 
 const contents = {};

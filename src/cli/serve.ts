@@ -1,8 +1,12 @@
-// `smslink serve` runs the emulator until interrupted; `smslink sandbox`
-// shows or empties the sandbox database that --sandbox and serve share.
+// `smslink serve` runs the emulator until interrupted (with its inspector,
+// control API and seed file); `smslink serve init` writes a starter seed;
+// `smslink sandbox` shows or empties the sandbox database that --sandbox and
+// serve share.
 
 import type { Command } from 'commander';
 import { helpWhenAlone } from './help.js';
+import type { SeedData } from '../emulator/index.js';
+import { registerSecret } from '../secrets.js';
 import type { RunContext } from './context.js';
 import { EXIT, UsageError } from './exit.js';
 import { examples, type CliValues } from './operation.js';
@@ -18,8 +22,22 @@ function number(value: unknown, flag: string, check: (n: number) => boolean, rul
   return n;
 }
 
+/**
+ * --seed names a seed file; a whole number there is the fault seed of
+ * releases before --fault-seed, still taken for one release.
+ */
+async function seedOption(ctx: RunContext, opts: CliValues): Promise<{ file?: string; faultSeed?: number }> {
+  const faultSeed = number(opts.faultSeed, '--fault-seed', (n) => Number.isInteger(n), 'must be a whole number');
+  if (typeof opts.seed !== 'string') return { faultSeed };
+  if (/^-?\d+$/.test(opts.seed.trim())) {
+    await ctx.warn(`--seed ${opts.seed.trim()}: a number here is the fault seed, now --fault-seed; --seed takes a seed file (this form goes in the next release)`);
+    return { faultSeed: faultSeed ?? Number(opts.seed) };
+  }
+  return { file: opts.seed, faultSeed };
+}
+
 async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
-  const { startEmulator, sandboxDbPath, parseFaults, DEFAULTS } = await import('../emulator/index.js');
+  const { startEmulator, sandboxDbPath, parseFaults, readSeedFile, checkSeed, SeedError, isLoopback, DEFAULTS } = await import('../emulator/index.js');
   if (typeof opts.faults === 'string') {
     try {
       parseFaults(opts.faults);
@@ -27,6 +45,20 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
       throw new UsageError(`--faults: ${(err as Error).message}`);
     }
     if (opts.faultRate === undefined) await ctx.warn('--faults has no effect without --fault-rate');
+  }
+  const { file: seedFile, faultSeed } = await seedOption(ctx, opts);
+  const controlToken = typeof opts.controlToken === 'string' ? opts.controlToken : ctx.env.SMSLINK_CONTROL_TOKEN || undefined;
+  registerSecret(controlToken);
+  let seed: unknown = undefined;
+  if (seedFile !== undefined) {
+    try {
+      seed = await readSeedFile(seedFile);
+      // Checked here too, so a bad file is a usage error before anything listens.
+      checkSeed(seed, ctx.globals.apiKeys ?? [], (opts.sender as string[] | undefined) ?? []);
+    } catch (err) {
+      if (err instanceof SeedError) throw new UsageError(`--seed ${seedFile}: ${err.message}`);
+      throw err;
+    }
   }
   const options = {
     host: typeof opts.host === 'string' ? opts.host : DEFAULTS.host,
@@ -42,7 +74,10 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
     price: number(opts.price, '--price', (n) => n >= 0, 'must be zero or more'),
     faultRate: number(opts.faultRate, '--fault-rate', (n) => n >= 0 && n <= 1, 'must be a probability from 0 to 1'),
     faults: typeof opts.faults === 'string' ? opts.faults : undefined,
-    seed: number(opts.seed, '--seed', (n) => Number.isInteger(n), 'must be a whole number'),
+    faultSeed,
+    seed: seed as SeedData | undefined,
+    inspector: opts.inspector !== false,
+    controlToken,
     log: (line: string) => ctx.note(line),
   };
   let emulator;
@@ -56,7 +91,16 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
   }
   // The emulator's own keys are what this command is asked to name: they are not scrubbed like a service key.
   ctx.io.stdout.write(`listening on ${emulator.url}\naccepting API keys: ${emulator.keys.join(', ')}\n`);
-  if (options.db !== ':memory:') ctx.note(`database: ${options.db}`);
+  if (emulator.inspectorUrl) ctx.io.stdout.write(`inspector: ${emulator.inspectorUrl}\n`);
+  if (options.db !== ':memory:') ctx.note(`database: ${options.db}${seedFile !== undefined ? ' (emptied, then seeded)' : ''}`);
+  if (seedFile !== undefined) ctx.note(`seeded from ${seedFile}; POST ${emulator.url}/_emulator/reset goes back to it`);
+  if (!isLoopback(options.host)) {
+    ctx.note(
+      controlToken
+        ? `the inspector and control API need the control token: open ${emulator.url}/?token=<token> once, or send "Authorization: Bearer <token>"`
+        : 'the inspector and control API are off on a non-loopback address: start with --control-token to use them',
+    );
+  }
   if (options.faultRate) ctx.note(`injecting faults into ${options.faultRate * 100}% of /service/ requests`);
   // Run until SIGINT/SIGTERM (the bin aborts io.signal), then stop cleanly.
   await new Promise<void>((resolve) => {
@@ -88,9 +132,24 @@ async function reset(ctx: RunContext, opts: CliValues): Promise<number> {
   return EXIT.OK;
 }
 
+async function init(ctx: RunContext, file: string | undefined, force: boolean): Promise<number> {
+  const { writeStarterSeed, DEFAULT_SEED_FILE } = await import('../emulator/index.js');
+  const path = file ?? DEFAULT_SEED_FILE;
+  try {
+    await writeStarterSeed(path, force);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new UsageError(`${path} already exists; pass --force to replace it, or name another file`);
+    throw new UsageError(`${path}: cannot be written (${code ?? (err as Error).message})`);
+  }
+  ctx.note(`Wrote ${path}. Start the emulator with it: smslink serve --seed ${path}`);
+  return EXIT.OK;
+}
+
 /** Registers serve, and the sandbox noun with its subcommands only when `sandboxReachable` (see buildProgram in run.ts). */
 export function registerServe(program: Command, command: AddCommand, runner: Runner, reach: Reach): void {
-  command('serve', 'Run the emulator of the service (stateful, on 127.0.0.1:8080 by default)')
+  const serveCommand = command('serve', 'Run the emulator of the service (stateful, on 127.0.0.1:8080 by default)');
+  serveCommand
     ?.option('--host <host>', 'interface to bind (default 127.0.0.1)')
     .option('--port <port>', 'port; 0 picks a free one (default 8080)')
     .option('--db <path>', 'database file, or :memory: (default: the sandbox database)')
@@ -103,7 +162,10 @@ export function registerServe(program: Command, command: AddCommand, runner: Run
     .option('--price <amount>', 'price of one segment (default 0.01)')
     .option('--fault-rate <p>', 'probability that a /service/ request gets a fault (default 0)')
     .option('--faults <list>', 'faults to draw from: latency:MIN-MAXms,reset,500,502,503,code30,truncated,stall')
-    .option('--seed <n>', 'seed of the fault draw (default 1)')
+    .option('--fault-seed <n>', 'seed of the fault draw (default 1)')
+    .option('--seed <file>', 'start with the keys, senders, links, campaigns and messages of a seed file (YAML or JSON), and return to them on reset')
+    .option('--no-inspector', 'no web inspector at / (the control API under /_emulator/ stays)')
+    .option('--control-token <token>', 'needed by the inspector and control API (default SMSLINK_CONTROL_TOKEN); they are off on a non-loopback --host without it')
     .addHelpText(
       'after',
       `
@@ -112,14 +174,28 @@ is "sandbox". Test numbers pick a message's fate: a recipient ending in 0000
 is REJECTD, 1111 UNDELIV, 2222 EXPIRED, 3333 passes through PDLIVRD, anything
 else DELIVRD. Ctrl-C (or SIGTERM) stops accepting, finishes what is in flight
 and exits 0.
+
+The web inspector is at the root URL: messages as conversations per number,
+links with their clicks, campaigns, accounts, the request log and controls,
+updated live. The control API for tests: GET /_emulator/messages, POST
+/_emulator/reset, /_emulator/clock {"advance": SECONDS}, /_emulator/faults
+{"rate": P, "kinds": [...]}. \`smslink serve init\` writes a starter seed file.
 ${examples([
   'smslink serve',
+  'smslink serve init && smslink serve --seed smslink-seed.yaml --db :memory:',
   'smslink serve --port 0 --db :memory: --api-key key-one --api-key key-two',
   'smslink serve --time-scale 60 --sender ACME --block-pattern "casino"',
-  'smslink serve --fault-rate 0.2 --faults reset,502,code30 --seed 7',
+  'smslink serve --fault-rate 0.2 --faults reset,502,code30 --fault-seed 7',
 ])}`,
     )
     .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => serve(ctx, opts)));
+  serveCommand
+    ?.command('init')
+    .description('Write a commented starter seed file for serve --seed')
+    .argument('[file]', 'where to write it (default smslink-seed.yaml; a .json name writes JSON, without comments)')
+    .option('--force', 'replace the file if it exists')
+    .addHelpText('after', examples(['smslink serve init', 'smslink serve --seed smslink-seed.yaml', 'smslink serve init fixtures/seed.json --force']))
+    .action((file: string | undefined, opts: CliValues, cmd: Command) => runner(cmd, (ctx) => init(ctx, file, opts.force === true)));
 
   const sandbox = helpWhenAlone(program.command('sandbox').description('Show or empty the local sandbox used by --sandbox and serve')).addHelpText(
     'after',

@@ -32,3 +32,19 @@ export class ManualClock implements Clock {
     return this.#ms;
   }
 }
+
+/**
+ * The emulator's clock: another clock moved ahead by the control API
+ * (`POST /_emulator/clock`), so pending messages can be delivered now while
+ * the clock underneath (the system's, or a test's ManualClock) keeps going.
+ */
+export class ShiftedClock implements Clock {
+  /** How far ahead of `base` this clock is, in ms. */
+  shiftMs = 0;
+
+  constructor(readonly base: Clock) {}
+
+  now(): number {
+    return this.base.now() + this.shiftMs;
+  }
+}

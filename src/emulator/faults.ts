@@ -87,6 +87,7 @@ export function faultInjector(opts: FaultOptions): FaultInjector {
       const fault = faults[Math.floor(random() * faults.length)];
       const delayMs = fault.kind === 'latency' ? fault.minMs! + Math.floor(random() * (fault.maxMs! - fault.minMs! + 1)) : 0;
       counts[fault.kind]++;
+      x.fault = fault.kind;
       if (fault.kind === '503') {
         html(x.res, 503, 'Service Unavailable', { 'retry-after': String(RETRY_AFTER_S) });
         return true;

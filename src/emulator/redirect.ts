@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Settings } from './context.js';
 
-const CODE_PATH = /^\/([0-9A-Za-z]{1,64})\/?$/;
+/** A path that may name a short link: /<code>. */
+export const CODE_PATH = /^\/([0-9A-Za-z]{1,64})\/?$/;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

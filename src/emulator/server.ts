@@ -5,17 +5,21 @@
 // is a short-link visit. No request gets a 500: unexpected failures answer
 // code 3 (or 10 when the database stayed locked) and the server keeps going.
 // Hooks run before and after each /service/ operation (fault injection).
+// Paths starting /_ (which no short-link code can) and / belong to the
+// inspector and the control API (`pages`); each request answered is pushed
+// to the inspector's log (`activity`), nothing more on the request path.
 
 import { isAscii } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPERATIONS } from '../catalog/index.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { validateInput, type Issue } from '../catalog/validate.js';
+import type { Activity } from './activity.js';
 import type { KeyRing } from './auth.js';
 import { fail, RawJson, type Answer, type Handler, type Settings } from './context.js';
 import { LINK_HANDLERS } from './links.js';
 import { MESSAGE_HANDLERS } from './messages.js';
-import { visit } from './redirect.js';
+import { CODE_PATH, visit } from './redirect.js';
 import { fromWire, parseForm, type FormObject } from './wire.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -46,6 +50,8 @@ export interface ServiceExchange {
   res: ServerResponse;
   /** `module/operation` as the caller spelled it. */
   path: string;
+  /** The fault a hook injected, for the request log. */
+  fault?: string;
 }
 
 /**
@@ -59,12 +65,21 @@ export interface ServiceHooks {
   after?(x: ServiceExchange, answer: { status: number; body: string }): boolean | Promise<boolean>;
 }
 
+/** Answers a request for / or a path starting /_ when it is one of its own; false lets it through to the short links. */
+export type PageRouter = (req: IncomingMessage, res: ServerResponse, path: string, query: string) => boolean;
+
 export interface ServerParts {
   settings: Settings;
+  /** Replaced on reset, when the accounts are made again. */
   keys: KeyRing;
   routes: Map<string, Route>;
+  /** Replaced when faults are switched on or off while running. */
   hooks: ServiceHooks | null;
   log: (line: string) => void;
+  /** The inspector's request log and live pages; null without the inspector. */
+  activity: Activity | null;
+  /** The inspector and the control API; null in the emulator without a socket. */
+  pages: PageRouter | null;
 }
 
 /** An answer ready to send: status, body and headers beyond the JSON content type and length. */
@@ -131,7 +146,9 @@ export function serviceReply(parts: ServerParts, path: string, query: string, bo
   try {
     const params = parseForm(query);
     if (body) parseForm(body, params);
-    return reply(guarded(parts, path, params));
+    const answer = guarded(parts, path, params);
+    parts.activity?.record({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code: answer.code, status: 200, fault: null });
+    return reply(answer);
   } catch (err) {
     parts.log(`emulator: ${path.slice(0, 100)}: ${(err as Error)?.stack ?? String(err)}`);
     return reply(fail(3, 'unknown application error'));
@@ -179,13 +196,23 @@ function guarded(parts: ServerParts, path: string, params: FormObject): Answer {
 
 async function answerService(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): Promise<void> {
   const exchange: ServiceExchange = { req, res, path };
-  if (parts.hooks?.before && (await parts.hooks.before(exchange))) return;
   const params = parseForm(query);
   if (body) parseForm(body, params);
+  const log = (code: number | null) =>
+    parts.activity?.record({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code, status: res.headersSent ? res.statusCode : 0, fault: exchange.fault ?? null });
+  const hooks = parts.hooks;
+  if (hooks?.before && (await hooks.before(exchange))) {
+    log(exchange.fault === 'code30' ? 30 : null);
+    return;
+  }
   const answer = guarded(parts, path, params);
   const text = envelope(answer);
-  if (parts.hooks?.after && (await parts.hooks.after(exchange, { status: 200, body: text }))) return;
+  if (hooks?.after && (await hooks.after(exchange, { status: 200, body: text }))) {
+    log(answer.code);
+    return;
+  }
   writeJson(res, 200, text);
+  log(answer.code);
 }
 
 function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
@@ -252,7 +279,11 @@ export function requestListener(parts: ServerParts): (req: IncomingMessage, res:
     try {
       const operation = servicePath(path);
       if (operation !== null) serviceRequest(parts, req, res, operation, query);
-      else visit(parts.settings, req, res, path);
+      else if (parts.pages !== null && (path === '/' || path.startsWith('/_')) && parts.pages(req, res, path, query)) return;
+      else {
+        visit(parts.settings, req, res, path);
+        if (parts.activity && CODE_PATH.test(path)) parts.activity.record({ at: parts.settings.clock.now(), op: path.slice(0, 80), visit: true, key: undefined, code: null, status: res.statusCode, fault: null });
+      }
     } catch (err) {
       parts.log(`emulator: ${path.slice(0, 80)}: ${(err as Error)?.stack ?? String(err)}`);
       if (!res.headersSent) writeJson(res, 200, envelope(fail(3, 'unknown application error')));

@@ -359,6 +359,22 @@ export class Store {
     }).immediate();
   }
 
+  // ---- inspector, control API and seed files -----------------------------------
+
+  /**
+   * Rows of a read-only query of the inspector and the control API
+   * (src/emulator/inspect.ts): fixed SQL text, values always bound.
+   */
+  select(sql: string, params: SqlValue[] = []): Array<Record<string, unknown>> {
+    return this.#statement(sql).all(...params) as Array<Record<string, unknown>>;
+  }
+
+  /** A campaign without a message (seed files); returns its id. */
+  insertCampaign(accountId: number, name: string | null, now: number): number {
+    this.#wrote();
+    return Number(this.#s.insertCampaign.run(accountId, name, now).lastInsertRowid);
+  }
+
   // ---- internals ------------------------------------------------------------
 
   #statement(sql: string, raw = false): Statement {

@@ -1,6 +1,6 @@
 // `smslink serve`, `--sandbox` and `smslink sandbox`: the emulator as users start it.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
@@ -68,6 +68,85 @@ describe('smslink serve', () => {
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);
+  });
+});
+
+describe('serve: inspector, seed files, control token', () => {
+  it('prints the inspector URL; --no-inspector turns the inspector off', async () => {
+    const s = await serveInProcess(['--db', ':memory:']);
+    expect(s.output().split('\n')[2]).toBe(`inspector: ${s.url}/`);
+    expect(await (await request(`${s.url}/`)).body.text()).toContain('<h1>Messages</h1>');
+    await s.stop();
+    const off = await serveInProcess(['--db', ':memory:', '--no-inspector']);
+    expect(off.output()).not.toContain('inspector');
+    expect(await (await request(`${off.url}/`)).body.text()).toContain('This is the smslink emulator');
+    await off.stop();
+  });
+
+  it('serve init writes a starter seed that serve --seed starts with; it never replaces a file unasked', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'seed.yaml');
+    const made = await runCli(['serve', 'init', file]);
+    expect(made.code).toBe(0);
+    expect(made.stderr).toContain(`Wrote ${file}`);
+    expect(readFileSync(file, 'utf8')).toMatch(/^# A seed for the smslink emulator/);
+    const again = await runCli(['serve', 'init', file]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`${file} already exists; pass --force to replace it`);
+    writeFileSync(file, 'changed');
+    expect((await runCli(['serve', 'init', file, '--force'])).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/^# A seed/);
+
+    const s = await serveInProcess(['--db', ':memory:', '--seed', file]);
+    expect(s.output()).toContain('accepting API keys: test-key-1, test-key-2');
+    expect(s.errors()).toContain(`seeded from ${file}`);
+    const links = await runCli(['link', 'list', '-o', 'json'], { env: { SMSLINK_BASE_URL: s.url, SMSLINK_API_KEY: 'test-key-1' } });
+    expect((JSON.parse(links.stdout) as Array<{ shortLink: string }>).map((l) => l.shortLink)).toContain(`${s.url}/spring`);
+    await s.stop();
+
+    const json = join(dir, 'seed.json');
+    expect((await runCli(['serve', 'init', json])).code).toBe(0);
+    expect(JSON.parse(readFileSync(json, 'utf8')).keys).toEqual(['test-key-1', 'test-key-2']);
+  });
+
+  it('serve init names smslink-seed.yaml in the current directory by default', async () => {
+    const dir = tempDir();
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      expect((await runCli(['serve', 'init'])).code).toBe(0);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(existsSync(join(dir, 'smslink-seed.yaml'))).toBe(true);
+  });
+
+  it('refuses a bad seed file with exit 2, naming the file, the entry and the rule', async () => {
+    const file = join(tempDir(), 'bad.yaml');
+    writeFileSync(file, 'links:\n  - { fullLink: https://example.com/a, expirationDate: 2030-02-30 }\n');
+    const r = await runCli(['serve', '--port', '0', '--db', ':memory:', '--seed', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: --seed ${file}: links[0].expirationDate: invalid value "2030-02-30": must be a real date written YYYY-MM-DD\n`);
+    const missing = await runCli(['serve', '--port', '0', '--seed', join(tempDir(), 'none.yaml')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--seed .*none\.yaml: no such file/);
+  });
+
+  it('still takes a whole-number --seed as the fault seed, with a warning; --fault-seed is checked', async () => {
+    const s = await serveInProcess(['--db', ':memory:', '--seed', '7', '--fault-rate', '0']);
+    expect(s.errors()).toContain('warning: --seed 7: a number here is the fault seed, now --fault-seed');
+    await s.stop();
+    const bad = await runCli(['serve', '--port', '0', '--fault-seed', 'x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--fault-seed: invalid value "x": must be a whole number');
+  });
+
+  it('needs the --control-token for the control API when one is given, and never prints it', async () => {
+    const s = await serveInProcess(['--db', ':memory:', '--control-token', 'my-control-token-123']);
+    expect((await request(`${s.url}/_emulator/messages`)).statusCode).toBe(401);
+    expect((await request(`${s.url}/_emulator/messages`, { headers: { authorization: 'Bearer my-control-token-123' } })).statusCode).toBe(200);
+    await s.stop();
+    expect(s.output() + s.errors()).not.toContain('my-control-token-123');
   });
 });
 

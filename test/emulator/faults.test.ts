@@ -102,7 +102,7 @@ describe('fault injection', () => {
 
   it('draws the same faults for the same seed, at about the given rate, and never on short links', async () => {
     const run = async (seed: number) => {
-      const p = await pair({ faultRate: 0.2, faults: '503,code30,500,502', seed });
+      const p = await pair({ faultRate: 0.2, faults: '503,code30,500,502', faultSeed: seed });
       try {
         const outcomes: string[] = [];
         for (let i = 0; i < 200; i++) {

@@ -1,0 +1,180 @@
+// The test-control API, JSON under /_emulator/ (never under /service/):
+//   GET  /_emulator/messages?to=&text=&since=   the messages sent, newest first
+//   POST /_emulator/reset                       back to the seed (or empty)
+//   POST /_emulator/clock   {"advance": SECONDS | "pending"}
+//   POST /_emulator/faults  {"rate": P, "kinds": [...]}
+// GET of clock and faults tells the present state. Bodies are JSON (or a
+// form, from the inspector without its script); a bad value is HTTP 400
+// with {"error": "<field>: <rule>"}.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseDate, parseDateTime } from '../catalog/rules.js';
+import type { Settings } from './context.js';
+import type { Bench } from './controls.js';
+import { MAX_ADVANCE_S } from './controls.js';
+import { messages, type MessageView } from './inspect.js';
+import { wallOf } from './time.js';
+
+const MAX_BODY = 64 * 1024;
+const MESSAGE_LIMIT = 1000;
+
+export interface ControlDeps {
+  settings: Settings;
+  bench: Bench;
+  /** Where unexpected failures are reported. */
+  log: (line: string) => void;
+}
+
+class BadRequest extends Error {}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  const body = `${JSON.stringify(value)}\n`;
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...headers });
+  res.end(body);
+}
+
+/** The body as an object: JSON, or a form (a repeated field becomes a list). */
+function readBody(req: IncomingMessage): Promise<{ value: Record<string, unknown>; form: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY) chunks.push(c);
+    });
+    req.on('error', reject);
+    req.on('end', () => {
+      if (size > MAX_BODY) return reject(new BadRequest(`body: larger than ${MAX_BODY} bytes`));
+      const text = Buffer.concat(chunks).toString('utf8');
+      const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (type === 'application/x-www-form-urlencoded') {
+        const value: Record<string, unknown> = {};
+        for (const [k, v] of new URLSearchParams(text)) value[k] = k === 'kinds' ? [...((value[k] as string[]) ?? []), v] : v;
+        return resolve({ value, form: true });
+      }
+      if (text.trim() === '') return resolve({ value: {}, form: false });
+      try {
+        const value = JSON.parse(text) as unknown;
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error();
+        resolve({ value: value as Record<string, unknown>, form: false });
+      } catch {
+        reject(new BadRequest('body: must be a JSON object'));
+      }
+    });
+  });
+}
+
+/** `since` as the API's `YYYY-MM-DD HH:MM:SS` (or a day) in the emulator's zone, or ISO 8601 with a zone. */
+function sinceOf(s: Settings, value: string): number {
+  const parts = parseDateTime(value) ?? parseDate(value);
+  if (parts) return s.tz.fromWall(wallOf(parts));
+  const ms = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(ms)) throw new BadRequest(`since: invalid value "${value.slice(0, 40)}": must be YYYY-MM-DD HH:MM:SS (in ${s.tz.name}) or an ISO 8601 time`);
+  return ms;
+}
+
+function messageJson(d: ControlDeps, m: MessageView) {
+  const f = (ms: number | null) => (ms === null ? null : d.settings.tz.format(ms));
+  return {
+    id: m.id,
+    account: d.bench.accounts.indexOf(m.accountId) + 1,
+    campaignId: m.campaignId,
+    from: m.from,
+    to: m.to,
+    text: m.text,
+    status: m.status,
+    segments: m.segments,
+    encoding: m.encoding,
+    price: m.price,
+    createdAt: f(m.createdAt),
+    startSendTs: f(m.startSendTs),
+    statusUpdateTs: f(m.statusUpdateTs),
+    timeline: m.timeline.filter((t) => !t.pending).map((t) => ({ status: t.status, at: f(t.at) })),
+  };
+}
+
+function listMessages(d: ControlDeps, query: string) {
+  const q = new URLSearchParams(query);
+  const limitText = q.get('limit');
+  const limit = limitText === null ? 100 : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MESSAGE_LIMIT) throw new BadRequest(`limit: invalid value "${limitText}": must be a whole number from 1 to ${MESSAGE_LIMIT}`);
+  const to = q.get('to');
+  const digits = to?.replace(/^\+/, '').replace(/[\s\-()]/g, '');
+  if (digits !== undefined && digits !== '' && !/^\d+$/.test(digits)) throw new BadRequest(`to: invalid value "${to}": must be digits (part of a number)`);
+  const since = q.get('since');
+  const found = messages(d.settings, { to: digits || undefined, text: q.get('text') || undefined, since: since ? sinceOf(d.settings, since) : undefined, limit });
+  return { messages: found.items.map((m) => messageJson(d, m)), total: found.total };
+}
+
+function clockState(d: ControlDeps) {
+  return { now: d.settings.tz.format(d.settings.clock.now()), timeZone: d.settings.tz.name, pendingSeconds: d.bench.pendingSeconds() };
+}
+
+function advance(d: ControlDeps, body: Record<string, unknown>) {
+  const given = body.advance;
+  const seconds = given === 'pending' ? d.bench.pendingSeconds() : typeof given === 'string' && given.trim() !== '' ? Number(given) : given;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_S) {
+    throw new BadRequest(`advance: invalid value ${JSON.stringify(given ?? null)}: must be a number of seconds from 0 to ${MAX_ADVANCE_S}, or "pending"`);
+  }
+  d.bench.advance(seconds);
+  return { ...clockState(d), advanced: seconds, message: `The clock moved ${seconds} s ahead: ${d.settings.tz.format(d.settings.clock.now())}` };
+}
+
+function faults(d: ControlDeps, body: Record<string, unknown>) {
+  const rate = typeof body.rate === 'string' && body.rate.trim() !== '' ? Number(body.rate) : body.rate;
+  if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) throw new BadRequest(`rate: invalid value ${JSON.stringify(body.rate ?? null)}: must be a probability from 0 to 1`);
+  const kinds = body.kinds;
+  if (kinds !== undefined && typeof kinds !== 'string' && !(Array.isArray(kinds) && kinds.every((k) => typeof k === 'string'))) {
+    throw new BadRequest('kinds: must be a list of faults, such as ["503", "reset", "latency:50-500ms"]');
+  }
+  if (Array.isArray(kinds) && kinds.length === 0 && rate > 0) throw new BadRequest('kinds: needs at least one fault');
+  try {
+    const state = d.bench.setFaults(rate, kinds as string | string[] | undefined);
+    return { ...state, message: rate > 0 ? `Faults on: ${Math.round(rate * 1000) / 10}% of /service/ requests` : 'Faults off' };
+  } catch (err) {
+    throw new BadRequest(`kinds: ${(err as Error).message}`);
+  }
+}
+
+/** Answers a request of the control API (`route` is the path after /_emulator/); false when it is not one. */
+export function controlApi(d: ControlDeps, req: IncomingMessage, res: ServerResponse, route: string, query: string): boolean {
+  const method = req.method ?? 'GET';
+  const reads: Record<string, () => unknown> = { messages: () => listMessages(d, query), clock: () => clockState(d), faults: () => d.bench.faults() };
+  const writes: Record<string, (body: Record<string, unknown>) => unknown> = {
+    reset: () => {
+      const made = d.bench.reset();
+      return { ...made, message: `Reset: ${made.links} links, ${made.messages} messages from the seed` };
+    },
+    clock: (body) => advance(d, body),
+    faults: (body) => faults(d, body),
+  };
+  if (!(route in reads) && !(route in writes)) return false;
+  const fail = (err: unknown) => {
+    if (err instanceof BadRequest) return sendJson(res, 400, { error: err.message });
+    d.log(`emulator: /_emulator/${route}: ${(err as Error)?.stack ?? String(err)}`);
+    if (!res.headersSent) sendJson(res, 500, { error: 'the emulator failed to do this' });
+  };
+  if ((method === 'GET' || method === 'HEAD') && route in reads) {
+    try {
+      sendJson(res, 200, reads[route]());
+    } catch (err) {
+      fail(err);
+    }
+    return true;
+  }
+  if (method === 'POST' && route in writes) {
+    readBody(req)
+      .then(({ value, form }) => {
+        const answer = writes[route](value);
+        // A form sent without the inspector's script: back to the controls page.
+        if (form) {
+          res.writeHead(303, { location: '/_emulator/controls', 'content-length': 0 });
+          res.end();
+        } else sendJson(res, 200, answer);
+      })
+      .catch(fail);
+    return true;
+  }
+  sendJson(res, 405, { error: `${method} is not used here: ${route in writes ? 'POST' : 'GET'} /_emulator/${route}` }, { allow: route in writes && route in reads ? 'GET, POST' : route in writes ? 'POST' : 'GET' });
+  return true;
+}

@@ -1,0 +1,133 @@
+// The emulator without its way in: options checked, seed checked, database
+// open and seeded, keys and accounts made, faults set, and (for a server)
+// the inspector and control API. startEmulator adds a socket to it,
+// openEmulatorInProcess a dispatcher.
+
+import { makeGate } from './access.js';
+import { Activity } from './activity.js';
+import { KeyRing } from './auth.js';
+import { ShiftedClock, systemClock, type Clock } from './clock.js';
+import type { Settings } from './context.js';
+import { Bench } from './controls.js';
+import { DEFAULTS, type Limits } from './defaults.js';
+import { inspectorRouter } from './inspector.js';
+import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './seed.js';
+import { buildRoutes, type ServerParts, type ServiceHooks } from './server.js';
+import { Store } from './store.js';
+import { TimeZone } from './time.js';
+
+export interface EmulatorOptions {
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  /** Port; default 8080; 0 picks a free one. */
+  port?: number;
+  /** Database file, or ':memory:' (the default). */
+  db?: string;
+  /** Accepted API keys, each its own account; default ['sandbox'] (or the seed's keys). */
+  apiKeys?: string[];
+  /** Base of short links; default the emulator's own base URL. */
+  shortBase?: string;
+  /** The message lifecycle runs this many times faster; default 1. */
+  timeScale?: number;
+  /** Account time zone (IANA name); default 'UTC'. */
+  tz?: string;
+  /** Sends await moderation (status 1) before they go out. */
+  moderation?: boolean;
+  /** Registered sender IDs accepted in `from`. */
+  senders?: string[];
+  /** Regular expression; links whose fullLink matches are created blocked. */
+  blockPattern?: string;
+  /** Price of one segment (segUserBuy); default 0.01. */
+  price?: number;
+  /** Clock for tests; default the system clock. */
+  clock?: Clock;
+  /** Hooks around each /service/ operation (fault injection). */
+  hooks?: ServiceHooks;
+  /** Where unexpected errors are reported; default nowhere. */
+  log?: (line: string) => void;
+  /** Tighter or looser header size and time limits (tests of slow clients). */
+  limits?: Partial<Limits>;
+  /** Probability (0..1) that a /service/ request gets a fault; default 0. */
+  faultRate?: number;
+  /** Faults to draw from: `latency:MIN-MAXms`, reset, 500, 502, 503, code30, truncated, stall; default all but stall. */
+  faults?: string | string[];
+  /** Seed of the fault draw; the same seed and requests give the same faults. Default 1. */
+  faultSeed?: number;
+  /**
+   * What the emulator starts with and returns to on reset(): keys, senders,
+   * links, campaigns, messages (README "Seed files"). The database is emptied
+   * first. A number is the fault seed, as before faultSeed (deprecated).
+   */
+  seed?: SeedData | number;
+  /** The web inspector at / and /_emulator/ (and its request log); default on. */
+  inspector?: boolean;
+  /** Needed by the inspector and control API (header or cookie); without one they answer loopback only. */
+  controlToken?: string;
+}
+
+export interface Core {
+  parts: ServerParts;
+  store: Store;
+  bench: Bench;
+  activity: Activity | null;
+}
+
+function checkOptions(opts: EmulatorOptions): void {
+  const { timeScale, price, port } = opts;
+  if (timeScale !== undefined && !(Number.isFinite(timeScale) && timeScale > 0)) throw new RangeError(`timeScale must be a positive number (got ${timeScale})`);
+  if (price !== undefined && !(Number.isFinite(price) && price >= 0)) throw new RangeError(`price must be zero or more (got ${price})`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new RangeError(`port must be 0 to 65535 (got ${port})`);
+  if (opts.faultRate !== undefined && !(opts.faultRate >= 0 && opts.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1 (got ${opts.faultRate})`);
+  if (opts.apiKeys !== undefined && (opts.apiKeys.length === 0 || opts.apiKeys.some((k) => typeof k !== 'string' || k === ''))) {
+    throw new RangeError('apiKeys must name at least one non-empty key');
+  }
+}
+
+function blockPatternOf(source: string | undefined): RegExp | null {
+  if (source === undefined || source === '') return null;
+  try {
+    return new RegExp(source);
+  } catch (err) {
+    throw new SyntaxError(`block pattern is not a valid regular expression: ${(err as Error).message}`);
+  }
+}
+
+/** Opens the emulator; `server` adds the inspector and control API (a socket is there to reach them). */
+export function openCore(opts: EmulatorOptions, server: boolean): Core {
+  checkOptions(opts);
+  const tz = new TimeZone(opts.tz ?? DEFAULTS.tz);
+  const blockPattern = blockPatternOf(opts.blockPattern);
+  const seeded = typeof opts.seed === 'object' && opts.seed !== null;
+  const seed: Seed = seeded ? checkSeed(opts.seed, opts.apiKeys ?? [], opts.senders ?? []) : EMPTY_SEED;
+  const faultSeed = opts.faultSeed ?? (typeof opts.seed === 'number' ? opts.seed : 1);
+  const keys = [...new Set([...seed.keys, ...(opts.apiKeys ?? (seed.keys.length ? [] : DEFAULTS.apiKeys))])];
+  const clock = new ShiftedClock(opts.clock ?? systemClock);
+  const log = opts.log ?? (() => {});
+  const store = Store.open(opts.db ?? DEFAULTS.db);
+  try {
+    const settings: Settings = {
+      store,
+      clock,
+      tz,
+      // Without one, startEmulator makes it the URL it listens on.
+      shortBase: opts.shortBase?.replace(/\/+$/, '') ?? '',
+      moderation: opts.moderation ?? false,
+      senders: new Set([...(opts.senders ?? []), ...seed.senders]),
+      blockPattern,
+      price: opts.price ?? DEFAULTS.price,
+      timeScale: opts.timeScale ?? DEFAULTS.timeScale,
+    };
+    const activity = server && opts.inspector !== false ? new Activity(store, clock) : null;
+    const parts: ServerParts = { settings, keys: new KeyRing([], () => 0), routes: buildRoutes(), hooks: opts.hooks ?? null, log, activity, pages: null };
+    const bench = new Bench({ parts, clock, keys, seed, hooks: opts.hooks ?? null, faultSeed, activity });
+    // A seed is the whole state: nothing from an earlier run stays.
+    if (seeded) store.reset();
+    bench.open(seeded);
+    if (opts.faultRate !== undefined && opts.faultRate !== 0) bench.setFaults(opts.faultRate, opts.faults);
+    if (server) parts.pages = inspectorRouter({ settings, bench, activity, gate: makeGate(opts.host ?? DEFAULTS.host, opts.controlToken), log });
+    return { parts, store, bench, activity };
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+}

@@ -1,0 +1,120 @@
+// The inbox: one conversation per recipient number, shown as a phone shows
+// it, oldest message first. Each message has its sender ID, text (short
+// links in it open through the emulator, so a visit counts as a click),
+// segments and encoding, price, and its status with the times it changed.
+
+import { MESSAGE_STATUSES } from '../catalog/codes.js';
+import { html, plural, type Html } from './html.js';
+import { conversations, knownCodes, messages, type MessageView } from './inspect.js';
+import { badge, choice, field, pageHref, statusKind, time, type Page, type PageContext } from './page.js';
+
+/** The newest messages a conversation shows (a page of them). */
+export const THREAD_LIMIT = 1000;
+const CONVERSATION_LIMIT = 200;
+
+const URL_IN_TEXT = /(?:https?:\/\/|www\.)[^\s<>"]+/gi;
+const TRAILING = /[.,;:!?)\]}'"]+$/;
+const CODE_IN_PATH = /^\/([0-9A-Za-z]{1,16})\/?$/;
+
+function codeOf(url: string): string | null {
+  try {
+    return CODE_IN_PATH.exec(new URL(/^www\./i.test(url) ? `http://${url}` : url).pathname)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The URLs of a text, without trailing punctuation. */
+function urlsIn(text: string): Array<{ start: number; url: string }> {
+  const out: Array<{ start: number; url: string }> = [];
+  for (const m of text.matchAll(URL_IN_TEXT)) out.push({ start: m.index, url: m[0].replace(TRAILING, '') });
+  return out;
+}
+
+/** The text, escaped, with each short link of this emulator made a link that opens it here. */
+export function linkify(text: string, known: ReadonlySet<string>): Html {
+  const parts: Array<Html | string> = [];
+  let at = 0;
+  for (const { start, url } of urlsIn(text)) {
+    const code = codeOf(url);
+    if (code === null || !known.has(code)) continue;
+    parts.push(text.slice(at, start), html`<a class="short" href="/${code}" target="_blank" rel="noopener noreferrer">${url}</a>`);
+    at = start + url.length;
+  }
+  parts.push(text.slice(at));
+  return html`${parts}`;
+}
+
+/** The time of day of a status; its date is the message's. */
+function clock(ctx: PageContext, ms: number): Html {
+  const full = time(ctx, ms);
+  return html`<time datetime="${full}">${full.slice(11)}</time>`;
+}
+
+function bubble(ctx: PageContext, m: MessageView, known: ReadonlySet<string>, showTo: boolean): Html {
+  const price = m.price.toFixed(Math.max(2, (String(m.price).split('.')[1] ?? '').length));
+  return html`<li class="msg" id="m${m.id}">
+    <p class="who"><span class="from">From <strong>${m.from}</strong></span>${showTo ? html` <span class="to">to <a href="${pageHref(ctx, '/', { to: m.to })}">+${m.to}</a></span>` : ''}<span class="when">${time(ctx, m.createdAt)}</span></p>
+    <p class="text">${linkify(m.text, known)}</p>
+    <p class="facts">${plural(m.segments, 'segment')} · ${m.encoding} · price ${price} · campaign ${m.campaignId}${m.campaignName ? html` “${m.campaignName}”` : ''} · id ${m.id}</p>
+    <div class="state">${badge(m.status, statusKind(m.status))}
+      <ol class="timeline" aria-label="Status history">${m.timeline.map(
+        (step) => html`<li${step.pending ? html` class="pending"` : ''}><span class="st">${step.status}</span> ${clock(ctx, step.at)}${step.pending ? ' (next)' : ''}</li>`,
+      )}</ol>
+    </div>
+  </li>`;
+}
+
+export function messagesPage(ctx: PageContext): Page {
+  const q = ctx.query;
+  const accountId = ctx.bench.accounts[ctx.account];
+  const status = MESSAGE_STATUSES.find((s) => s === q.get('status')) ?? undefined;
+  const campaign = Number(q.get('campaign'));
+  const filter = {
+    accountId,
+    to: (q.get('number') ?? '').replace(/[^\d]/g, '') || undefined,
+    status,
+    campaignId: Number.isInteger(campaign) && campaign > 0 ? campaign : undefined,
+  };
+  const selected = (q.get('to') ?? '').replace(/[^\d]/g, '') || undefined;
+  const list = messages(ctx.settings, { ...filter, recipient: selected, limit: THREAD_LIMIT });
+  const convs = conversations(ctx.settings, filter, CONVERSATION_LIMIT);
+  const codes = [...new Set(list.items.flatMap((m) => urlsIn(m.text).map((u) => codeOf(u.url)).filter((c): c is string => c !== null)))];
+  const known = knownCodes(ctx.settings, codes);
+  const keep = { number: q.get('number'), status: q.get('status'), campaign: q.get('campaign') };
+  const head = html`<form class="filters" method="get" action="/" role="search" aria-label="Filter messages">
+      ${ctx.account > 0 ? html`<input type="hidden" name="account" value="${ctx.account + 1}">` : ''}
+      ${field('number', 'Number', q.get('number'), html`inputmode="tel" autocomplete="off" placeholder="part of a number"`)}
+      ${choice('status', 'Status', q.get('status'), [['', 'any'], ...MESSAGE_STATUSES.map((s): [string, string] => [s, s])])}
+      ${field('campaign', 'Campaign id', q.get('campaign'), html`inputmode="numeric" autocomplete="off"`)}
+      <p class="actions"><button type="submit">Filter</button> <a href="${pageHref(ctx, '/')}">Clear</a></p>
+    </form>`;
+  const items = [...list.items].reverse();
+  const more = list.total - list.items.length;
+  const live = html`<div class="inbox">
+    <section class="conversations" aria-labelledby="conv-title">
+      <h2 id="conv-title">Conversations <span class="count">${convs.length}</span></h2>
+      ${
+        convs.length === 0
+          ? html`<p class="empty">No messages yet.</p>`
+          : html`<ul>
+        <li><a href="${pageHref(ctx, '/', keep)}"${selected ? '' : html` aria-current="true"`}>All numbers</a></li>
+        ${convs.map(
+          (c) => html`<li><a href="${pageHref(ctx, '/', { ...keep, to: c.to })}"${c.to === selected ? html` aria-current="true"` : ''}>
+            <span class="num">+${c.to}</span> <span class="n">${plural(c.count, 'message')}</span>
+            <span class="last">${c.lastText}</span> ${badge(c.lastStatus, statusKind(c.lastStatus))}</a></li>`,
+        )}</ul>`
+      }
+    </section>
+    <section class="thread" aria-labelledby="thread-title">
+      <h2 id="thread-title">${selected ? `To +${selected}` : 'All numbers'} <span class="count">${plural(list.total, 'message')}</span></h2>
+      ${more > 0 ? html`<p class="note">The ${THREAD_LIMIT} newest are shown; ${plural(more, 'older message')} not.</p>` : ''}
+      ${
+        items.length === 0
+          ? html`<p class="empty">Nothing here. Messages your app sends through this emulator appear as they arrive.</p>`
+          : html`<ol class="bubbles">${items.map((m) => bubble(ctx, m, known, !selected))}</ol>`
+      }
+    </section>
+  </div>`;
+  return { title: 'Messages', nav: 'messages', topics: ['messages'], head, live };
+}

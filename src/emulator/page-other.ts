@@ -1,0 +1,136 @@
+// The smaller inspector pages: campaigns and their links, the accounts (one
+// per API key, keys masked), the request log and the controls (reset, the
+// clock, faults).
+
+import type { Activity, LogEntry } from './activity.js';
+import { FAULT_KINDS, parseFaults } from './faults.js';
+import { html, plural } from './html.js';
+import { accountTotals, campaigns } from './inspect.js';
+import { badge, BASE, keyLabel, maskKey, pageHref, time, type Page, type PageContext } from './page.js';
+
+const CAMPAIGN_LIMIT = 200;
+const LOG_SHOWN = 200;
+
+export function campaignsPage(ctx: PageContext): Page {
+  const list = campaigns(ctx.settings, ctx.bench.accounts[ctx.account], CAMPAIGN_LIMIT);
+  const live =
+    list.items.length === 0
+      ? html`<p class="empty">No campaigns yet. Every message sent makes one; seed files can make others.</p>`
+      : html`<p class="count">${plural(list.total, 'campaign')}${list.total > list.items.length ? `, the ${CAMPAIGN_LIMIT} newest shown` : ''}</p>
+      <ul class="cards">${list.items.map(
+        (c) => html`<li id="c${c.id}"><h2>Campaign ${c.id}${c.name ? html` <span class="sub">“${c.name}”</span>` : ''}</h2>
+          <p>${time(ctx, c.createTs)} · ${plural(c.messages, 'message')}${c.status ? html` · ${badge(c.status, c.status === 'DONE' ? 'ok' : 'wait')}` : ''}
+            ${c.messages ? html` · <a href="${pageHref(ctx, '/', { campaign: c.id })}">its messages</a>` : ''}</p>
+          ${
+            c.links.length === 0
+              ? html`<p class="sub">No short links.</p>`
+              : html`<table><caption class="sr">Short links of campaign ${c.id}</caption>
+              <thead><tr><th scope="col">Short link</th><th scope="col">Full link</th><th scope="col" class="num">Clicks</th><th scope="col" class="num">Redirects</th><th scope="col">Comment</th></tr></thead>
+              <tbody>${c.links.map(
+                (l) => html`<tr><th scope="row" data-label="Short link"><a href="${pageHref(ctx, `${BASE}/links/${l.id}`)}">${l.code}</a></th>
+                  <td data-label="Full link" class="url">${l.fullLink}</td><td data-label="Clicks" class="num">${l.clicks}</td>
+                  <td data-label="Redirects" class="num">${l.redirects}</td><td data-label="Comment">${l.comment ?? ''}</td></tr>`,
+              )}</tbody></table>`
+          }</li>`,
+      )}</ul>`;
+  return { title: 'Campaigns', nav: 'campaigns', topics: ['campaigns', 'links'], live };
+}
+
+export function accountsPage(ctx: PageContext): Page {
+  const totals = accountTotals(ctx.settings);
+  const keys = ctx.bench.keys;
+  const live = html`<p>Each API key the emulator accepts is an account of its own: what one key made, another cannot see. Keys are masked.</p>
+    <table><thead><tr><th scope="col">Key</th><th scope="col" class="num">Links</th><th scope="col" class="num">Campaigns</th><th scope="col" class="num">Messages</th><th scope="col">Show</th></tr></thead>
+    <tbody>${keys.map((_, i) => {
+      const t = totals.get(ctx.bench.accounts[i]) ?? { links: 0, campaigns: 0, messages: 0 };
+      const as = i > 0 ? i + 1 : undefined;
+      return html`<tr${i === ctx.account ? html` aria-current="true"` : ''}><th scope="row" data-label="Key">${keyLabel(keys, i)}</th>
+        <td data-label="Links" class="num">${t.links}</td><td data-label="Campaigns" class="num">${t.campaigns}</td><td data-label="Messages" class="num">${t.messages}</td>
+        <td data-label="Show"><a href="${pageHref({ ...ctx, account: 0 }, '/', { account: as })}">messages</a> · <a href="${pageHref({ ...ctx, account: 0 }, `${BASE}/links`, { account: as })}">links</a></td></tr>`;
+    })}</tbody></table>`;
+  return { title: 'Accounts', nav: 'accounts', topics: ['accounts'], live };
+}
+
+/** What a result code means (real-service-notes.md). */
+const CODES: Record<number, string> = {
+  0: 'success',
+  1: 'invalid value',
+  2: 'not found',
+  3: 'application error',
+  4: 'unknown module',
+  5: 'unknown method',
+  6: 'unsupported output',
+  8: 'authentication failed',
+  10: 'save failed',
+  11: 'missing parameter',
+  12: 'constraint',
+  30: 'rate limit',
+};
+
+function keyShown(keys: readonly string[], key: unknown): string {
+  if (typeof key !== 'string' || key === '') return 'no key';
+  const i = keys.indexOf(key);
+  return i >= 0 ? keyLabel(keys, i) : `unknown key (${maskKey(key)})`;
+}
+
+function result(e: LogEntry): string {
+  if (e.visit) return e.status === 302 ? 'redirected (302)' : `refused (${e.status})`;
+  const code = e.code === null ? '' : `code ${e.code}${CODES[e.code] ? ` ${CODES[e.code]}` : ''}`;
+  const http = e.status === 0 ? 'no answer' : e.status === 200 ? '' : `HTTP ${e.status}`;
+  return [code, http].filter(Boolean).join(', ');
+}
+
+export function requestsPage(ctx: PageContext, activity: Activity): Page {
+  const entries = activity.recent(LOG_SHOWN);
+  const live =
+    entries.length === 0
+      ? html`<p class="empty">No requests yet. Calls to /service/ and visits of short links show here as they come.</p>`
+      : html`<p class="count">The ${plural(entries.length, 'latest request')}, newest first.</p>
+      <table class="log"><thead><tr><th scope="col">Time</th><th scope="col">Operation</th><th scope="col">Result</th><th scope="col">Fault</th><th scope="col">Key</th></tr></thead>
+      <tbody>${entries.map(
+        (e) => html`<tr><td data-label="Time">${time(ctx, e.at)}</td>
+          <th scope="row" data-label="Operation">${e.visit ? `visit ${e.op}` : e.op}</th>
+          <td data-label="Result">${e.code === 0 || e.status === 302 ? badge(result(e), 'ok') : badge(result(e), e.code === null && !e.visit ? 'bad' : 'wait')}</td>
+          <td data-label="Fault">${e.fault ?? ''}</td>
+          <td data-label="Key">${e.visit ? '' : keyShown(ctx.bench.keys, e.key)}</td></tr>`,
+      )}</tbody></table>`;
+  return { title: 'Requests', nav: 'requests', topics: ['log'], live };
+}
+
+export function controlsPage(ctx: PageContext): Page {
+  const s = ctx.settings;
+  const f = ctx.bench.faults();
+  const drawn = parseFaults(f.kinds);
+  const latency = drawn.find((x) => x.kind === 'latency');
+  const pending = ctx.bench.pendingSeconds();
+  const foot = html`<section aria-labelledby="clock-title"><h2 id="clock-title">Clock</h2>
+      <form method="post" action="${BASE}/clock" data-control class="inline">
+        <p class="field"><label for="advance">Move ahead by (seconds)</label><input id="advance" name="advance" type="number" min="0" step="1" value="5" required></p>
+        <p class="actions"><button type="submit">Advance</button></p>
+      </form>
+    </section>
+    <section aria-labelledby="faults-title"><h2 id="faults-title">Faults</h2>
+      <form method="post" action="${BASE}/faults" data-control>
+        <p class="field"><label for="rate">Probability per /service/ request (0 to 1)</label><input id="rate" name="rate" type="number" min="0" max="1" step="0.05" value="${f.rate || 0.2}" required></p>
+        <fieldset><legend>Faults to draw from</legend>${FAULT_KINDS.map(
+          (k) => html`<label class="check"><input type="checkbox" name="kinds" value="${k === 'latency' ? `latency:${latency?.minMs ?? 50}-${latency?.maxMs ?? 500}ms` : k}"${drawn.some((x) => x.kind === k) ? html` checked` : ''}> ${k === 'latency' ? `latency ${latency?.minMs ?? 50}-${latency?.maxMs ?? 500} ms` : k}</label>`,
+        )}</fieldset>
+        <p class="actions"><button type="submit">Switch faults on</button></p>
+      </form>
+      <form method="post" action="${BASE}/faults" data-control><input type="hidden" name="rate" value="0"><p class="actions"><button type="submit">Switch faults off</button></p></form>
+    </section>`;
+  const live = html`<h2>Now</h2><dl class="facts">
+      <dt>Emulator time</dt><dd>${time(ctx, s.clock.now())} (${s.tz.name})</dd>
+      <dt>To deliver every pending message</dt><dd>${pending ? `${plural(pending, 'second')} ahead` : 'nothing is pending'}</dd>
+      <dt>Faults</dt><dd>${f.rate > 0 ? html`${badge('on', 'bad')} ${Math.round(f.rate * 1000) / 10}% of requests, from ${f.kinds}` : badge('off', 'ok')}</dd>
+      <dt>Faults injected</dt><dd>${FAULT_KINDS.filter((k) => f.counts[k] > 0).map((k) => `${k} ${f.counts[k]}`).join(', ') || 'none'}</dd>
+      <dt>Time scale</dt><dd>${s.timeScale}x</dd>
+      <dt>Moderation</dt><dd>${s.moderation ? 'on' : 'off'}</dd>
+      <dt>Registered senders</dt><dd>${[...s.senders].join(', ') || 'none'}</dd>
+      <dt>Blocked pattern</dt><dd>${s.blockPattern?.source ?? 'none'}</dd>
+      <dt>Price of a segment</dt><dd>${s.price}</dd>
+      <dt>Short links</dt><dd>${s.shortBase}/&lt;code&gt;</dd>
+    </dl>`;
+  return { title: 'Controls', nav: 'controls', topics: ['controls', 'messages'], live, foot };
+}
+

@@ -1,0 +1,225 @@
+// The inspector in a real browser (headless Chromium): what a developer sees
+// while their app sends through the emulator. Also takes the two screenshots
+// of the README (docs/inspector-inbox.png, docs/inspector-links.png) and
+// measures the two figures of issue 18: a page of 1,000 messages renders in
+// under 1 s, a live update arrives under 500 ms after the API call.
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, startEmulator, type EmulatorOptions, type RunningEmulator, type SeedData } from '../../src/emulator/index.js';
+import { runCli } from '../helpers/run-cli.js';
+import { launchChromium, type Browser } from './chromium.js';
+
+const DOCS = fileURLToPath(new URL('../../docs/', import.meta.url));
+const KEY = 'browser-key-0123456789';
+
+let browser: Browser;
+let emulator: RunningEmulator | undefined;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(() => browser?.close());
+afterEach(async () => {
+  await page?.close();
+  await emulator?.close();
+  emulator = undefined;
+});
+
+/** An emulator with a page open on it; nothing the page asks for leaves this machine. */
+async function open(opts: EmulatorOptions, path = '/'): Promise<RunningEmulator> {
+  emulator = await startEmulator({ port: 0, db: ':memory:', apiKeys: [KEY], ...opts });
+  const origin = emulator.url;
+  page = await browser.context.newPage();
+  await page.route((url) => !url.href.startsWith(origin), (route) => route.abort());
+  page.on('dialog', (d) => void d.accept());
+  await page.goto(`${origin}${path}`);
+  // The page listens to the server's events before anything is sent.
+  await page.waitForFunction(() => document.body.dataset.live === 'on');
+  return emulator;
+}
+
+const cli = (args: string[]) => runCli(args, { env: { SMSLINK_BASE_URL: emulator!.url, SMSLINK_API_KEY: KEY } });
+
+describe('the inbox', () => {
+  it('shows a message sent with the CLI without a reload, then its status reach DELIVRD', async () => {
+    // The lifecycle in real time, 10 times faster: DELIVRD half a second after the send.
+    await open({ timeScale: 10 });
+    const before = performance.now();
+    const sent = await cli(['message', 'send', '--to', '+77011234567', '--text', 'Hello from the CLI']);
+    expect(sent.code, sent.stderr).toBe(0);
+    const after = performance.now();
+    const bubble = page.locator('.msg', { hasText: 'Hello from the CLI' });
+    await bubble.waitFor({ timeout: 2_000 });
+    const shown = performance.now();
+    console.log(`live update: the message showed ${(shown - after).toFixed(0)} ms after the CLI's send returned (${(shown - before).toFixed(0)} ms after the command started)`);
+    expect(shown - after).toBeLessThan(2_000);
+    await expect.poll(() => bubble.locator('.badge').textContent(), { timeout: 5_000 }).toBe('DELIVRD');
+    expect(await bubble.locator('.timeline .st').allTextContents()).toEqual(['NEW', 'ENQUEUD', 'ACCEPTD', 'DELIVRD']);
+    expect(await bubble.locator('.facts').textContent()).toMatch(/^1 segment · GSM-7 · price 0\.01 · campaign \d+/);
+    expect(await page.locator('.conversations').textContent()).toContain('+77011234567');
+  });
+
+  it('gets a live update under 500 ms after the API call', async () => {
+    await open({});
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const text = `timed ${i}`;
+      const start = performance.now();
+      const res = await fetch(`${emulator!.url}/service/Message/SendSmsMessage?output=json&api=v1&apiKey=${KEY}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `recipient=77011234567&text=${encodeURIComponent(text)}`,
+      });
+      expect(((await res.json()) as { code: number }).code).toBe(0);
+      await page.waitForFunction((t) => [...document.querySelectorAll('.msg .text')].some((el) => el.textContent === t), text, { timeout: 2_000 });
+      times.push(performance.now() - start);
+    }
+    console.log(`live update after the API call: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+    expect(Math.max(...times)).toBeLessThan(500);
+  });
+
+  it('counts a click on a short link in a message on the links page', async () => {
+    await open({});
+    const sent = await cli(['message', 'send', '--to', '77011234567', '--text', 'Sale: https://example.com/sale now', '--shorten-links']);
+    expect(sent.code, sent.stderr).toBe(0);
+    const link = page.locator('.msg a.short');
+    await link.waitFor({ timeout: 2_000 });
+    const popup = page.waitForEvent('popup');
+    await link.click();
+    await (await popup).close();
+    await page.goto(`${emulator!.url}/_emulator/links`);
+    await expect.poll(() => page.locator('td.clicks').textContent()).toBe('1');
+    expect(await page.locator('td.redirects').textContent()).toBe('1');
+  });
+
+  it('shows a stored <script> comment as text, and runs none of it', async () => {
+    const script = '<script>document.title="pwned"</script><img src=x onerror="document.title=\'pwned\'">';
+    await open({ seed: { keys: [KEY], links: [{ fullLink: 'https://example.com/x', comment: script }] } }, '/_emulator/links');
+    expect(await page.locator('td.comment').textContent()).toBe(script);
+    expect(await page.title()).not.toContain('pwned');
+  });
+
+  it('empties every page on reset, without a reload', async () => {
+    await open({ seed: { keys: [KEY], links: [{ fullLink: 'https://example.com/seeded', code: 'seeded' }] } });
+    expect((await cli(['message', 'send', '--to', '77011234567', '--text', 'gone after reset'])).code).toBe(0);
+    expect((await cli(['link', 'create', 'https://example.com/gone'])).code).toBe(0);
+    await page.locator('.msg', { hasText: 'gone after reset' }).waitFor({ timeout: 2_000 });
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.getByText('No messages yet.').waitFor({ timeout: 2_000 });
+    expect(await page.locator('.msg').count()).toBe(0);
+    await page.goto(`${emulator!.url}/_emulator/links`);
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await page.locator('tbody').textContent()).toContain('https://example.com/seeded');
+  });
+
+  it('renders a page of 1,000 messages in under a second', async () => {
+    const messages = Array.from({ length: 1000 }, (_, i) => ({ to: '77011234567', text: `Message number ${i} with a little text`, status: 'DELIVRD' }));
+    await open({ seed: { keys: [KEY], messages } }, '/_emulator/links');
+    await page.goto(`${emulator!.url}/?to=77011234567`);
+    const timing = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      return { response: nav.responseEnd, load: nav.loadEventEnd };
+    });
+    expect(await page.locator('.msg').count()).toBe(1000);
+    console.log(`1,000 messages: response in ${timing.response.toFixed(0)} ms, page loaded in ${timing.load.toFixed(0)} ms`);
+    expect(timing.load).toBeLessThan(1_000);
+  });
+});
+
+/** A small, fixed scene: the screenshots come out the same on every run. */
+const scene: SeedData = {
+  keys: [KEY, 'second-account-key-0000'],
+  senders: ['MyShop'],
+  links: [
+    { fullLink: 'https://example.com/spring-sale', code: 'spring', comment: 'spring sale', clicks: 12 },
+    { fullLink: 'https://example.com/old-offer', code: 'old', status: 'inactive', expirationDate: '2025-01-10', comment: 'last year' },
+    { fullLink: 'https://example.com/casino', code: 'x7Kq', moderatorStatus: 'blocked', moderatorComment: 'blocked pattern' },
+  ],
+  campaigns: [{ name: 'autumn', links: [{ fullLink: 'https://example.com/autumn', code: 'autumn', clicks: 4 }] }],
+  messages: [
+    { to: '77011234567', text: 'Your code is 4711', from: 'MyShop' },
+    { to: '77011234567', text: 'Spring sale: http://127.0.0.1:8080/spring', from: 'MyShop' },
+    { to: '77010001111', text: 'Your parcel is on its way', status: 'UNDELIV' },
+    { to: '998901234567', text: 'Привет! Код 1234', status: 'ACCEPTD' },
+  ],
+};
+
+describe('screenshots for the README', () => {
+
+  it('of the inbox and of the links page, at 1440 px', async () => {
+    await open({ seed: scene, clock: new ManualClock(Date.UTC(2025, 0, 15, 10, 0, 0)) }, '/?to=77011234567');
+    await page.screenshot({ path: `${DOCS}inspector-inbox.png` });
+    await page.goto(`${emulator!.url}/_emulator/links`);
+    await page.screenshot({ path: `${DOCS}inspector-links.png` });
+  });
+
+  it('fit a 375 px phone without scrolling sideways, and fetch nothing from elsewhere', async () => {
+    await open({ seed: scene, clock: new ManualClock(Date.UTC(2025, 0, 15, 10, 0, 0)) });
+    const elsewhere: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(emulator!.url)) elsewhere.push(r.url());
+    });
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const path of PAGES) {
+      await page.goto(`${emulator!.url}${path}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    expect(elsewhere).toEqual([]);
+  });
+});
+
+const PAGES = ['/', '/_emulator/links', '/_emulator/links/1', '/_emulator/campaigns', '/_emulator/accounts', '/_emulator/requests', '/_emulator/controls'];
+
+describe('keyboard, labels and contrast', () => {
+  it('give all text a contrast of at least 4.5:1 (WCAG AA) against what is behind it', async () => {
+    await open({ seed: scene, clock: new ManualClock(Date.UTC(2025, 0, 15, 10, 0, 0)) });
+    for (const path of PAGES) {
+      await page.goto(`${emulator!.url}${path}`);
+      const poor = await page.evaluate(() => {
+        const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+        const lum = ([r, g, b]: number[]) => {
+          const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+          return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+        };
+        const background = (el: Element | null): number[] => {
+          for (; el; el = el.parentElement) {
+            const c = rgb(getComputedStyle(el).backgroundColor);
+            if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c.slice(0, 3);
+          }
+          return [255, 255, 255];
+        };
+        const out: string[] = [];
+        for (const el of document.querySelectorAll('body *')) {
+          const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '');
+          if (!own || (el as HTMLElement).offsetParent === null) continue;
+          const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(background(el))];
+          const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+          if (ratio < 4.5) out.push(`${el.tagName}.${el.className} "${el.textContent!.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
+        }
+        return out;
+      });
+      expect(poor, path).toEqual([]);
+    }
+  });
+
+  it('reach every control by Tab, each with a name', async () => {
+    await open({ seed: { keys: [KEY], messages: [{ to: '77011234567', text: 'hi' }] } }, '/_emulator/controls');
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll('input:not([type=hidden]), select, button')]
+        .filter((el) => !(el as HTMLInputElement).labels?.length && !el.textContent?.trim() && !el.getAttribute('aria-label'))
+        .map((el) => el.outerHTML),
+    );
+    expect(unnamed).toEqual([]);
+    const reached = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      reached.add(await page.evaluate(() => document.activeElement?.textContent?.trim() || document.activeElement?.id || ''));
+    }
+    for (const name of ['Skip to content', 'Show', 'Deliver pending now', 'Reset', 'Messages', 'Links', 'advance', 'Advance', 'rate', 'Switch faults on', 'Switch faults off']) {
+      expect(reached, name).toContain(name);
+    }
+  });
+});

@@ -1,0 +1,169 @@
+// The test-control API under /_emulator/, over HTTP: what a test of an app
+// asserts on (the messages sent) and how it sets the scene (reset, clock,
+// faults); and who may use it.
+import type { IncomingMessage } from 'node:http';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeGate, refusal } from '../../src/emulator/access.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+
+let emu: TestEmulator | undefined;
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+});
+
+async function control(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await request(`${emu!.url}/_emulator/${path}`, {
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+  });
+  return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
+}
+
+const send = (to: string, text: string, key?: string) => emu!.call('Message/SendSmsMessage', { recipient: to, text }, key);
+
+describe('GET /_emulator/messages', () => {
+  it('lists the messages sent, newest first, with their statuses; needs no API key', async () => {
+    emu = await startTestEmulator({ apiKeys: ['app-key-0000', 'other-key-0000'] });
+    await send('77011234567', 'Your code is 4711');
+    emu.clock.advance(60_000);
+    await send('77019990000', 'Rejected one', 'other-key-0000');
+    emu.clock.advance(2_000);
+    const { status, json } = await control('GET', 'messages');
+    expect(status).toBe(200);
+    expect(json.total).toBe(2);
+    const [newest, older] = json.messages as Array<Record<string, unknown>>;
+    expect(newest).toMatchObject({ to: '77019990000', text: 'Rejected one', status: 'REJECTD', account: 2, segments: 1, encoding: 'GSM-7', price: 0.01 });
+    expect(older).toMatchObject({ to: '77011234567', status: 'DELIVRD', account: 1, from: 'SMSLINK', createdAt: '2025-01-15 10:00:00' });
+    expect(older.timeline).toEqual([
+      { status: 'NEW', at: '2025-01-15 10:00:00' },
+      { status: 'ENQUEUD', at: '2025-01-15 10:00:01' },
+      { status: 'ACCEPTD', at: '2025-01-15 10:00:02' },
+      { status: 'DELIVRD', at: '2025-01-15 10:00:05' },
+    ]);
+  });
+
+  it('filters by part of the number, part of the text and a start time', async () => {
+    emu = await startTestEmulator();
+    await send('77011234567', 'Your code is 4711');
+    emu.clock.advance(3_600_000);
+    await send('77011234567', 'Your code is 9999');
+    await send('998901234567', 'Salom');
+    const texts = async (query: string) => ((await control('GET', `messages?${query}`)).json.messages as Array<{ text: string }>).map((m) => m.text);
+    expect(await texts('to=%2B7701')).toEqual(['Your code is 9999', 'Your code is 4711']);
+    expect(await texts('text=4711')).toEqual(['Your code is 4711']);
+    expect(await texts('since=2025-01-15%2010:30:00')).toEqual(['Salom', 'Your code is 9999']);
+    expect(await texts('since=2025-01-15T10:30:00Z&to=7701')).toEqual(['Your code is 9999']);
+    expect(await texts('limit=1')).toEqual(['Salom']);
+  });
+
+  it('refuses a bad filter with HTTP 400 naming it', async () => {
+    emu = await startTestEmulator();
+    expect(await control('GET', 'messages?since=yesterday')).toEqual({ status: 400, json: { error: expect.stringMatching(/^since: invalid value "yesterday": must be YYYY-MM-DD HH:MM:SS/) } });
+    expect(await control('GET', 'messages?limit=0')).toEqual({ status: 400, json: { error: expect.stringMatching(/^limit: invalid value "0"/) } });
+    expect(await control('GET', 'messages?to=abc')).toEqual({ status: 400, json: { error: expect.stringMatching(/^to: invalid value "abc"/) } });
+  });
+});
+
+describe('POST /_emulator/reset, clock and faults', () => {
+  it('reset goes back to the seed', async () => {
+    emu = await startTestEmulator({ seed: { messages: [{ to: '77011234567', text: 'seeded' }] } });
+    await send('77015550000', 'made later');
+    expect((await control('GET', 'messages')).json.total).toBe(2);
+    const { status, json } = await control('POST', 'reset');
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ links: 0, messages: 1 });
+    expect(((await control('GET', 'messages')).json.messages as Array<{ text: string }>).map((m) => m.text)).toEqual(['seeded']);
+  });
+
+  it('clock {"advance": SECONDS} moves the clock and delivers what came due; "pending" delivers everything', async () => {
+    emu = await startTestEmulator();
+    await send('77011234567', 'one');
+    const moved = await control('POST', 'clock', { advance: 2 });
+    expect(moved.json).toMatchObject({ now: '2025-01-15 10:00:02', advanced: 2 });
+    expect(((await control('GET', 'messages')).json.messages as Array<{ status: string }>)[0].status).toBe('ACCEPTD');
+    // Link/GetSMSStatus sees the same clock.
+    expect((await emu.call('Message/GetSMSStatus', { ids: [1] })).data).toEqual([expect.objectContaining({ status: 'ACCEPTD' })]);
+    await send('77010002222', 'expires after a day');
+    expect((await control('GET', 'clock')).json.pendingSeconds).toBe(86_401);
+    await control('POST', 'clock', { advance: 'pending' });
+    expect(((await control('GET', 'messages')).json.messages as Array<{ status: string }>).map((m) => m.status)).toEqual(['EXPIRED', 'DELIVRD']);
+    expect((await control('GET', 'clock')).json.pendingSeconds).toBe(0);
+  });
+
+  it('clock refuses what is not a number of seconds', async () => {
+    emu = await startTestEmulator();
+    for (const advance of [-1, 'soon', null, 1e12]) {
+      const r = await control('POST', 'clock', { advance });
+      expect(r.status).toBe(400);
+      expect(r.json.error).toMatch(/^advance: invalid value .*: must be a number of seconds from 0 to \d+, or "pending"$/);
+    }
+    expect(await control('POST', 'clock', [1])).toEqual({ status: 400, json: { error: 'body: must be a JSON object' } });
+  });
+
+  it('faults {"rate", "kinds"} switches faults on and off while running', async () => {
+    emu = await startTestEmulator();
+    const on = await control('POST', 'faults', { rate: 1, kinds: ['503'] });
+    expect(on.json).toMatchObject({ rate: 1, kinds: '503' });
+    const refused = await emu.raw('POST', '/service/Link/List?output=json&api=v1&apiKey=sandbox');
+    expect(refused.status).toBe(503);
+    expect((await control('GET', 'faults')).json.counts).toMatchObject({ '503': 1 });
+    await control('POST', 'faults', { rate: 0 });
+    expect((await emu.call('Link/List')).code).toBe(0);
+    // Counts are kept across switches.
+    expect((await control('GET', 'faults')).json).toMatchObject({ rate: 0, counts: { '503': 1 } });
+    expect(emu.emulator.faultCounts()['503']).toBe(1);
+  });
+
+  it('faults refuses a bad rate or kind, naming it', async () => {
+    emu = await startTestEmulator();
+    expect((await control('POST', 'faults', { rate: 2 })).json.error).toMatch(/^rate: invalid value 2: must be a probability from 0 to 1$/);
+    expect((await control('POST', 'faults', { rate: 0.5, kinds: ['boom'] })).json.error).toMatch(/^kinds: unknown fault "boom"; known:/);
+    expect((await control('POST', 'faults', { rate: 0.5, kinds: [] })).json.error).toBe('kinds: needs at least one fault');
+    expect((await control('GET', 'faults')).json.rate).toBe(0);
+  });
+
+  it('answers 405 to a method it does not take', async () => {
+    emu = await startTestEmulator();
+    expect((await control('GET', 'reset')).status).toBe(405);
+    expect((await control('POST', 'messages', {})).status).toBe(405);
+  });
+});
+
+describe('who may use it', () => {
+  it('on loopback: refuses another Host (DNS rebinding) and a POST from another origin', async () => {
+    emu = await startTestEmulator();
+    expect((await control('GET', 'messages', undefined, { host: 'attacker.example' })).status).toBe(403);
+    const cross = await control('POST', 'reset', undefined, { origin: 'https://attacker.example' });
+    expect(cross).toEqual({ status: 403, json: { error: 'requests from another web site are refused' } });
+    expect((await control('POST', 'reset', undefined, { origin: emu.url })).status).toBe(200);
+    expect((await control('GET', 'messages', undefined, { host: `localhost:${emu.port}` })).status).toBe(200);
+  });
+
+  it('with a control token: nothing without it, everything with it', async () => {
+    emu = await startTestEmulator({ controlToken: 'tok-123456789' });
+    const without = await control('GET', 'messages');
+    expect(without.status).toBe(401);
+    expect(without.json.error).toMatch(/control token/);
+    expect((await control('GET', 'messages', undefined, { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await control('GET', 'messages', undefined, { authorization: 'Bearer tok-123456789' })).status).toBe(200);
+    // A browser opens the inspector once with ?token= and keeps a cookie.
+    const opened = await request(`${emu.url}/?token=tok-123456789`);
+    expect(opened.statusCode).toBe(303);
+    expect(opened.headers.location).toBe('/');
+    const cookie = String(opened.headers['set-cookie']).split(';')[0];
+    expect(String(opened.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
+    expect((await request(`${emu.url}/`, { headers: { cookie } })).statusCode).toBe(200);
+    expect((await request(`${emu.url}/`)).statusCode).toBe(401);
+  });
+
+  it('on another address: off without a token', () => {
+    const req = (headers: Record<string, string>, method = 'GET') => ({ headers, method }) as unknown as IncomingMessage;
+    expect(refusal(makeGate('0.0.0.0', undefined), req({ host: '192.0.2.1:8080' }))?.status).toBe(403);
+    expect(refusal(makeGate('0.0.0.0', 'tok-123456789'), req({ host: '192.0.2.1:8080' }))?.status).toBe(401);
+    expect(refusal(makeGate('0.0.0.0', 'tok-123456789'), req({ host: '192.0.2.1:8080', authorization: 'Bearer tok-123456789' }))).toBeNull();
+    expect(refusal(makeGate('::1', undefined), req({ host: '[::1]:8080' }))).toBeNull();
+  });
+});

@@ -1,0 +1,203 @@
+// The inspector's pages over HTTP: routes beside the short links, escaping,
+// the request log, live events, per-account views, and --no-inspector.
+// test/browser/ drives the same pages in Chromium.
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { tempDir } from '../helpers/run-cli.js';
+
+let emu: TestEmulator | undefined;
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+});
+
+async function page(path: string) {
+  const res = await request(`${emu!.url}${path}`);
+  return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+}
+
+const SCRIPT = '<script>alert("x")</script>';
+const LONG_KEY = 'live-key-0123456789abcdefghij';
+
+describe('inspector pages', () => {
+  it('live beside the short links: /links is a link, /_emulator/links the page', async () => {
+    emu = await startTestEmulator({ seed: { links: [{ fullLink: 'https://example.com/a', code: 'links' }, { fullLink: 'https://example.com/b', code: 'inbox' }] } });
+    expect((await page('/links')).status).toBe(302);
+    expect((await page('/inbox')).status).toBe(302);
+    const links = await page('/_emulator/links');
+    expect(links.status).toBe(200);
+    expect(links.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(links.text).toContain('https://example.com/a');
+    expect((await page('/')).text).toContain('<h1>Messages</h1>');
+    expect((await page('/_emulator/nothing')).status).toBe(404);
+  });
+
+  it('escape every stored value: a <script> in a comment, a text or a sender shows as text', async () => {
+    emu = await startTestEmulator({ senders: ['<b>Shop'], seed: { links: [{ fullLink: 'https://example.com/x?a="1"&b=<i>', comment: SCRIPT }] } });
+    await emu.call('Message/SendSmsMessage', { recipient: '77011234567', text: `Hi ${SCRIPT} & "you"`, from: '<b>Shop' });
+    for (const path of ['/', '/_emulator/links', '/_emulator/links/1', '/_emulator/campaigns']) {
+      const { text, headers } = await page(path);
+      expect(text, path).not.toContain('<script>alert');
+      expect(text, path).not.toContain('<b>Shop');
+      expect(headers['content-security-policy'], path).toMatch(/script-src 'self'/);
+    }
+    expect((await page('/')).text).toContain('Hi &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;you&quot;');
+    expect((await page('/_emulator/links')).text).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+  });
+
+  it('show each account on its own, its key masked', async () => {
+    emu = await startTestEmulator({ apiKeys: [LONG_KEY, 'short-key-2'] });
+    await emu.call('Link/Create', { data: { fullLink: 'https://example.com/mine' } }, LONG_KEY);
+    await emu.call('Link/Create', { data: { fullLink: 'https://example.com/theirs' } }, 'short-key-2');
+    const first = await page('/_emulator/links');
+    expect(first.text).toContain('https://example.com/mine');
+    expect(first.text).not.toContain('https://example.com/theirs');
+    expect((await page('/_emulator/links?account=2')).text).toContain('https://example.com/theirs');
+    const accounts = await page('/_emulator/accounts');
+    expect(accounts.text).toContain('Key 1 (live********ghij)');
+    expect(accounts.text).toContain('Key 2 (***********)');
+    for (const p of [first, accounts]) {
+      expect(p.text).not.toContain(LONG_KEY);
+      expect(p.text).not.toContain('short-key-2');
+    }
+  });
+
+  it('the chart of a link holds the numbers Link/GetStats answers', async () => {
+    emu = await startTestEmulator();
+    const { data } = await emu.call('Link/Create', { data: { fullLink: 'https://example.com/c' } });
+    const { id, code } = data as { id: string; code: string };
+    for (let i = 0; i < 3; i++) await emu.raw('GET', `/${code}`);
+    emu.clock.advance(2 * 3_600_000);
+    await emu.raw('GET', `/${code}`);
+    for (const type of ['daily', 'hourly'] as const) {
+      const stats = (await emu.call('Link/GetStats', { ids: [Number(id)], type })).data as { items: Array<Record<string, unknown>>; totals: Record<string, number> };
+      const html = (await page(`/_emulator/links/${id}?type=${type}`)).text;
+      const rows = [...html.matchAll(/<tr><th scope="row">([^<]+)<\/th><td class="num">(\d+)<\/td><td class="num">(\d+)<\/td><\/tr>/g)].map((m) => [m[1], Number(m[2]), Number(m[3])]);
+      expect(rows).toEqual(stats.items.map((r) => [r.param, Number(r.clicks0), Number(r.redirects0)]));
+      expect(html).toContain(`<span class="total-clicks">${stats.totals.totalClicks0}</span>`);
+      expect(stats.totals.totalClicks0).toBe(4);
+    }
+  });
+
+  it('render only the live region for the page script (?partial=1)', async () => {
+    emu = await startTestEmulator();
+    const partial = await page('/_emulator/links?partial=1');
+    expect(partial.text).not.toContain('<html');
+    expect(partial.text).toContain('No links yet');
+  });
+});
+
+describe('the request log', () => {
+  it('shows each call with its operation, result code and time, the key masked', async () => {
+    emu = await startTestEmulator({ apiKeys: [LONG_KEY] });
+    await emu.call('Link/Create', { data: { fullLink: 'https://example.com/logged' } }, LONG_KEY);
+    await emu.call('Link/Get', { id: 999 }, LONG_KEY);
+    await emu.call('Link/List', {}, 'wrong-key-0123456789xyz');
+    const { text } = await page('/_emulator/requests');
+    const rows = [...text.matchAll(/<tr><td data-label="Time">([^<]+)<\/td>\s*<th scope="row" data-label="Operation">([^<]+)<\/th>\s*<td data-label="Result"><span class="badge \w+">([^<]+)<\/span><\/td>\s*<td data-label="Fault">[^<]*<\/td>\s*<td data-label="Key">([^<]+)<\/td>/g)].map((m) => m.slice(1));
+    expect(rows).toEqual([
+      ['2025-01-15 10:00:00', 'Link/List', 'code 8 authentication failed', 'unknown key (wron********9xyz)'],
+      ['2025-01-15 10:00:00', 'Link/Get', 'code 2 not found', 'Key 1 (live********ghij)'],
+      ['2025-01-15 10:00:00', 'Link/Create', 'code 0 success', 'Key 1 (live********ghij)'],
+    ]);
+    expect(text).not.toContain(LONG_KEY);
+    expect(text).not.toContain('wrong-key-0123456789xyz');
+  });
+});
+
+describe('live updates', () => {
+  it('tell an open page within 500 ms which topics changed', async () => {
+    emu = await startTestEmulator();
+    const events = await request(`${emu.url}/_emulator/events`);
+    expect(events.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    let seen = '';
+    const changed = new Promise<number>((resolve) => {
+      events.body.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (/event: change\ndata: .*"messages"/.test(seen)) resolve(performance.now());
+      });
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const sent = performance.now();
+    await emu.call('Message/SendSmsMessage', { recipient: '77011234567', text: 'live' });
+    const at = await changed;
+    expect(at - sent).toBeLessThan(500);
+    expect(seen).toMatch(/"topics":\[[^\]]*"log"/);
+    events.body.destroy();
+  });
+
+  it('report statuses as they come due while a page watches', async () => {
+    // The system clock this time: the lifecycle runs in real time, 20 times faster
+    // (ENQUEUD at 50 ms, ACCEPTD at 100 ms, DELIVRD at 250 ms).
+    const live = await startEmulator({ port: 0, timeScale: 20 });
+    try {
+      const events = await request(`${live.url}/_emulator/events`);
+      const changes: number[] = [];
+      events.body.on('data', (chunk: Buffer) => {
+        for (const m of chunk.toString().matchAll(/event: change\ndata: (.*)\n/g)) if (m[1].includes('"messages"')) changes.push(performance.now());
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      const sent = performance.now();
+      await request(`${live.url}/service/Message/SendSmsMessage?output=json&api=v1&apiKey=sandbox`, {
+        method: 'POST',
+        body: 'recipient=77011234567&text=hi',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }).then((r) => r.body.text());
+      // The send, then one event per status change, none asked for.
+      await new Promise((r) => setTimeout(r, 800));
+      expect(changes.length).toBeGreaterThanOrEqual(4);
+      expect(changes[changes.length - 1] - sent).toBeLessThan(800);
+      const after = (await (await request(`${live.url}/_emulator/messages`)).body.json()) as { messages: Array<{ status: string; timeline: unknown[] }> };
+      expect(after.messages[0].status).toBe('DELIVRD');
+      events.body.destroy();
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+describe('a database file shared with other processes', () => {
+  it('tells an open page about what another process wrote (--sandbox commands while serve runs)', async () => {
+    const db = join(tempDir(), 'shared.db');
+    emu = await startTestEmulator({ db });
+    const other = await startEmulator({ port: 0, db, inspector: false });
+    try {
+      const events = await request(`${emu.url}/_emulator/events`);
+      let seen = '';
+      const changed = new Promise<void>((resolve) =>
+        events.body.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          if (seen.includes('"links"')) resolve();
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      // Written by the other emulator: nothing passes through this one's request path.
+      const made = await request(`${other.url}/service/Link/Create?output=json&api=v1&apiKey=sandbox`, {
+        method: 'POST',
+        body: 'data[fullLink]=https%3A%2F%2Fexample.com%2Felsewhere',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(((await made.body.json()) as { code: number }).code).toBe(0);
+      await changed;
+      expect((await page('/_emulator/links')).text).toContain('https://example.com/elsewhere');
+      events.body.destroy();
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('--no-inspector (inspector: false)', () => {
+  it('answers / as before and no pages, but keeps the control API', async () => {
+    emu = await startTestEmulator({ inspector: false });
+    expect(emu.emulator.inspectorUrl).toBeNull();
+    const root = await page('/');
+    expect(root.text).toContain('This is the smslink emulator');
+    expect((await page('/_emulator/links')).status).toBe(404);
+    expect((await page('/_emulator/events')).status).toBe(404);
+    expect((await page('/_emulator/messages')).status).toBe(200);
+  });
+});
