@@ -60,7 +60,6 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
       resultColumns: ['messageId', 'campaignId', 'status'],
       primary: 'messageId',
       alsoUsed: [...used],
-      shape: { template: template ?? null },
     },
   );
   return runBulk(ctx, spec, bulkFlags(opts));
