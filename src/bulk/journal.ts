@@ -68,6 +68,8 @@ export class Journal {
   /** `sending` lines not yet written, and the promise their rows wait on. */
   #sending: string[] = [];
   #sendingWritten: Promise<void> | undefined;
+  /** Ids of the results recorded, once a lookup asked for them. */
+  #claimed: { field: string; ids: Set<string> } | undefined;
 
   private constructor(
     readonly path: string,
@@ -211,8 +213,13 @@ export class Journal {
     this.#unknown.clear();
   }
 
-  /** The `field` of every result the journal holds (link or message ids): what a lookup must not take for a lost row. */
+  /**
+   * The `field` of every result the journal holds (link or message ids):
+   * what a lookup must not take for a lost row. Read from the file the first
+   * time a lookup needs it (most runs never do), then kept up to date.
+   */
   async claimedIds(field: string): Promise<Set<string>> {
+    if (this.#claimed) return this.#claimed.ids;
     this.flushOutcomes();
     const ids = new Set<string>();
     const lines = createInterface({ input: createReadStream(this.path, 'utf8'), crlfDelay: Infinity });
@@ -225,6 +232,7 @@ export class Journal {
         // a line cut short by a crash
       }
     }
+    this.#claimed = { field, ids };
     return ids;
   }
 
@@ -268,6 +276,8 @@ export class Journal {
       this.#states.set(key, row * 8 + CODES[state]);
       if (state !== 'unknown') this.#unknown.delete(key);
     }
+    const id = this.#claimed && (detail.result as Record<string, unknown> | undefined)?.[this.#claimed.field];
+    if (id !== undefined && id !== null) this.#claimed!.ids.add(String(id));
     if (!this.#closed) this.#pending.push(`${JSON.stringify(key === undefined ? { row, state, ...detail } : { row, key, state, ...detail })}\n`);
   }
 

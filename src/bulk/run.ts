@@ -188,7 +188,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
   try {
     if (journal && opts.reconcile && !opts.resendUnknown) Object.assign(earlier, await settleEarlier(journal, reconciler, limiter, unsettled, say));
     await sender.sendAll(kept ?? readRows(input), rules);
-    if (!signal?.aborted && opts.reconcile) await sender.settleLost();
+    if (!signal?.aborted && !sender.stopped && opts.reconcile) await sender.settleLost();
     else sender.giveUpLost();
   } finally {
     signal?.removeEventListener('abort', onInterrupt);
