@@ -69,6 +69,19 @@ describe('Limiter', () => {
     for (let i = 3; i < startedAt.length; i++) expect(startedAt[i] - startedAt[i - 3], `start ${i}`).toBeGreaterThanOrEqual(1000);
   });
 
+  it('a request counts from its answer: one answered late (it reached the service late) holds the rate-th start after it a second past that answer', async () => {
+    const limiter = new Limiter(8, 2);
+    const startedAt: number[] = [];
+    const t0 = performance.now();
+    // The first request takes 300 ms (a connection to open, say); the others answer at once.
+    await drive(limiter, 4, async (i) => {
+      startedAt.push(performance.now() - t0);
+      if (i === 0) await sleep(300);
+    });
+    expect(startedAt[2]).toBeGreaterThanOrEqual(1300);
+    expect(startedAt[3] - startedAt[1]).toBeGreaterThanOrEqual(1000);
+  });
+
   it('run() gives callers that ask at once a slot each, never more than `concurrency`', async () => {
     const limiter = new Limiter(2, 0);
     let running = 0;
