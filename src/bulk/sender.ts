@@ -33,8 +33,6 @@ export interface SenderOptions {
 
 export class Sender {
   readonly counts: Counts & { found: number } = { skipped: 0, done: 0, failed: 0, unknown: 0, invalid: 0, inFlight: 0, found: 0 };
-  /** Rows an earlier run left unknown, not sent again. */
-  readonly heldBack: number[] = [];
   /** Rows sent that no earlier run had recorded (on a rerun): new or changed rows. */
   newRows = 0;
   readonly keys = new RowKeys();
@@ -88,13 +86,8 @@ export class Sender {
         continue;
       }
       if ((previous === 'unknown' || previous === 'sending') && !this.opts.resendUnknown) {
-        this.heldBack.push(r.row);
         counts.unknown += 1;
-        const why = this.opts.unsettled.get(key);
-        const error = why
-          ? `outcome unknown from an earlier run, and the lookup failed (${why}); not resent`
-          : 'outcome unknown from an earlier run; not resent (lookups are off: --no-reconcile)';
-        void results.put(results.place(), { row: r.row, key, state: 'unknown', error });
+        void results.put(results.place(), { row: r.row, key, state: 'unknown', error: this.#whyHeldBack(key) });
         continue;
       }
       if (rerun && previous === undefined) this.newRows += 1;
@@ -113,6 +106,13 @@ export class Sender {
     }
     // Those in flight finish, even after Ctrl-C; a stop() ends the wait at once.
     await Promise.race([limiter.idle(), this.#stop]);
+  }
+
+  #whyHeldBack(key: string): string {
+    const why = this.opts.unsettled.get(key);
+    if (why) return `outcome unknown from an earlier run, and the lookup failed (${why}); not resent`;
+    if (!this.opts.reconcile) return 'outcome unknown from an earlier run; not resent (lookups are off: --no-reconcile)';
+    return 'outcome unknown from an earlier run, whose journal line gives nothing to look it up by; not resent (--resend-unknown sends it)';
   }
 
   /** Sends one row that sendAll() checked, and passes its outcome on. */

@@ -138,6 +138,11 @@ describe('link create --from-file', () => {
 
   it('refuses bulk flags without --from-file, and --from-file with a URL', async () => {
     expect((await runCli(['link', 'create', 'https://example.com', '--journal', 'x'], { env })).code).toBe(2);
+    for (const flag of ['--fresh', '--no-reconcile']) {
+      const r = await runCli(['message', 'send', '--to', '77011234567', '--text', 'hi', flag], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${flag} only applies with --from-file`);
+    }
     expect((await runCli(['link', 'create', 'https://example.com', '--from-file', 'x.csv'], { env })).code).toBe(2);
     const nohdr = await runCli(['link', 'create', '--from-file', file('x.csv', 'url\nhttps://e.com\n')], { env });
     expect(nohdr.code).toBe(2);
