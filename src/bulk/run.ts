@@ -172,7 +172,8 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
     ctx.note(message);
   };
   const onInterrupt = () => {
-    const n = limiter.running;
+    // Requests still waiting for their answer (a slot is also held while its result is printed).
+    const n = sender.counts.inFlight;
     const what = signal?.reason === 'stdout-closed' ? 'the output was closed; stopping' : 'stopping';
     say(n ? `${what}: waiting for ${n} ${n === 1 ? 'request' : 'requests'} in flight (Ctrl-C again to stop now)` : `${what}`);
   };
