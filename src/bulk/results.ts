@@ -128,6 +128,8 @@ export class Results {
 
   /** Prints everything still held, in order, whatever is missing before it (the run is over), then flushes. */
   async finish(): Promise<void> {
+    // No request starts any more: nothing for a pause after the first line to hold back.
+    this.#pipeFirst = false;
     for (const place of [...this.#held.keys()].sort((a, b) => a - b)) {
       const outcome = this.#held.get(place);
       if (outcome) this.#batch.push(outcome);
