@@ -180,7 +180,7 @@ describe('before a rerun sends a row an earlier run left unknown', () => {
 });
 
 describe('output order', () => {
-  it('-q prints in input order whatever order rows finish in; ndjson prints as they finish, each with its row', async () => {
+  it('-q and the table print in input order whatever order rows finish in; ndjson prints as they finish, each with its row', async () => {
     // Every third request is slow: the answers come back out of order.
     const svc = await emulator({ delay: (op, n) => (op === 'link/create' && n % 3 === 1 ? 30 : 0) });
     const urls = Array.from({ length: 60 }, (_, i) => `https://example.com/order/${i}`);
@@ -190,10 +190,43 @@ describe('output order', () => {
     const byShort = new Map((await all(svc.cli, 'link', 'fullLink,shortLink')).map((l) => [l.shortLink, l.fullLink]));
     expect(quiet.stdout.trim().split('\n').map((s) => byShort.get(s))).toEqual(urls);
 
+    const table = file('table.csv', `fullLink\n${urls.map((u) => `${u}/table`).join('\n')}\n`);
+    const shown = await svc.cli(['link', 'create', '--from-file', table, '-o', 'table', '--concurrency', '8', '--no-color']);
+    const rowColumn = shown.stdout.trim().split('\n').slice(1).map((line) => Number(line.trim().split(/\s+/)[0]));
+    expect(rowColumn).toEqual(urls.map((_, i) => i + 2));
+
     const other = file('more.csv', `fullLink\n${urls.map((u) => `${u}/nd`).join('\n')}\n`);
     const nd = ndjson((await svc.cli(['link', 'create', '--from-file', other, '-o', 'ndjson', '--concurrency', '8'])).stdout);
     expect(nd.map((x) => x.row)).not.toEqual([...nd.map((x) => Number(x.row))].sort((a, b) => a - b));
     const made = new Map((await all(svc.cli, 'link', 'fullLink,shortLink')).map((l) => [l.shortLink, l.fullLink]));
     for (const x of nd) expect(made.get(x.shortLink)).toBe(`${urls[Number(x.row) - 2]}/nd`);
+  });
+});
+
+describe('the reorder buffer of -q', () => {
+  it('is bounded: behind a slow first row, 999 more rows start, and no further one until it is done', async () => {
+    let others = 0;
+    let stalledAt = 0;
+    emu = await startEmulator({
+      port: 0,
+      db: ':memory:',
+      apiKeys: [KEY],
+      hooks: {
+        async after(x) {
+          if (x.path.toLowerCase() !== 'link/create') return false;
+          if (others++ > 0) return false;
+          // The first row answers only once the others have stopped coming for half a second.
+          for (let last = -1; last !== others; await new Promise((resolve) => setTimeout(resolve, 500))) last = others;
+          stalledAt = others - 1;
+          return false;
+        },
+      },
+    });
+    const urls = Array.from({ length: 1500 }, (_, i) => `https://example.com/window/${i}`);
+    const input = file('links.csv', `fullLink\n${urls.join('\n')}\n`);
+    const r = await runCli(['link', 'create', '--from-file', input, '-q', '--concurrency', '4'], { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY } });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1500);
+    expect(stalledAt).toBe(999);
   });
 });
