@@ -202,7 +202,7 @@ describe('journals', () => {
     expect(rerun.stderr).not.toMatch(/delete/i);
   });
 
-  it('a journal of another command is refused, and the message never suggests deleting it', async () => {
+  it('a journal of another command (or of the earlier format) is refused, and the message never suggests deleting it', async () => {
     const input = file('links.csv', csvOf(links(2)));
     await runCli(['link', 'create', '--from-file', input], { env });
     const sms = file('sms.csv', 'recipient,text\n77011234567,hi\n');
@@ -210,6 +210,15 @@ describe('journals', () => {
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('was written by `smslink link create`, not `smslink message send`; give this run its own --journal FILE');
     expect(other.stderr).not.toMatch(/delete/i);
+    // A journal of the earlier format, which knew rows by position, cannot say which rows are done.
+    const old = file('old.csv', csvOf(links(1)));
+    writeFileSync(`${old}.journal`, `${JSON.stringify({ smslinkJournal: 1, command: 'link create', inputHash: 'sha256:x', input: old })}\n{"row":1,"state":"done"}\n`);
+    const before = server.requests.length;
+    const v1 = await runCli(['link', 'create', '--from-file', old], { env });
+    expect(v1.code).toBe(2);
+    expect(v1.stderr).toContain('was written by an earlier smslink, which knew rows by their position in the file');
+    expect(v1.stderr).not.toMatch(/delete/i);
+    expect(server.requests.length).toBe(before);
   });
 
   it('a journal of a run against another service is refused; other flag values or another --text make new rows, sent as such', async () => {
