@@ -83,6 +83,8 @@ export function columnSpec(
 ): BulkSpec {
   checkDefaults(ctx, op, mapping.defaults);
   const byColumn = Object.entries(mapping.columns);
+  // Flags with no column of their own (--shorten-links) apply to every row.
+  const everyRow = Object.entries(mapping.defaults).filter(([key, value]) => value !== undefined && !(key in mapping.columns));
   return {
     command,
     op,
@@ -103,6 +105,7 @@ export function columnSpec(
         if (!empty(raw)) input[key] = param ? fromCli(param, typeof raw === 'string' ? raw.trim() : raw) : raw;
         else if (mapping.defaults[key] !== undefined) input[key] = mapping.defaults[key];
       }
+      for (const [key, value] of everyRow) input[key] = value;
       extra.fill?.(input, fields, problems);
       return { input, problems };
     },

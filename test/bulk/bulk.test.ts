@@ -302,6 +302,17 @@ describe('message send --from-file', () => {
     expect(forms).toContainEqual({ recipient: '77010000002', text: 'Hi Bob, your code 0815', from: 'SHOP', 'params[validity]': '120' });
   });
 
+  it('a flag with no column of its own (--shorten-links, --name with {{name}} in the text) applies to every row', async () => {
+    const input = file('sms.csv', 'recipient,name\n77010000001,Ann\n77010000002,Bob\n');
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}} https://example.com/x', '--shorten-links', '--name', 'spring'], { env });
+    expect(r.code).toBe(0);
+    const forms = server.requests.map((q) => Object.fromEntries(new URLSearchParams(q.body)));
+    expect(forms.map((f) => [f.text, f['params[shortenLinks]'], f['params[name]']]).sort()).toEqual([
+      ['Hi Ann https://example.com/x', '1', 'spring'],
+      ['Hi Bob https://example.com/x', '1', 'spring'],
+    ]);
+  });
+
   it('an unknown placeholder is an error before anything is sent', async () => {
     const input = file('sms.csv', 'recipient,name\n77010000001,Ann\n');
     const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}} {{surname}}'], { env });

@@ -86,6 +86,21 @@ describe('a row whose answer was lost in this run', () => {
     expect(svc.seen.get('link/list')).toBeGreaterThanOrEqual(1);
   });
 
+  it('with --shorten-links the service rewrote the text: the lookup matches it with any link in place of each link', async () => {
+    const svc = await emulator({ lose: (op, n) => op === 'message/sendsmsmessage' && n === 1 });
+    const input = file('sms.csv', 'recipient,text\n77013334455,"Sale: https://example.com/sale today"\n77013334466,"Sale: https://example.com/sale today"\n');
+    const r = await svc.cli(['message', 'send', '--from-file', input, '--shorten-links', '--concurrency', '1', '-o', 'ndjson']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('2 done (1 of them found by a lookup after their answer was lost)');
+    expect(ndjson(r.stdout).map((x) => [x.row, x.state])).toEqual([
+      [3, 'done'],
+      [2, 'done'],
+    ]);
+    const sent = await all(svc.cli, 'message', 'to,text');
+    expect(sent).toHaveLength(2);
+    expect(sent.map((m) => m.text)).toEqual([expect.stringMatching(/^Sale: http:\/\/127\.0\.0\.1:\d+\/\w+ today$/), expect.anything()]);
+  });
+
   it('with --no-reconcile the row stays unknown, and the message says how to have it looked up', async () => {
     const svc = await emulator({ lose: (op, n) => op === 'link/create' && n === 1 });
     const input = file('links.csv', 'fullLink\nhttps://example.com/nr\n');
