@@ -21,15 +21,23 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 
 async function main() {
   const interrupt = createInterrupt();
+  // A second Ctrl-C: a run that can give up what is in flight and still print its summary (bulk) listens here.
+  const stopNow = createInterrupt();
   let interruptedAt = 0;
   let paging = false;
   const onSignal = () => {
-    // A second Ctrl-C stops at once. One that comes within 2 s of the first is the same
-    // interrupt delivered twice (timeout(1) signals the process, then its whole group).
     if (paging) return; // the pager has the terminal: Ctrl-C is the pager's
-    if (interruptedAt && Date.now() - interruptedAt > 2000) process.exit(130);
-    interruptedAt ||= Date.now();
-    interrupt.abort();
+    if (!interruptedAt) {
+      interruptedAt = Date.now();
+      interrupt.abort();
+      return;
+    }
+    // One within 0.3 s of the first is the same interrupt delivered twice (timeout(1) signals the process, then its group).
+    if (Date.now() - interruptedAt <= 300) return;
+    if (stopNow.signal.aborted || !stopNow.listening()) process.exit(130);
+    stopNow.abort();
+    // The run returns at once with its summary; should it not, exit anyway.
+    setTimeout(() => process.exit(130), 800).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -47,11 +55,14 @@ async function main() {
   // A reader that goes away (`smslink link list | head`) is not a crash: stop like Ctrl-C would,
   // quietly; bulk runs then finish what is in flight and keep their journal right.
   let stdoutClosed = false;
-  process.stdout.on('error', (err) => {
-    if (err.code !== 'EPIPE') return crash(err);
+  const onStdoutClosed = () => {
+    if (stdoutClosed) return;
     stdoutClosed = true;
-    if (!interrupt.signal.aborted) interrupt.abort('stdout-closed');
-  });
+    if (interrupt.signal.aborted) return;
+    interruptedAt = Date.now();
+    interrupt.abort('stdout-closed');
+  };
+  process.stdout.on('error', (err) => (err.code === 'EPIPE' ? onStdoutClosed() : crash(err)));
   const stdout = {
     get isTTY() {
       return process.stdout.isTTY;
@@ -62,7 +73,13 @@ async function main() {
     get rows() {
       return process.stdout.rows;
     },
-    write: (chunk) => (stdoutClosed ? true : process.stdout.write(chunk)),
+    write: (chunk) => {
+      if (stdoutClosed) return true;
+      const ok = process.stdout.write(chunk);
+      // A write into a pipe whose reader is gone fails at once: stop before another request starts, not a turn later.
+      if (process.stdout.errored?.code === 'EPIPE') onStdoutClosed();
+      return ok;
+    },
   };
   const code = await run(argv, {
     stdout,
@@ -75,6 +92,11 @@ async function main() {
     signal: interrupt.signal,
     onPager: (running) => {
       paging = running;
+    },
+    stopNow: stopNow.signal,
+    get stdoutIsPipe() {
+      const stat = require('node:fs').fstatSync(1);
+      return stat.isFIFO() || stat.isSocket();
     },
   });
   process.exitCode = code;
@@ -124,5 +146,5 @@ function createInterrupt() {
       }
     }
   };
-  return { signal, abort };
+  return { signal, abort, listening: () => listeners.length > 0 };
 }

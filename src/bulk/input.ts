@@ -1,8 +1,7 @@
 // Bulk input: CSV (header row) or NDJSON, streamed record by record so a file
 // of a million rows never sits in memory. Standard input is first spooled to
-// a temporary file, so it can be hashed, counted and read twice like a file.
+// a temporary file, so it can be counted and read twice like a file.
 
-import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
@@ -24,7 +23,11 @@ export interface InputFile {
 }
 
 export interface InputRow {
-  /** 1-based number of the record among the data records (the CSV header is not a row). */
+  /**
+   * Where a person finds the row: its line in an NDJSON file, its row in a
+   * spreadsheet for a CSV file (the header is row 1, blank lines count, a
+   * quoted value over several lines is one row).
+   */
   row: number;
   fields: Record<string, unknown>;
   /** The record could not be read (broken JSON, wrong number of CSV columns). */
@@ -65,36 +68,29 @@ export async function openInput(path: string, format: string | undefined, stdin:
   return { path: spooled, label: 'stdin', fromStdin: true, format: fmt, size: out.bytesWritten, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A short digest of a text (the journal's record of the flag values a run used, never the values). */
-export function digest(text: string): string {
-  return `sha256:${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
-}
-
-/** sha256 of the input's bytes: those already read, or the file's, streamed. */
-export async function hashInput(path: string, bytes?: Buffer): Promise<string> {
-  const hash = createHash('sha256');
-  if (bytes) hash.update(bytes);
-  else for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return `sha256:${hash.digest('hex')}`;
-}
-
 // Records as arrays: a row with more or fewer fields than the header is that row's error,
-// never a silently dropped or shifted value ("Hello, world" unquoted is two fields).
-const CSV_OPTIONS = { bom: true, skip_empty_lines: true, relax_column_count: true } as const;
+// never a silently dropped or shifted value ("Hello, world" unquoted is two fields). Blank
+// lines come through as records (one empty field) so that they are counted as a spreadsheet
+// counts them, and are then skipped.
+const CSV_OPTIONS = { bom: true, skip_empty_lines: false, relax_column_count: true } as const;
 
-/** Turns CSV records, the header first, into numbered rows. */
+const isBlank = (record: string[]) => record.length === 1 && record[0] === '';
+
+/** Turns CSV records, the header first, into rows numbered as a spreadsheet numbers them. */
 class CsvRows {
   #header: string[] | undefined;
+  /** The spreadsheet row of the last record read. */
   #row = 0;
 
-  /** The row of a record; undefined for the header. */
+  /** The row of a record; undefined for the header and for blank lines. */
   next(record: string[]): InputRow | undefined {
+    const row = ++this.#row;
+    if (isBlank(record)) return undefined;
     const header = this.#header;
     if (!header) {
       this.#header = record.map((h) => h.trim());
       return undefined;
     }
-    const row = ++this.#row;
     if (record.length !== header.length) {
       return { row, fields: {}, error: `has ${record.length} fields but the header has ${header.length} (quote values that contain commas)` };
     }
@@ -128,22 +124,23 @@ async function* csvRows(path: string): AsyncGenerator<InputRow> {
 
 async function* ndjsonRows(path: string): AsyncGenerator<InputRow> {
   const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-  let row = 0;
-  for await (const line of lines) {
-    if (line.trim() !== '') yield ndjsonRow(++row, line);
+  let line = 0;
+  for await (const text of lines) {
+    line += 1;
+    if (text.trim() !== '') yield ndjsonRow(line, text);
   }
 }
 
-/** Streams the records of an input, numbered from 1. */
+/** Streams the records of an input, each with the row a person finds it at. */
 export function readRows(input: Pick<InputFile, 'path' | 'format'>): AsyncGenerator<InputRow> {
   return input.format === 'csv' ? csvRows(input.path) : ndjsonRows(input.path);
 }
 
-/** An input that could not be read to its end; `rowsRead` rows were read before the problem. */
+/** An input that could not be read to its end; `lastRow` is the last row read before the problem. */
 export class InputReadError extends Error {
   constructor(
     message: string,
-    readonly rowsRead: number,
+    readonly lastRow: number,
   ) {
     super(message);
   }
@@ -152,10 +149,9 @@ export class InputReadError extends Error {
 /**
  * Every row of an input at once, for inputs small enough to hold: parsing a
  * whole buffer takes about a third of the time of streaming it record by
- * record. Lines end as readline ends them (LF, CRLF or a lone CR). The bytes
- * read come back too, for hashInput() not to read the file again.
+ * record. Lines end as readline ends them (LF, CRLF or a lone CR).
  */
-export async function readAllRows(input: Pick<InputFile, 'path' | 'format'>): Promise<{ rows: InputRow[]; bytes: Buffer }> {
+export async function readAllRows(input: Pick<InputFile, 'path' | 'format'>): Promise<InputRow[]> {
   const { readFile } = await import('node:fs/promises');
   const bytes = await readFile(input.path);
   const rows: InputRow[] = [];
@@ -165,30 +161,30 @@ export async function readAllRows(input: Pick<InputFile, 'path' | 'format'>): Pr
     try {
       records = parse(bytes, CSV_OPTIONS) as string[][];
     } catch (err) {
-      // csv-parse counts the header among the records it read.
+      // csv-parse counts the header and blank lines among the records it read, as a spreadsheet does.
       const read = (err as { records?: number }).records;
-      throw new InputReadError((err as Error).message, typeof read === 'number' ? Math.max(0, read - 1) : 0);
+      throw new InputReadError((err as Error).message, typeof read === 'number' ? read : 0);
     }
     const csv = new CsvRows();
     for (const record of records) {
       const r = csv.next(record);
       if (r) rows.push(r);
     }
-    return { rows, bytes };
+    return rows;
   }
-  let row = 0;
-  for (const line of bytes.toString('utf8').split(/\r?\n|\r(?!\n)/)) {
-    if (line.trim() !== '') rows.push(ndjsonRow(++row, line));
+  const lines = bytes.toString('utf8').split(/\r?\n|\r(?!\n)/);
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() !== '') rows.push(ndjsonRow(i + 1, lines[i]));
   }
-  return { rows, bytes };
+  return rows;
 }
 
 /** The column names: the CSV header, or the keys of the first NDJSON record. */
 export async function columnsOf(input: Pick<InputFile, 'path' | 'format'>): Promise<string[]> {
   if (input.format === 'csv') {
     const { parse } = await import('csv-parse');
-    const parser = createReadStream(input.path).pipe(parse({ bom: true, to_line: 1 }));
-    for await (const header of parser as AsyncIterable<string[]>) return header.map((h) => h.trim());
+    const parser = createReadStream(input.path).pipe(parse(CSV_OPTIONS));
+    for await (const record of parser as AsyncIterable<string[]>) if (!isBlank(record)) return record.map((h) => h.trim());
     return [];
   }
   for await (const r of readRows(input)) return Object.keys(r.fields);

@@ -1,16 +1,18 @@
 // The bulk journal: an append-only NDJSON file recording each row's outcome,
-// so a rerun skips what was done, retries what failed and never resends what
-// may have reached the service. A row is marked `sending` before its request
-// leaves and gets its outcome after; a `sending` row without an outcome (the
-// process was killed) counts as unknown. A row's `sending` line is on disk
-// before its request leaves: sending() resolves once it is, and the lines of
+// so a rerun skips what was done, retries what failed and looks up what may
+// have reached the service. Rows are known by their key (identity.ts), a
+// digest of what they send, so editing or extending the file between runs
+// never sends a done row again.
+//
+// A row is marked `sending` (with its values, which a lookup needs) before
+// its request leaves, and gets its outcome after; a `sending` row without an
+// outcome (the process was killed) counts as unknown. The `sending` lines of
 // all rows that start in one turn of the event loop go out in one
-// synchronous write (one write per row was a large part of the CPU time of
-// a bulk run). Outcomes are written in batches
-// by flushOutcomes(), which the bulk run calls right after it printed those
-// rows: a row is never journaled done before its result was shown, and if
-// the process dies in between, those rows read as unknown on the rerun:
-// held back, never sent twice.
+// synchronous write, and sending() resolves once they are on disk. Outcomes
+// are written in batches by flushOutcomes(), which the bulk run calls right
+// after it printed those rows: a row is never journaled done before its
+// result was shown, and if the process dies in between, the rerun looks
+// those rows up instead of sending them again.
 
 import { closeSync, openSync, readSync, writeSync, createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -20,30 +22,54 @@ import { UsageError } from '../cli/exit.js';
 export type RowState = 'sending' | 'done' | 'failed' | 'unknown' | 'invalid';
 const CODES: Record<RowState, number> = { sending: 1, done: 2, failed: 3, unknown: 4, invalid: 5 };
 const NAMES: ReadonlyArray<RowState | undefined> = [undefined, 'sending', 'done', 'failed', 'unknown', 'invalid'];
+const VERSION = 2;
 
 export interface JournalIdentity {
   command: string;
-  inputHash: string;
+  /** What the user named as the input (for people reading the journal). */
   input: string;
   /** Where the rows are sent: the base URL, or `sandbox` for the emulator in the process. */
   target: string;
-  /** Digest of what shapes every row's request besides its cells: the flag values that fill empty cells, --text. */
-  shape: string;
 }
 
 interface HeaderLine extends JournalIdentity {
-  smslinkJournal: 1;
+  smslinkJournal: number;
   created: string;
 }
 
+/** A row an earlier run left without a known outcome, with what a lookup needs. */
+export interface UnknownRow {
+  key: string;
+  row: number;
+  /** When its request was about to leave (ms since the epoch). */
+  at: number;
+  /** The request's values. */
+  input: Record<string, unknown>;
+}
+
+interface Entry {
+  row?: unknown;
+  key?: unknown;
+  state?: unknown;
+  at?: unknown;
+  input?: unknown;
+  fresh?: unknown;
+  result?: Record<string, unknown>;
+}
+
 export class Journal {
-  #states = new Uint8Array(1024);
+  /** Earlier runs' rows: key -> row * 8 + state code. This run's rows are not kept: each key comes once per run. */
+  readonly #states = new Map<string, number>();
+  /** Earlier runs' rows of unknown outcome. */
+  readonly #unknown = new Map<string, UnknownRow>();
   readonly #fd: number;
   #closed = false;
   #pending: string[] = [];
   /** `sending` lines not yet written, and the promise their rows wait on. */
   #sending: string[] = [];
   #sendingWritten: Promise<void> | undefined;
+  /** Ids of the results recorded, once a lookup asked for them. */
+  #claimed: { field: string; ids: Set<string> } | undefined;
 
   private constructor(
     readonly path: string,
@@ -55,15 +81,11 @@ export class Journal {
 
   /**
    * Opens (or creates) a journal. Refuses the input file itself, a file that
-   * is not a journal, and a journal written for another input, command,
-   * service or set of flag values: the rows it records as done were done
-   * there, with those values, and skipping them here would send nothing.
+   * is not a journal, and a journal of another command or service: the rows
+   * it records as done were done there, and skipping them here would leave
+   * them unsent.
    */
-  static async open(
-    path: string,
-    identity: JournalIdentity,
-    opts: { inputPath?: string; scrub?: (text: string) => string } = {},
-  ): Promise<Journal> {
+  static async open(path: string, identity: JournalIdentity, opts: { inputPath?: string; scrub?: (text: string) => string } = {}): Promise<Journal> {
     if (opts.inputPath && resolve(opts.inputPath) === resolve(path)) throw new UsageError('--journal must not be the input file itself');
     let size = 0;
     try {
@@ -90,8 +112,7 @@ export class Journal {
           closeSync(fdr);
         }
         if (last.toString() !== '\n') writeSync(fd, '\n');
-      }
-      else journal.#append({ smslinkJournal: 1, ...identity, created: new Date().toISOString() } satisfies HeaderLine);
+      } else journal.#append({ smslinkJournal: VERSION, ...identity, created: new Date().toISOString() } satisfies HeaderLine);
     } catch (err) {
       journal.close();
       throw err;
@@ -99,62 +120,120 @@ export class Journal {
     return journal;
   }
 
+  #checkHeader(header: HeaderLine | null, identity: JournalIdentity): void {
+    const path = this.path;
+    if (typeof header?.smslinkJournal !== 'number') throw new UsageError(`--journal: "${path}" is not an smslink journal; choose another file`);
+    if (header.smslinkJournal !== VERSION)
+      throw new UsageError(
+        `--journal: "${path}" was written by an earlier smslink, which knew rows by their position in the file; ` +
+          'finish that run with the smslink that wrote it, or give this run its own --journal FILE (rows that journal records as done would then be sent again)',
+      );
+    if (header.command !== identity.command)
+      throw new UsageError(`--journal: "${path}" was written by \`smslink ${header.command}\`, not \`smslink ${identity.command}\`; give this run its own --journal FILE`);
+    if (header.target !== identity.target)
+      throw new UsageError(
+        `--journal: "${path}" records a run against ${header.target}, not ${identity.target}: its rows were sent there, not here. ` +
+          'Give this run its own --journal FILE',
+      );
+  }
+
   async #load(identity: JournalIdentity): Promise<void> {
     const lines = createInterface({ input: createReadStream(this.path, 'utf8'), crlfDelay: Infinity });
     let first = true;
     for await (const line of lines) {
       if (!line.trim()) continue;
-      let entry: Record<string, unknown> | null = null;
+      let entry: Entry | null = null;
       try {
-        entry = JSON.parse(line) as Record<string, unknown>;
+        entry = JSON.parse(line) as Entry;
       } catch {
         // a line cut short by a crash: its row stays as the line before said
       }
       if (first) {
         first = false;
-        const header = entry as unknown as HeaderLine | null;
-        if (header?.smslinkJournal !== 1) throw new UsageError(`--journal: "${this.path}" is not an smslink journal; choose another file`);
-        if (header.command !== identity.command)
-          throw new UsageError(`--journal: "${this.path}" was written by \`smslink ${header.command}\`, not \`smslink ${identity.command}\`; use another --journal`);
-        if (header.inputHash !== identity.inputHash)
-          throw new UsageError(
-            `--journal: "${this.path}" belongs to a different input (${header.input}, ${header.inputHash.slice(0, 19)}...); ` +
-              'the file changed since that run. Use another --journal, or delete this one to start over',
-          );
-        // Journals written before these were recorded have neither: they are taken as they are.
-        if (header.target !== undefined && header.target !== identity.target)
-          throw new UsageError(
-            `--journal: "${this.path}" records a run against ${header.target}, not ${identity.target}; ` +
-              'its rows were not sent here. Use another --journal, or delete this one to start over',
-          );
-        if (header.shape !== undefined && header.shape !== identity.shape)
-          throw new UsageError(
-            `--journal: "${this.path}" records a run with other values of the flags that fill every row (or another --text); ` +
-              'the rows it marks done were sent with those. Use another --journal, or delete this one to start over',
-          );
+        this.#checkHeader(entry as unknown as HeaderLine | null, identity);
         continue;
       }
-      if (!entry) continue;
-      const row = Number(entry.row);
-      const state = CODES[entry.state as RowState];
-      if (Number.isInteger(row) && row > 0 && state) this.#set(row, state);
+      if (entry) this.#apply(entry);
     }
   }
 
-  #set(row: number, code: number): void {
-    if (row >= this.#states.length) {
-      let size = this.#states.length;
-      while (size <= row) size *= 2;
-      const grown = new Uint8Array(size);
-      grown.set(this.#states);
-      this.#states = grown;
+  #apply(entry: Entry): void {
+    if (entry.fresh === true) {
+      // --fresh: what came before no longer counts as done (its ids still count as taken: claimedIds()).
+      this.#states.clear();
+      this.#unknown.clear();
+      return;
     }
-    this.#states[row] = code;
+    const { key, row } = entry;
+    const code = CODES[entry.state as RowState];
+    if (typeof key !== 'string' || typeof row !== 'number' || !code) return;
+    this.#states.set(key, row * 8 + code);
+    if (code === CODES.sending && typeof entry.at === 'number' && entry.input && typeof entry.input === 'object') {
+      this.#unknown.set(key, { key, row, at: entry.at, input: entry.input as Record<string, unknown> });
+    } else if (code === CODES.done || code === CODES.failed) this.#unknown.delete(key);
   }
 
   #append(entry: object): void {
     if (this.#closed) return;
     writeSync(this.#fd, `${this.scrub(JSON.stringify(entry))}\n`);
+  }
+
+  /** What an earlier run recorded for a row, if anything. */
+  state(key: string): RowState | undefined {
+    const v = this.#states.get(key);
+    return v === undefined ? undefined : NAMES[v & 7];
+  }
+
+  /** How many rows earlier runs left in each state. */
+  counts(): Record<RowState, number> {
+    const counts: Record<RowState, number> = { sending: 0, done: 0, failed: 0, unknown: 0, invalid: 0 };
+    for (const v of this.#states.values()) counts[NAMES[v & 7]!] += 1;
+    return counts;
+  }
+
+  /** Rows earlier runs left of unknown outcome (sent, no answer), with their values. */
+  unknownRows(): UnknownRow[] {
+    return [...this.#unknown.values()].filter((u) => {
+      const state = this.state(u.key);
+      return state === 'sending' || state === 'unknown';
+    });
+  }
+
+  /** How many rows done in earlier runs `inInput` says are not in the input now (changed or removed since). */
+  doneGone(inInput: (key: string) => boolean): number {
+    let gone = 0;
+    for (const [key, v] of this.#states) if ((v & 7) === CODES.done && !inInput(key)) gone += 1;
+    return gone;
+  }
+
+  /** Starts over (--fresh): every row counts as not sent. Earlier lines stay, so their ids still count as taken. */
+  fresh(): void {
+    this.#append({ fresh: true, at: new Date().toISOString() });
+    this.#states.clear();
+    this.#unknown.clear();
+  }
+
+  /**
+   * The `field` of every result the journal holds (link or message ids):
+   * what a lookup must not take for a lost row. Read from the file the first
+   * time a lookup needs it (most runs never do), then kept up to date.
+   */
+  async claimedIds(field: string): Promise<Set<string>> {
+    if (this.#claimed) return this.#claimed.ids;
+    this.flushOutcomes();
+    const ids = new Set<string>();
+    const lines = createInterface({ input: createReadStream(this.path, 'utf8'), crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (!line.includes('"done"')) continue;
+      try {
+        const id = (JSON.parse(line) as Entry).result?.[field];
+        if (id !== undefined && id !== null) ids.add(String(id));
+      } catch {
+        // a line cut short by a crash
+      }
+    }
+    this.#claimed = { field, ids };
+    return ids;
   }
 
   /** Writes the outcomes noted since the last call, in one system call, secrets taken out (once for the batch). */
@@ -164,20 +243,14 @@ export class Journal {
     this.#pending = [];
   }
 
-  state(row: number): RowState | undefined {
-    const code = row < this.#states.length ? this.#states[row] : 0;
-    return NAMES[code];
-  }
-
   /**
-   * Marks a row as being sent; resolves once that is on disk, and only then
-   * may its request leave. Rejects when the line could not be written (the
-   * journal was closed, the disk is full): the row must not be sent.
+   * Marks a row as being sent, with its values (`values`: canonical JSON);
+   * resolves once that is on disk, and only then may its request leave.
+   * Rejects when the line could not be written (the journal was closed, the
+   * disk is full): the row must not be sent.
    */
-  sending(row: number): Promise<void> {
-    this.#set(row, CODES.sending);
-    // A row number and a state: nothing that could hold a secret.
-    this.#sending.push(`{"row":${row},"state":"sending"}\n`);
+  sending(row: number, key: string, values: string): Promise<void> {
+    this.#sending.push(`{"row":${row},"key":"${key}","state":"sending","at":${Date.now()},"input":${values}}\n`);
     this.#sendingWritten ??= new Promise<void>((resolve, reject) => {
       // After the poll phase: every row started by the answers that came in this turn shares one write.
       setImmediate(() => {
@@ -186,7 +259,7 @@ export class Journal {
         this.#sendingWritten = undefined;
         try {
           if (this.#closed) throw new Error('the journal was closed before this row could be marked as sending');
-          writeSync(this.#fd, lines.join(''));
+          writeSync(this.#fd, this.scrub(lines.join('')));
           resolve();
         } catch (err) {
           reject(err as Error);
@@ -196,10 +269,16 @@ export class Journal {
     return this.#sendingWritten;
   }
 
-  /** Notes a row's outcome (or that it is invalid); written by the next flushOutcomes(). */
-  record(row: number, state: Exclude<RowState, 'sending'>, detail: Record<string, unknown> = {}): void {
-    this.#set(row, CODES[state]);
-    if (!this.#closed) this.#pending.push(`${JSON.stringify({ row, state, ...detail })}\n`);
+  /** Notes a row's outcome (or that it is invalid: no key); written by the next flushOutcomes(). */
+  record(row: number, key: string | undefined, state: Exclude<RowState, 'sending'>, detail: Record<string, unknown> = {}): void {
+    // Only earlier runs' rows are kept in memory: a lookup before the run settles them.
+    if (key !== undefined && this.#states.has(key)) {
+      this.#states.set(key, row * 8 + CODES[state]);
+      if (state !== 'unknown') this.#unknown.delete(key);
+    }
+    const id = this.#claimed && (detail.result as Record<string, unknown> | undefined)?.[this.#claimed.field];
+    if (id !== undefined && id !== null) this.#claimed!.ids.add(String(id));
+    if (!this.#closed) this.#pending.push(`${JSON.stringify(key === undefined ? { row, state, ...detail } : { row, key, state, ...detail })}\n`);
   }
 
   close(): void {

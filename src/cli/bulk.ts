@@ -19,7 +19,9 @@ export function bulkOptions(cmd: Command): Command {
     .option('--concurrency <n>', 'requests in flight (default 4)')
     .option('--rate <n>', 'at most n requests per second')
     .option('--journal <file>', 'journal of row outcomes (default: beside the input file); rerun to resume')
-    .option('--resend-unknown', 'also resend rows whose outcome was unknown in an earlier run');
+    .option('--resend-unknown', 'send rows an earlier run left with no answer again, without looking them up first')
+    .option('--no-reconcile', 'do not look up rows whose answer was lost (they stay unknown)')
+    .option('--fresh', 'send every row again, even those the journal records as done');
 }
 
 export function bulkFlags(opts: CliValues): BulkOptions {
@@ -31,6 +33,8 @@ export function bulkFlags(opts: CliValues): BulkOptions {
     rate: opts.rate === undefined ? 0 : parseCount(opts.rate, '--rate', 0, 100_000),
     journal: typeof opts.journal === 'string' ? opts.journal : undefined,
     resendUnknown: opts.resendUnknown === true,
+    reconcile: opts.reconcile !== false,
+    fresh: opts.fresh === true,
   };
 }
 
@@ -43,9 +47,12 @@ export function rejectBulkFlagsWithoutFile(opts: CliValues): void {
     ['rate', '--rate'],
     ['journal', '--journal'],
     ['resendUnknown', '--resend-unknown'],
+    ['fresh', '--fresh'],
   ] as const) {
     if (opts[key] !== undefined) throw new UsageError(`${flag} only applies with --from-file`);
   }
+  // commander gives --no-reconcile's value as `reconcile`, true unless the flag was given.
+  if (opts.reconcile === false) throw new UsageError('--no-reconcile only applies with --from-file');
 }
 
 const empty = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
@@ -72,12 +79,12 @@ export function columnSpec(
     fill?: (input: Record<string, unknown>, fields: Record<string, unknown>, problems: RowProblem[]) => void;
     resultColumns: readonly string[];
     primary: string;
-    /** What else shapes every request (a --text template). */
-    shape?: Record<string, unknown>;
   },
 ): BulkSpec {
   checkDefaults(ctx, op, mapping.defaults);
   const byColumn = Object.entries(mapping.columns);
+  // Flags with no column of their own (--shorten-links) apply to every row.
+  const everyRow = Object.entries(mapping.defaults).filter(([key, value]) => value !== undefined && !(key in mapping.columns));
   return {
     command,
     op,
@@ -98,13 +105,13 @@ export function columnSpec(
         if (!empty(raw)) input[key] = param ? fromCli(param, typeof raw === 'string' ? raw.trim() : raw, ctx.now()) : raw;
         else if (mapping.defaults[key] !== undefined) input[key] = mapping.defaults[key];
       }
+      for (const [key, value] of everyRow) input[key] = value;
       extra.fill?.(input, fields, problems);
       return { input, problems };
     },
     columnOf: (key) => mapping.columns[key] ?? key,
     resultColumns: extra.resultColumns,
     primary: extra.primary,
-    shape: { defaults: mapping.defaults, ...extra.shape },
   };
 }
 

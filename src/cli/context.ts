@@ -21,8 +21,12 @@ export interface CliIO {
   stderr: OutStream;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
-  /** Aborted when the user presses Ctrl-C. */
+  /** Aborted when the user presses Ctrl-C (or stdout is closed: reason 'stdout-closed'). */
   signal?: AbortSignal;
+  /** Aborted on a second Ctrl-C: whatever is still in flight is given up at once (bulk runs). */
+  stopNow?: AbortSignal;
+  /** stdout is a pipe or a socket, whose reader may go away (`| head -1`). */
+  readonly stdoutIsPipe?: boolean;
   now?: () => Date;
   /** Told while a pager runs: the bin then leaves Ctrl-C to the pager. */
   onPager?: (running: boolean) => void;
@@ -290,7 +294,7 @@ export class RunContext {
 
   /**
    * The run's client; created once (one dispatcher for every request).
-   * `interruptible: false` lets requests in flight finish on Ctrl-C (bulk runs);
+   * `interruptible: false` lets requests in flight finish on Ctrl-C, and drops them on a second one (bulk runs);
    * `httpClient` chooses Node's HTTP client or undici (SmsLinkClientOptions).
    */
   async client(opts: { interruptible?: boolean; httpClient?: HttpClient } = {}): Promise<SmsLinkClient> {
@@ -368,7 +372,7 @@ export class RunContext {
       dispatcher,
       httpClient: opts.httpClient,
       now: () => this.now(),
-      signal: opts.interruptible === false ? undefined : this.io.signal,
+      signal: opts.interruptible === false ? this.io.stopNow : this.io.signal,
       onRequest: this.globals.verbose ? (e) => this.#logRequest(e) : undefined,
       onRetry: (r) => {
         this.retried += 1;

@@ -61,7 +61,6 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
       resultColumns: ['messageId', 'campaignId', 'status'],
       primary: 'messageId',
       alsoUsed: [...used],
-      shape: { template: template ?? null },
     },
   );
   return runBulk(ctx, spec, bulkFlags(opts));
@@ -176,8 +175,8 @@ With --from-file, each row of a CSV or NDJSON file (columns: recipient, text,
 and optionally from, name, at, validity) is one message. --text "Hi {{name}}"
 fills placeholders from the row's columns (a column used by the template
 only fills the text); --from, --name, --at and --validity fill empty cells. A journal beside the file records every
-outcome: a rerun skips sent rows, retries failed ones, and never resends a
-row whose outcome is unknown unless --resend-unknown is given.
+outcome: a rerun skips sent rows, retries failed ones, and looks for the
+message of a row whose answer was lost before it sends that row again.
 ${examples([
   'smslink message send --to +77011234567 --text "Your code is 4711"',
   'echo "Meeting moved to 15:00" | smslink message send --to 77011234567 --text -',

@@ -70,7 +70,7 @@ describe('bulk edge cases', () => {
     const input = file('sms.csv', 'recipient,text\n77011234567,Hello, world\n77011234568,"Hello, world"\n');
     const r = await runCli(['message', 'send', '--from-file', input, '--validate-only', '-o', 'csv'], { env });
     expect(r.code).toBe(2);
-    expect(r.stdout).toBe('row,column,error\n1,(row),has 3 fields but the header has 2 (quote values that contain commas)\n');
+    expect(r.stdout).toBe('row,column,error\n2,(row),has 3 fields but the header has 2 (quote values that contain commas)\n');
   });
 
   it('Ctrl-C: rows waiting in the queue are not started', async () => {
@@ -104,15 +104,15 @@ describe('bulk edge cases', () => {
     const r = await runCli(['link', 'create', '--from-file', input, '-q'], { env });
     expect(r.code).toBe(5);
     expect(r.stdout).toMatch(/^https:\/\/sho\.rt\/c\d+\n$/);
-    expect(r.stderr).toContain('row 2: invalid: column fullLink: must be a URL');
+    expect(r.stderr).toContain('row 3: invalid: column fullLink: must be a URL');
   });
 
-  it('code 999 on a send is unknown, and the rerun does not resend it', async () => {
+  it('code 999 on a send is unknown, and the rerun does not resend it (lookups off)', async () => {
     const input = file('sms.csv', 'recipient,text\n77011234567,hi\n');
     svc.fault(() => true, 'code999');
-    const first = await runCli(['message', 'send', '--from-file', input, '-o', 'ndjson'], { env });
-    expect(JSON.parse(first.stdout.trim())).toMatchObject({ row: 1, state: 'unknown' });
-    await runCli(['message', 'send', '--from-file', input], { env });
+    const first = await runCli(['message', 'send', '--from-file', input, '-o', 'ndjson', '--no-reconcile'], { env });
+    expect(JSON.parse(first.stdout.trim())).toMatchObject({ row: 2, state: 'unknown' });
+    await runCli(['message', 'send', '--from-file', input, '--no-reconcile'], { env });
     expect(svc.created.get('77011234567')).toBe(1);
   });
 
@@ -130,15 +130,15 @@ describe('journal and warnings', () => {
     svc.fault((k) => k.endsWith('/b'), 'code1');
     await runCli(['link', 'create', '--from-file', input], { env });
     const { appendFileSync } = await import('node:fs');
-    appendFileSync(`${input}.journal`, '{"row":2,"sta');
-    // The rerun retries the failed row 2 and journals it again after the cut line.
+    appendFileSync(`${input}.journal`, '{"row":3,"sta');
+    // The rerun retries the failed row 3 and journals it again after the cut line.
     await runCli(['link', 'create', '--from-file', input], { env });
     const lines = readFileSync(`${input}.journal`, 'utf8').trim().split('\n');
-    const cut = lines.indexOf('{"row":2,"sta');
+    const cut = lines.indexOf('{"row":3,"sta');
     expect(cut).toBeGreaterThan(0);
     expect(lines.slice(cut + 1).map((l) => JSON.parse(l) as { row: number; state: string })).toEqual([
-      { row: 2, state: 'sending' },
-      expect.objectContaining({ row: 2, state: 'failed' }),
+      expect.objectContaining({ row: 3, state: 'sending', input: { fullLink: 'https://example.com/b' } }),
+      expect.objectContaining({ row: 3, state: 'failed' }),
     ]);
   });
 
@@ -147,5 +147,56 @@ describe('journal and warnings', () => {
     const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}}, your code is {{code}}'], { env });
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('ignoring columns');
+  });
+});
+
+describe('a stalled run at a terminal', () => {
+  it('the bar keeps moving while requests hang; Ctrl-C says what it waits for; a second one stops at once with the summary', async () => {
+    svc.delayMs = 10_000; // no answer comes within the test
+    const input = file('links.csv', `fullLink\n${Array.from({ length: 10 }, (_, i) => `https://example.com/stall${i}`).join('\n')}\n`);
+    const interrupt = new AbortController();
+    const stopNow = new AbortController();
+    const { run } = await import('../../src/cli/run.js');
+    const { Readable } = await import('node:stream');
+    let stderr = '';
+    let stdout = '';
+    let started = 0;
+    const marks: Record<string, number> = {};
+    // From the first bar on: Ctrl-C 600 ms later, and again 400 ms after that.
+    const onFirstBar = () => {
+      started = Date.now();
+      setTimeout(() => {
+        marks.bars = stderr.split('\r\x1b[2K').length - 1;
+        interrupt.abort();
+        marks.said = stderr.includes('stopping: waiting for 4 requests in flight (Ctrl-C again to stop now)') ? 1 : 0;
+      }, 600);
+      setTimeout(() => stopNow.abort(), 1000);
+    };
+    const code = await run(['link', 'create', '--from-file', input, '--no-color', '-o', 'csv'], {
+      stdout: { isTTY: true, write: (s: string) => ((stdout += s), true) },
+      stderr: {
+        isTTY: true,
+        write: (s: string) => {
+          if (!started && s.includes('\r\x1b[2K')) onFirstBar();
+          stderr += s;
+          return true;
+        },
+      },
+      stdin: Readable.from([]),
+      env: { ...env, SMSLINK_CONFIG_DIR: tempDir() },
+      signal: interrupt.signal,
+      stopNow: stopNow.signal,
+    });
+    const took = Date.now() - started;
+    expect(code).toBe(130);
+    expect(took).toBeLessThan(1500);
+    // Redrawn every 100 ms though nothing finished: ~6 bars in 600 ms, each with the 4 requests in flight.
+    expect(marks.bars).toBeGreaterThanOrEqual(4);
+    expect(stderr.split('\r\x1b[2K').filter((l) => l.endsWith('0 done  0 failed  0 unknown  4 in flight')).length).toBeGreaterThanOrEqual(4);
+    expect(marks.said).toBe(1);
+    expect(stderr).toContain('link create: 0 done, 4 unknown of 10 rows');
+    expect(stderr).toContain('Stopped at once, with 4 requests in flight (their rows are unknown now). Rerun the same command to continue.');
+    expect(stdout.split('\n')[0]).toBe('row,state,id,code,shortLink,error');
+    expect(stdout.trim().split('\n').slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['2,unknown', '3,unknown', '4,unknown', '5,unknown']);
   });
 });

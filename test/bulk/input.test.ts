@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashInput, readAllRows, readRows, type InputFormat, type InputRow } from '../../src/bulk/input.js';
+import { readAllRows, readRows, type InputFormat, type InputRow } from '../../src/bulk/input.js';
 import { useRecordingServer } from '../helpers/recording-server.js';
 import { tempDir } from '../helpers/run-cli.js';
 
@@ -29,18 +29,37 @@ describe('bulk input readers', () => {
     const path = join(tempDir(), `input.${format}`);
     writeFileSync(path, text);
     const whole = await readAllRows({ path, format });
-    expect(whole.rows).toEqual(await streamed(path, format));
-    expect(whole.rows.length).toBeGreaterThan(0);
-    // The journal's hash of the input: the same from the bytes read as from the file.
-    expect(await hashInput(path, whole.bytes)).toBe(await hashInput(path));
+    expect(whole).toEqual(await streamed(path, format));
+    expect(whole.length).toBeGreaterThan(0);
   });
 
-  it('numbers rows from 1 and names the fields by the trimmed header', async () => {
+  it('numbers CSV rows as a spreadsheet does (the header is row 1) and names the fields by the trimmed header', async () => {
     const path = join(tempDir(), 'input.csv');
     writeFileSync(path, ' fullLink ,comment\nhttps://example.com/a,one\nhttps://example.com/b\n');
-    expect((await readAllRows({ path, format: 'csv' })).rows).toEqual([
-      { row: 1, fields: { fullLink: 'https://example.com/a', comment: 'one' } },
-      { row: 2, fields: {}, error: 'has 1 fields but the header has 2 (quote values that contain commas)' },
+    expect(await readAllRows({ path, format: 'csv' })).toEqual([
+      { row: 2, fields: { fullLink: 'https://example.com/a', comment: 'one' } },
+      { row: 3, fields: {}, error: 'has 1 fields but the header has 2 (quote values that contain commas)' },
+    ]);
+  });
+
+  it('a blank line is a row of the sheet, a quoted value over two lines is one row; NDJSON rows are line numbers', async () => {
+    const csv = join(tempDir(), 'input.csv');
+    writeFileSync(csv, '\nrecipient,text\n77011234567,"two\nlines"\n\n77011234568,after a blank line\n');
+    const rows = (r: InputRow[]) => r.map((x) => [x.row, x.fields.recipient]);
+    expect(rows(await readAllRows({ path: csv, format: 'csv' }))).toEqual([
+      [3, '77011234567'],
+      [5, '77011234568'],
+    ]);
+    expect(rows(await streamed(csv, 'csv'))).toEqual(rows(await readAllRows({ path: csv, format: 'csv' })));
+    const nd = join(tempDir(), 'input.ndjson');
+    writeFileSync(nd, '\n{"recipient":"1"}\n\n\n{"recipient":"2"}\n');
+    expect(rows(await readAllRows({ path: nd, format: 'ndjson' }))).toEqual([
+      [2, '1'],
+      [5, '2'],
+    ]);
+    expect(rows(await streamed(nd, 'ndjson'))).toEqual([
+      [2, '1'],
+      [5, '2'],
     ]);
   });
 });
@@ -68,6 +87,6 @@ describe('a file that cannot be read to its end', () => {
     const input = join(tempDir(), 'links.csv');
     writeFileSync(input, 'fullLink\nhttps://example.com/a\nhttps://example.com/b\n"https://example.com/c\nhttps://example.com/d\n');
     const r = await svc.cli(['link', 'create', '--from-file', input]);
-    expect(r.stderr).toContain(`--from-file: cannot read ${input} after row 2: Quote Not Closed`);
+    expect(r.stderr).toContain(`--from-file: cannot read ${input} after row 3: Quote Not Closed`);
   });
 });

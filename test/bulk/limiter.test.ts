@@ -56,6 +56,51 @@ describe('Limiter', () => {
     expect(startedAt.filter((t) => t >= 1950)).toHaveLength(1);
   });
 
+  it('no one-second window holds more than `rate` starts, whenever they come (a sliding window, not one per clock second)', async () => {
+    const limiter = new Limiter(8, 3);
+    const startedAt: number[] = [];
+    const t0 = Date.now();
+    const task = async () => void startedAt.push(Date.now() - t0);
+    // One start, then a burst late in the first second: a window per second would let 3 more out at 1000 ms.
+    await drive(limiter, 1, task);
+    await sleep(800);
+    await drive(limiter, 6, task);
+    expect(startedAt).toHaveLength(7);
+    for (let i = 3; i < startedAt.length; i++) expect(startedAt[i] - startedAt[i - 3], `start ${i}`).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('a request counts from its answer: one answered late (it reached the service late) holds the rate-th start after it a second past that answer', async () => {
+    const limiter = new Limiter(8, 2);
+    const startedAt: number[] = [];
+    const t0 = performance.now();
+    // The first request takes 300 ms (a connection to open, say); the others answer at once.
+    await drive(limiter, 4, async (i) => {
+      startedAt.push(performance.now() - t0);
+      if (i === 0) await sleep(300);
+    });
+    expect(startedAt[2]).toBeGreaterThanOrEqual(1300);
+    expect(startedAt[3] - startedAt[1]).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('run() gives callers that ask at once a slot each, never more than `concurrency`', async () => {
+    const limiter = new Limiter(2, 0);
+    let running = 0;
+    let most = 0;
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        limiter.run(async () => {
+          running += 1;
+          most = Math.max(most, running);
+          await sleep(5);
+          running -= 1;
+          return i;
+        }),
+      ),
+    );
+    expect(results).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(most).toBe(2);
+  });
+
   it('an abort ends a wait for the next second at once, and nothing more starts', async () => {
     const ac = new AbortController();
     const limiter = new Limiter(4, 1, ac.signal);

@@ -1,0 +1,185 @@
+// Settles rows whose outcome is unknown (a request left, no answer came) by
+// looking for what they would have made. The service has no idempotency
+// keys, so this is how a rerun avoids both sending a row twice and leaving
+// it unsent.
+//
+// - A message: Message/List with criteria[to] and criteria[text] and a window
+//   of campaign creation times around the moment its request left.
+// - A link: Link/List from the day its request left, matched on fullLink,
+//   comment, status and expiry.
+//
+// What the journal records as made by other rows is never taken (claimed
+// ids), and each thing found settles one row. A row is found, absent (the
+// lookup answered and nothing matches: it was not made) or still unknown
+// (the lookup itself failed).
+//
+// smslink does not know the time zone of the account, in which the service
+// reads and writes times; the windows are therefore widened by the largest
+// offsets there are (UTC-12 to UTC+14). What this cannot settle: an identical
+// message to the same number (or an identical link) made outside this
+// journal within that window is taken for the lost one.
+
+import type { SmsLinkClient } from '../client/client.js';
+import type { Link, Message } from '../catalog/types.js';
+import type { UnknownRow } from './journal.js';
+
+export type Settled = { kind: 'found'; result: Record<string, unknown> } | { kind: 'absent' } | { kind: 'failed'; error: string };
+
+/** Runs one lookup request in a slot of the run's limiter. */
+export type Slot = <T>(request: () => Promise<T>) => Promise<T>;
+
+export interface Reconciler {
+  /** The result field the journal keeps the made thing's id in. */
+  readonly idField: string;
+  /** What was made: the thing itself (a link, a message). */
+  readonly what: string;
+  settle(rows: UnknownRow[], claimed: Set<string>, slot: Slot): Promise<Map<string, Settled>>;
+}
+
+const HOUR = 3_600_000;
+/** The service's clock may be up to 12 hours behind UTC and 14 ahead, and a request is made a little after it leaves. */
+const BEFORE_MS = 13 * HOUR;
+const AFTER_MS = 15 * HOUR;
+const PAGE = 100;
+/** Link/List pages read at most for one lookup (50,000 links made since that day). */
+const MAX_PAGES = 500;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+function wall(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function reconcilerFor(command: string, client: SmsLinkClient): Reconciler {
+  return command === 'message send' ? messages(client) : links(client);
+}
+
+/** Hands the candidates (in the order they were made) to the rows that match them, one each, skipping claimed ones. */
+function assign<T extends { id: number }>(
+  rows: UnknownRow[],
+  candidates: T[],
+  claimed: Set<string>,
+  signature: { ofRow(row: UnknownRow): string; ofCandidate(c: T): string | undefined },
+  resultOf: (c: T) => Record<string, unknown>,
+  out: Map<string, Settled>,
+): void {
+  const waiting = new Map<string, UnknownRow[]>();
+  for (const row of [...rows].sort((a, b) => a.at - b.at)) {
+    const sig = signature.ofRow(row);
+    waiting.set(sig, [...(waiting.get(sig) ?? []), row]);
+  }
+  for (const c of [...candidates].sort((a, b) => a.id - b.id)) {
+    if (claimed.has(String(c.id))) continue;
+    const sig = signature.ofCandidate(c);
+    const row = sig === undefined ? undefined : waiting.get(sig)?.shift();
+    if (!row) continue;
+    claimed.add(String(c.id));
+    out.set(row.key, { kind: 'found', result: resultOf(c) });
+  }
+  for (const row of rows) if (!out.has(row.key)) out.set(row.key, { kind: 'absent' });
+}
+
+const URL_IN_TEXT = /(?:https?:\/\/|www\.)[^\s<>"]+/gi;
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function messages(client: SmsLinkClient): Reconciler {
+  const digits = (v: unknown) => String(v ?? '').replace(/\D/g, '');
+  return {
+    idField: 'messageId',
+    what: 'message',
+    async settle(rows, claimed, slot) {
+      const out = new Map<string, Settled>();
+      // One lookup per recipient and text: identical rows share it, and take one message each.
+      const groups = new Map<string, UnknownRow[]>();
+      for (const row of rows) {
+        const k = JSON.stringify([digits(row.input.recipient), row.input.text, row.input.shortenLinks === 1]);
+        groups.set(k, [...(groups.get(k) ?? []), row]);
+      }
+      await Promise.all(
+        [...groups.values()].map(async (group) => {
+          const { recipient, text } = group[0].input as { recipient: string; text: string };
+          // --shorten-links: the service replaced each link in the text, so the text is matched with any link in their place.
+          const shortened = group[0].input.shortenLinks === 1;
+          const pattern = shortened ? new RegExp(`^${String(text).split(URL_IN_TEXT).map(escapeRegExp).join('\\S+')}$`) : undefined;
+          const ats = group.map((r) => r.at);
+          try {
+            const found: Message[] = [];
+            for (let page = 0; page < MAX_PAGES; page++) {
+              const answer = await slot(() =>
+                client.listMessages({
+                  to: digits(recipient),
+                  ...(shortened ? {} : { text }),
+                  campaignCreateTsFrom: wall(Math.min(...ats) - BEFORE_MS),
+                  campaignCreateTsTo: wall(Math.max(...ats) + AFTER_MS),
+                  pageSize: PAGE,
+                  currentPage: page,
+                }),
+              );
+              found.push(...answer.items);
+              if (answer.items.length < PAGE || (page + 1) * PAGE >= answer.totalItemCount) break;
+            }
+            const sig = (to: unknown, t: unknown) => JSON.stringify([digits(to), t]);
+            assign(
+              group,
+              found,
+              claimed,
+              {
+                ofRow: (r) => sig(r.input.recipient, r.input.text),
+                ofCandidate: (m) => (digits(m.to) !== digits(recipient) ? undefined : pattern ? (pattern.test(String(m.text)) ? sig(recipient, text) : undefined) : sig(m.to, m.text)),
+              },
+              (m) => ({ messageId: m.id, campaignId: m.campaignId }),
+              out,
+            );
+          } catch (err) {
+            for (const row of group) out.set(row.key, { kind: 'failed', error: messageOf(err) });
+          }
+        }),
+      );
+      return out;
+    },
+  };
+}
+
+function links(client: SmsLinkClient): Reconciler {
+  const sig = (fullLink: unknown, comment: unknown, status: unknown, expirationDate: unknown) =>
+    JSON.stringify([String(fullLink), comment === undefined || comment === null ? '' : String(comment), Number(status ?? 1), expirationDate ?? null]);
+  return {
+    idField: 'id',
+    what: 'link',
+    async settle(rows, claimed, slot) {
+      const out = new Map<string, Settled>();
+      if (rows.length === 0) return out;
+      // One sweep of the links made since the earliest day any of these rows could have been made on;
+      // narrowed by their comment when they all share one.
+      const day = wall(Math.min(...rows.map((r) => r.at)) - BEFORE_MS).slice(0, 10);
+      const comments = new Set(rows.map((r) => r.input.comment));
+      const [comment] = comments;
+      const query = comments.size === 1 && typeof comment === 'string' && comment !== '' ? comment : undefined;
+      try {
+        const found: Link[] = [];
+        for (let page = 0; ; page++) {
+          if (page === MAX_PAGES) throw new Error(`more than ${MAX_PAGES * PAGE} links were made since ${day}; too many to look through`);
+          const answer = await slot(() => client.listLinks({ createTsFrom: day, ...(query ? { query } : {}), sort: { createTs: 'ASC' }, pageSize: PAGE, currentPage: page }));
+          found.push(...answer.items);
+          if (answer.items.length < PAGE || (page + 1) * PAGE >= answer.totalItemCount) break;
+        }
+        assign(
+          rows,
+          found,
+          claimed,
+          {
+            ofRow: (r) => sig(r.input.fullLink, r.input.comment, r.input.status, r.input.expirationDate),
+            ofCandidate: (l) => sig(l.fullLink, l.comment, l.status, l.expirationDate),
+          },
+          (l) => ({ id: l.id, code: l.code, shortLink: l.shortLink }),
+          out,
+        );
+      } catch (err) {
+        for (const row of rows) out.set(row.key, { kind: 'failed', error: messageOf(err) });
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,213 @@
+// Pass 2 of a bulk run that sends: what happens to each row, from its check
+// to its outcome printed and journaled. A class of its own, apart from the
+// run, because V8 optimizes what runs for every row: small methods compile
+// quickly, where one large function took ~50 ms of optimizing, twice, on a
+// 2-core machine whose other core serves the requests.
+
+import type { CheckContext } from '../catalog/rules.js';
+import type { SmsLinkClient } from '../client/client.js';
+import { ApiError, SmsLinkError, TransportError } from '../client/errors.js';
+import type { InputRow } from './input.js';
+import { canonical, RowKeys } from './identity.js';
+import type { Journal, UnknownRow } from './journal.js';
+import type { Limiter } from './limiter.js';
+import type { Counts } from './progress.js';
+import type { Reconciler } from './reconcile.js';
+import type { Outcome, Results } from './results.js';
+import { check, describeProblems, type BulkSpec } from './spec.js';
+
+/** A row of this run whose answer was lost, waiting for the lookup. */
+interface Lost extends UnknownRow {
+  place: number | undefined;
+  error: string;
+}
+
+export interface SenderOptions {
+  /** Send rows an earlier run left unknown without looking them up. */
+  resendUnknown: boolean;
+  /** Look up rows of unknown outcome (off with --no-reconcile). */
+  reconcile: boolean;
+  /** Why each row an earlier run left unknown is still unknown (its lookup failed), by key. */
+  unsettled: Map<string, string>;
+}
+
+export class Sender {
+  readonly counts: Counts & { found: number } = { skipped: 0, done: 0, failed: 0, unknown: 0, invalid: 0, inFlight: 0, found: 0 };
+  /** Rows sent that no earlier run had recorded (on a rerun): new or changed rows. */
+  newRows = 0;
+  readonly keys = new RowKeys();
+  /** This run's rows whose answer was lost. */
+  readonly #lost: Lost[] = [];
+  /** Rows in flight: their place in the output, for a stop at once. */
+  readonly #inFlight = new Map<number, { key: string; place: number | undefined; sent: boolean }>();
+  /** Ids made by this run, when there is no journal to read them from. */
+  readonly #ids: Set<string> | undefined;
+  /** The second Ctrl-C came: nothing more is waited for, printed or journaled for the rows in flight. */
+  #stopped = false;
+  #onStop: (() => void) | undefined;
+  readonly #stop = new Promise<void>((resolve) => (this.#onStop = resolve));
+
+  constructor(
+    private readonly spec: BulkSpec,
+    private readonly client: SmsLinkClient,
+    private readonly journal: Journal | undefined,
+    private readonly results: Results,
+    private readonly reconciler: Reconciler,
+    private readonly limiter: Limiter,
+    private readonly signal: AbortSignal | undefined,
+    private readonly opts: SenderOptions,
+  ) {
+    this.#ids = journal ? undefined : new Set();
+  }
+
+  /**
+   * Checks each row and sends it, at most as many at once as the limiter
+   * allows; a row done before, invalid or held back gets its outcome noted
+   * instead. Ends when every row is done, or on Ctrl-C once those in flight
+   * are (at once on a stop()).
+   */
+  async sendAll(rows: AsyncIterable<InputRow> | Iterable<InputRow>, rules: CheckContext): Promise<void> {
+    const { signal, journal, counts, limiter, results } = this;
+    const before = journal?.counts();
+    const rerun = before !== undefined && before.done + before.failed + before.unknown + before.sending > 0;
+    for await (const r of rows) {
+      if (signal?.aborted) break;
+      const checked = check(rules, this.spec, r.fields, r.error);
+      if (!checked.input) {
+        counts.invalid += 1;
+        void results.put(results.place(), { row: r.row, state: 'invalid', error: describeProblems(checked.problems) });
+        continue;
+      }
+      const values = canonical(checked.input);
+      const key = this.keys.key(values);
+      const previous = journal?.state(key);
+      if (previous === 'done') {
+        counts.skipped += 1;
+        continue;
+      }
+      if ((previous === 'unknown' || previous === 'sending') && !this.opts.resendUnknown) {
+        counts.unknown += 1;
+        void results.put(results.place(), { row: r.row, key, state: 'unknown', error: this.#whyHeldBack(key) });
+        continue;
+      }
+      if (rerun && previous === undefined) this.newRows += 1;
+      // -q and table print in input order: no row starts further ahead of the oldest one still out than the buffer holds.
+      while (results.full && !signal?.aborted) {
+        if (this.#lost.some((l) => l.place === results.head)) await this.settleLost();
+        else await limiter.ended();
+      }
+      await limiter.ready();
+      // Ctrl-C: the rows not started yet are not started.
+      if (signal?.aborted) break;
+      const row = r.row;
+      const input = checked.input;
+      const place = results.place();
+      limiter.start(() => this.send(row, key, input, values, place));
+    }
+    // Those in flight finish, even after Ctrl-C; a stop() ends the wait at once.
+    await Promise.race([limiter.idle(), this.#stop]);
+  }
+
+  #whyHeldBack(key: string): string {
+    const why = this.opts.unsettled.get(key);
+    if (why) return `outcome unknown from an earlier run, and the lookup failed (${why}); not resent`;
+    if (!this.opts.reconcile) return 'outcome unknown from an earlier run; not resent (lookups are off: --no-reconcile)';
+    return 'outcome unknown from an earlier run, whose journal line gives nothing to look it up by; not resent (--resend-unknown sends it)';
+  }
+
+  /** Sends one row that sendAll() checked, and passes its outcome on. */
+  async send(row: number, key: string, input: Record<string, unknown>, values: string, place: number | undefined): Promise<void> {
+    const counts = this.counts;
+    let outcome: Outcome;
+    let sent = false;
+    let at = 0;
+    const flight = { key, place, sent: false };
+    this.#inFlight.set(row, flight);
+    counts.inFlight += 1;
+    try {
+      // The row passed check() a moment ago: build its request without checking it again.
+      const req = this.client.prepareChecked(this.spec.op, input);
+      await this.journal?.sending(row, key, values);
+      sent = flight.sent = true;
+      at = Date.now();
+      const result = (await this.client.perform(this.spec.op, req)) as Record<string, unknown>;
+      outcome = { row, key, state: 'done', result };
+      this.#ids?.add(String(result[this.reconciler.idField]));
+    } catch (err) {
+      const unknown = (err instanceof TransportError || err instanceof ApiError) && err.outcomeUnknown;
+      // Anything unexpected after the request left counts as unknown: never resend blindly.
+      const state = unknown || (sent && !(err instanceof SmsLinkError)) ? 'unknown' : 'failed';
+      outcome = { row, key, state, error: (err as Error).message };
+    } finally {
+      this.#inFlight.delete(row);
+      counts.inFlight -= 1;
+    }
+    if (this.#stopped) return;
+    counts[outcome.state as 'done' | 'failed' | 'unknown'] += 1;
+    // A lost answer waits for the lookup (at the end, or when the ordered output waits for it).
+    if (outcome.state === 'unknown' && this.opts.reconcile) {
+      this.#lost.push({ key, row, at, input, place, error: outcome.error! });
+      return;
+    }
+    await this.results.put(place, outcome);
+  }
+
+  /** Looks up this run's rows whose answer was lost, and passes on what they turned out to be. */
+  async settleLost(): Promise<void> {
+    const lost = this.#lost.splice(0);
+    if (lost.length === 0) return;
+    const field = this.reconciler.idField;
+    const claimed = this.journal ? await this.journal.claimedIds(field) : new Set(this.#ids);
+    for (const id of this.results.pendingIds(field)) claimed.add(id);
+    const settled = await this.reconciler.settle(lost, claimed, (request) => this.limiter.run(request));
+    if (this.#stopped) return;
+    const counts = this.counts;
+    for (const l of lost) {
+      const s = settled.get(l.key) ?? { kind: 'failed', error: 'not looked up' };
+      let outcome: Outcome;
+      if (s.kind === 'found') {
+        counts.unknown -= 1;
+        counts.done += 1;
+        counts.found += 1;
+        outcome = { row: l.row, key: l.key, state: 'done', result: s.result, found: true };
+      } else if (s.kind === 'absent') {
+        counts.unknown -= 1;
+        counts.failed += 1;
+        outcome = { row: l.row, key: l.key, state: 'failed', error: `${l.error}; a lookup found no such ${this.reconciler.what}: it was not made, and the rerun sends it` };
+      } else outcome = { row: l.row, key: l.key, state: 'unknown', error: `${l.error}; the lookup failed too (${s.error})` };
+      void this.results.put(l.place, outcome);
+    }
+  }
+
+  /** Rows whose answer was lost and that were not looked up (Ctrl-C): passed on as unknown. */
+  giveUpLost(): void {
+    for (const l of this.#lost.splice(0)) void this.results.put(l.place, { row: l.row, key: l.key, state: 'unknown', error: l.error });
+  }
+
+  /**
+   * The second Ctrl-C: the rows in flight are unknown now (those whose
+   * request had not left yet are simply not sent), and nothing more is
+   * waited for. Returns how many were in flight.
+   */
+  stop(): number {
+    if (this.#stopped) return 0;
+    this.#stopped = true;
+    const inFlight = [...this.#inFlight];
+    for (const [row, { key, place, sent }] of inFlight) {
+      if (!sent) {
+        void this.results.put(place, null);
+        continue;
+      }
+      this.counts.unknown += 1;
+      void this.results.put(place, { row, key, state: 'unknown', error: 'in flight when the run was stopped (Ctrl-C twice)' });
+    }
+    this.counts.inFlight = 0;
+    this.giveUpLost();
+    this.#onStop?.();
+    return inFlight.filter(([, f]) => f.sent).length;
+  }
+
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+}

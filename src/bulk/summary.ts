@@ -1,0 +1,68 @@
+// The few lines a bulk run ends with on stderr: what happened to the rows,
+// what a rerun will do about the rest, and never a journal to delete.
+
+import type { Counts } from './progress.js';
+
+export interface RunSummary {
+  command: string;
+  total: number;
+  journal?: string;
+  counts: Counts & { found: number };
+  /** Rows an earlier run left unknown: found in the service, or found absent (sent now). */
+  earlier: { found: number; absent: number };
+  /** Rows sent that no earlier run had recorded, and how many of them replaced a done row that is no longer in the input. */
+  added: { rows: number; changed: number };
+  /** Rows whose outcome is still unknown. */
+  unknownRows: number[];
+  reconcile: boolean;
+  stop: 'none' | 'interrupted' | 'stdout-closed' | 'stopped';
+  /** With stop === 'stopped': requests in flight then. */
+  inFlightAtStop: number;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function rowList(rows: number[]): string {
+  const sorted = [...rows].sort((a, b) => a - b);
+  return `${sorted.length === 1 ? 'row' : 'rows'} ${sorted.slice(0, 20).join(', ')}${sorted.length > 20 ? `, ... (${sorted.length} in all)` : ''}`;
+}
+
+export function summarize(s: RunSummary): string[] {
+  const c = s.counts;
+  const parts = [
+    `${c.done} done${c.found ? ` (${c.found} of them found by a lookup after their answer was lost)` : ''}`,
+    c.failed ? `${c.failed} failed` : '',
+    c.invalid ? `${c.invalid} invalid` : '',
+    c.unknown ? `${c.unknown} unknown` : '',
+    c.skipped ? `${c.skipped} already done` : '',
+  ].filter(Boolean);
+  const lines = [`${s.command}: ${parts.join(', ')} of ${plural(s.total, 'row')}${s.journal ? ` (journal: ${s.journal})` : ''}.`];
+  const { found, absent } = s.earlier;
+  if (found || absent) {
+    lines.push(
+      `Of the rows an earlier run left with no answer, a lookup found ${found} in the service (done, not sent again)` +
+        `${absent ? ` and ${absent} not there (sent now)` : ''}.`,
+    );
+  }
+  if (s.added.rows) {
+    const added = s.added.rows - s.added.changed;
+    const changed = s.added.changed ? `${plural(s.added.changed, 'row')} changed since the last run: sent as new rows` : '';
+    lines.push(`${[added ? `${plural(added, 'new row')} since the last run: sent` : '', changed].filter(Boolean).join('; ')}.`);
+  }
+  if (s.unknownRows.length) {
+    const which = `Outcome unknown for ${rowList(s.unknownRows)}: the request may have reached the service`;
+    if (!s.reconcile)
+      lines.push(
+        `${which}; not sent again (lookups are off: --no-reconcile). ` +
+          'Rerun without --no-reconcile to have smslink look for them, or check by hand and rerun with --resend-unknown to send them again.',
+      );
+    else if (s.stop === 'none')
+      lines.push(`${which}, and no lookup could settle it. Rerun the same command: it looks again before sending anything; --resend-unknown sends without looking.`);
+    else lines.push(`${which}. The rerun looks for them before it sends anything again.`);
+  }
+  if (s.stop === 'stopped')
+    lines.push(`Stopped at once, with ${plural(s.inFlightAtStop, 'request')} in flight (their rows are unknown now). Rerun the same command to continue.`);
+  else if (s.stop === 'stdout-closed') lines.push('The output was closed: no new requests were started. Rerun the same command to continue.');
+  else if (s.stop === 'interrupted') lines.push('Interrupted: no new requests were started. Rerun the same command to continue.');
+  return lines;
+}
