@@ -9,9 +9,9 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseDate, parseDateTime } from '../catalog/rules.js';
-import type { Settings } from './context.js';
 import type { Bench } from './controls.js';
 import { MAX_ADVANCE_S } from './controls.js';
+import type { Settings } from './handler.js';
 import { messages, type MessageView } from './inspect.js';
 import { wallOf } from './time.js';
 

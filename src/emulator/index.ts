@@ -19,7 +19,7 @@ import type { FaultKind } from './faults.js';
 export { ManualClock, systemClock, type Clock } from './clock.js';
 export type { ServiceHooks, ServiceExchange } from './server.js';
 export { TEST_NUMBERS, DEFAULT_VALIDITY_MIN } from './lifecycle.js';
-export { DEFAULT_SENDER } from './messages.js';
+export { DEFAULT_SENDER } from './message.js';
 export { MAX_BODY_BYTES } from './server.js';
 export { DEFAULTS, LIMITS, type Limits } from './defaults.js';
 export { parseFaults, DEFAULT_FAULTS, FAULT_KINDS, type Fault, type FaultKind } from './faults.js';

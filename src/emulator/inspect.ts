@@ -3,7 +3,7 @@
 // campaigns and what each account holds. Read-only, fixed SQL, values bound.
 
 import { countSegments } from '../catalog/segments.js';
-import type { Settings } from './context.js';
+import type { Settings } from './handler.js';
 
 type Row = Record<string, unknown>;
 const num = (v: unknown) => v as number;

@@ -4,7 +4,7 @@
 
 import type { Topic } from './activity.js';
 import type { Bench } from './controls.js';
-import type { Settings } from './context.js';
+import type { Settings } from './handler.js';
 import { html, href, type Html } from './html.js';
 
 export const BASE = '/_emulator';

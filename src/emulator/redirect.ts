@@ -4,7 +4,7 @@
 // click; only visits that were sent on count as redirects.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Settings } from './context.js';
+import type { Settings } from './handler.js';
 
 /** A path that may name a short link: /<code>. */
 export const CODE_PATH = /^\/([0-9A-Za-z]{1,64})\/?$/;

@@ -4,13 +4,13 @@
 
 import { randomUUID } from 'node:crypto';
 import { countSegments } from '../catalog/segments.js';
-import { withNewCode } from './codes.js';
-import type { Settings } from './context.js';
+import type { Settings } from './handler.js';
 import { STEP_MS, type LifecyclePlan, type Stage } from './lifecycle.js';
-import { BLOCKED_COMMENT, expiryInstant } from './links.js';
-import { DEFAULT_SENDER } from './messages.js';
+import { BLOCKED_COMMENT, expiryInstant } from './link.js';
+import { DEFAULT_SENDER } from './message.js';
 import { locationOf } from './redirect.js';
 import { SeedError, type Seed, type SeedLink } from './seed.js';
+import { withNewCode } from './short-codes.js';
 
 export interface SeedCounts {
   links: number;

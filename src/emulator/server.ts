@@ -16,9 +16,9 @@ import type { OperationSpec } from '../catalog/types.js';
 import { validateInput, type Issue } from '../catalog/validate.js';
 import type { Activity } from './activity.js';
 import type { KeyRing } from './auth.js';
-import { fail, RawJson, type Answer, type Handler, type Settings } from './context.js';
-import { LINK_HANDLERS } from './links.js';
-import { MESSAGE_HANDLERS } from './messages.js';
+import { fail, RawJson, type Answer, type Handler, type Settings } from './handler.js';
+import { LINK_HANDLERS } from './link.js';
+import { MESSAGE_HANDLERS } from './message.js';
 import { CODE_PATH, visit } from './redirect.js';
 import { fromWire, parseForm, type FormObject } from './wire.js';
 

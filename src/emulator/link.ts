@@ -1,8 +1,8 @@
 // Handlers of module Link, one per catalog operation (handler name = catalog id).
 
 import { parseDate, parseDateTime } from '../catalog/rules.js';
-import { withNewCode } from './codes.js';
-import { fail, ok, RawJson, type Handler, type Settings } from './context.js';
+import { fail, ok, RawJson, type Handler, type Settings } from './handler.js';
+import { withNewCode } from './short-codes.js';
 import { periodIndex, periods, statsInterval, type StatsType } from './stats.js';
 import type { LinkRow, ListQuery } from './store.js';
 import { DAY_MS, wallOf } from './time.js';

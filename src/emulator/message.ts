@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { isFullLink, parseDateTime } from '../catalog/rules.js';
 import { countSegments } from '../catalog/segments.js';
-import { ok, str, type Handler, type Settings } from './context.js';
+import { ok, str, type Handler, type Settings } from './handler.js';
 import { DEFAULT_VALIDITY_MIN, planLifecycle } from './lifecycle.js';
-import { createLink, instantOf, orderBy, page, shortLinkOf } from './links.js';
+import { createLink, instantOf, orderBy, page, shortLinkOf } from './link.js';
 import { numberInfo } from './numbers.js';
 import type { ListQuery, MessageRow } from './store.js';
 import { wallOf } from './time.js';
