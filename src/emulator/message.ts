@@ -1,15 +1,17 @@
-// Handlers of module Message: sending (a campaign with one message, its
-// lifecycle planned at once), delivery status and the message list. Reading
-// handlers first apply whatever lifecycle stages have come due.
+// Module Message: one handler per catalog operation, each under its catalog
+// id (`message.send`): sending (a campaign with one message, its lifecycle
+// planned at once), delivery status and the message list. Reading handlers
+// first apply whatever lifecycle stages have come due.
 
 import { randomUUID } from 'node:crypto';
 import { isFullLink, parseDateTime } from '../catalog/rules.js';
 import { countSegments } from '../catalog/segments.js';
 import { ok, str, type Handler, type Settings } from './handler.js';
 import { DEFAULT_VALIDITY_MIN, planLifecycle } from './lifecycle.js';
-import { createLink, instantOf, orderBy, page, shortLinkOf } from './link.js';
+import { addLink, shortLinkOf } from './link.js';
+import { instantOf, ListQuery } from './list-query.js';
 import { numberInfo } from './numbers.js';
-import type { ListQuery, MessageRow } from './store.js';
+import type { MessageRow } from './store.js';
 import { wallOf } from './time.js';
 
 /** Sender ID used when `from` is omitted: the service's shared one. */
@@ -25,52 +27,12 @@ function shortenLinks(s: Settings, accountId: number, now: number, campaignId: n
     const tail = TRAILING.exec(match)?.[0] ?? '';
     const url = match.slice(0, match.length - tail.length);
     if (!isFullLink(url)) return match;
-    const { code } = createLink(s, accountId, now, { fullLink: url, status: 1, expirationDate: null, comment: null, campaignId });
+    const { code } = addLink(s, accountId, now, { fullLink: url, status: 1, expirationDate: null, comment: null, campaignId });
     return shortLinkOf(s, code) + tail;
   });
 }
 
-const send: Handler = ({ settings: s, accountId, now, values: v }) => {
-  // The contract: a sender ID that is not registered, or cannot be used, gives way to the shared one.
-  const given = v.from as string | undefined;
-  const from = given !== undefined && s.senders.has(given) ? given : undefined;
-  const recipient = v.recipient as string;
-  const deferredTs = typeof v.deferredToTs === 'string' ? s.tz.fromWall(wallOf(parseDateTime(v.deferredToTs)!)) : null;
-  const validityMin = (v.validity as number | undefined) ?? DEFAULT_VALIDITY_MIN;
-  const { campaignId, messageId } = s.store.send(accountId, (v.name as string | undefined) ?? null, now, (campaignId) => {
-    const text = v.shortenLinks === 1 ? shortenLinks(s, accountId, now, campaignId, v.text as string) : (v.text as string);
-    return {
-      uuid: randomUUID(),
-      sender: from ?? DEFAULT_SENDER,
-      recipient,
-      text,
-      segNum: countSegments(text).segments,
-      segPrice: s.price,
-      deferredTs,
-      validityMin,
-      now,
-      plan: planLifecycle({ recipient, createTs: now, deferredTs, validityMin, moderation: s.moderation, timeScale: s.timeScale }),
-    };
-  });
-  // Live: ids as strings, status a real number (1 awaiting moderation, 2 sent without).
-  return ok({ campaignId: String(campaignId), messageId: String(messageId), status: s.moderation ? 1 : 2 });
-};
-
-const status: Handler = ({ settings: s, accountId, now, values: v }) => {
-  s.store.advance(now);
-  const rows = s.store.messageStatuses(accountId, v.ids as number[]);
-  return ok(
-    rows.map((r) => ({
-      id: String(r.id),
-      status: r.status,
-      segNum: String(r.seg_num),
-      startSendTs: r.start_send_ts === null ? null : s.tz.format(r.start_send_ts),
-      statusUpdateTs: r.status_update_ts === null ? null : s.tz.format(r.status_update_ts),
-    })),
-  );
-};
-
-const MESSAGE_SORT_COLUMNS: Record<string, string> = {
+const SORT_COLUMNS: Record<string, string> = {
   campaignId: 'campaign_id',
   from: 'sender',
   to: 'recipient',
@@ -108,35 +70,67 @@ function messageJson(s: Settings, r: MessageRow, withNumberInfo: boolean): Recor
   return out;
 }
 
-const list: Handler = ({ settings: s, accountId, now, values: v }) => {
-  s.store.advance(now);
-  const q: ListQuery = { where: [], params: [], orderBy: '', ...page(v) };
-  const add = (sql: string, ...params: Array<string | number>) => {
-    q.where.push(sql);
-    q.params.push(...params);
-  };
-  if (v.campaignIds !== undefined) add('campaign_id IN (SELECT value FROM json_each(?))', JSON.stringify(v.campaignIds));
-  if (v.from !== undefined) add('sender = ?', v.from as string);
-  if (v.to !== undefined) add('instr(recipient, ?) > 0', v.to as string);
-  if (v.text !== undefined) add('text = ?', v.text as string);
-  if (v.status !== undefined) add('status = ?', v.status as string);
-  if (v.groups !== undefined) {
-    add("groups IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(?) AS g WHERE instr(',' || groups || ',', ',' || g.value || ',') > 0)", JSON.stringify(v.groups));
-  }
-  if (v.campaignStatus === 'NOT_YET_SENT') add('campaign_sent_ts IS NULL');
-  else if (v.campaignStatus === 'DEFERRED') add('campaign_sent_ts IS NULL AND deferred_ts IS NOT NULL');
-  else if (v.campaignStatus !== undefined) add('campaign_status = ?', v.campaignStatus as string);
-  for (const [key, column] of RANGES) {
-    if (v[`${key}From`] !== undefined) add(`${column} >= ?`, instantOf(s, v[`${key}From`] as string));
-    if (v[`${key}To`] !== undefined) add(`${column} < ?`, instantOf(s, v[`${key}To`] as string, true));
-  }
-  q.orderBy = orderBy(v.sort as Record<string, 'ASC' | 'DESC'> | undefined, MESSAGE_SORT_COLUMNS, 'id DESC');
-  const { rows, total } = s.store.listMessages(accountId, q);
-  return ok({ items: rows.map((r) => messageJson(s, r, v.withNumberInfo === 1)), totalItemCount: str(total) });
-};
-
 export const MESSAGE_HANDLERS: Record<string, Handler> = {
-  'message.send': send,
-  'message.status': status,
-  'message.list': list,
+  'message.send'({ settings: s, accountId, now, values: v }) {
+    // The contract: a sender ID that is not registered, or cannot be used, gives way to the shared one.
+    const given = v.from as string | undefined;
+    const from = given !== undefined && s.senders.has(given) ? given : undefined;
+    const recipient = v.recipient as string;
+    const deferredTs = typeof v.deferredToTs === 'string' ? s.tz.fromWall(wallOf(parseDateTime(v.deferredToTs)!)) : null;
+    const validityMin = (v.validity as number | undefined) ?? DEFAULT_VALIDITY_MIN;
+    const { campaignId, messageId } = s.store.send(accountId, (v.name as string | undefined) ?? null, now, (campaignId) => {
+      const text = v.shortenLinks === 1 ? shortenLinks(s, accountId, now, campaignId, v.text as string) : (v.text as string);
+      return {
+        uuid: randomUUID(),
+        sender: from ?? DEFAULT_SENDER,
+        recipient,
+        text,
+        segNum: countSegments(text).segments,
+        segPrice: s.price,
+        deferredTs,
+        validityMin,
+        now,
+        plan: planLifecycle({ recipient, createTs: now, deferredTs, validityMin, moderation: s.moderation, timeScale: s.timeScale }),
+      };
+    });
+    // Live: ids as strings, status a real number (1 awaiting moderation, 2 sent without).
+    return ok({ campaignId: String(campaignId), messageId: String(messageId), status: s.moderation ? 1 : 2 });
+  },
+
+  'message.status'({ settings: s, accountId, now, values: v }) {
+    s.store.advance(now);
+    const rows = s.store.messageStatuses(accountId, v.ids as number[]);
+    return ok(
+      rows.map((r) => ({
+        id: String(r.id),
+        status: r.status,
+        segNum: String(r.seg_num),
+        startSendTs: r.start_send_ts === null ? null : s.tz.format(r.start_send_ts),
+        statusUpdateTs: r.status_update_ts === null ? null : s.tz.format(r.status_update_ts),
+      })),
+    );
+  },
+
+  'message.list'({ settings: s, accountId, now, values: v }) {
+    s.store.advance(now);
+    const q = new ListQuery(v);
+    if (v.campaignIds !== undefined) q.add('campaign_id IN (SELECT value FROM json_each(?))', JSON.stringify(v.campaignIds));
+    if (v.from !== undefined) q.add('sender = ?', v.from as string);
+    if (v.to !== undefined) q.add('instr(recipient, ?) > 0', v.to as string);
+    if (v.text !== undefined) q.add('text = ?', v.text as string);
+    if (v.status !== undefined) q.add('status = ?', v.status as string);
+    if (v.groups !== undefined) {
+      q.add("groups IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(?) AS g WHERE instr(',' || groups || ',', ',' || g.value || ',') > 0)", JSON.stringify(v.groups));
+    }
+    if (v.campaignStatus === 'NOT_YET_SENT') q.add('campaign_sent_ts IS NULL');
+    else if (v.campaignStatus === 'DEFERRED') q.add('campaign_sent_ts IS NULL AND deferred_ts IS NOT NULL');
+    else if (v.campaignStatus !== undefined) q.add('campaign_status = ?', v.campaignStatus as string);
+    for (const [key, column] of RANGES) {
+      if (v[`${key}From`] !== undefined) q.add(`${column} >= ?`, instantOf(s, v[`${key}From`] as string));
+      if (v[`${key}To`] !== undefined) q.add(`${column} < ?`, instantOf(s, v[`${key}To`] as string, true));
+    }
+    q.sort(v.sort, SORT_COLUMNS, 'id DESC');
+    const { rows, total } = s.store.listMessages(accountId, q);
+    return ok({ items: rows.map((r) => messageJson(s, r, v.withNumberInfo === 1)), totalItemCount: str(total) });
+  },
 };

@@ -15,9 +15,10 @@ import { CommitWatch } from './commits.js';
 import { setUpConnection } from './connection.js';
 import { loadLibsql } from './libsql.js';
 import type { LifecyclePlan } from './lifecycle.js';
+import type { ListQuery } from './list-query.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
-type SqlValue = string | number | bigint | null;
+export type SqlValue = string | number | bigint | null;
 type Params = SqlValue[] | [Record<string, SqlValue>];
 
 interface Statement {
@@ -142,15 +143,6 @@ export interface NewMessage {
   validityMin: number;
   now: number;
   plan: LifecyclePlan;
-}
-
-/** A query whose WHERE and ORDER BY are assembled from fixed fragments. */
-export interface ListQuery {
-  where: string[];
-  params: SqlValue[];
-  orderBy: string;
-  limit: number;
-  offset: number;
 }
 
 const STATEMENT_CACHE_LIMIT = 256;
