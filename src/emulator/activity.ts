@@ -8,7 +8,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPERATIONS } from '../catalog/index.js';
 import type { Clock } from './clock.js';
-import { CommitWatch } from './commits.js';
 import type { Store } from './store.js';
 
 /** What a page shows; an event names the ones that changed. */
@@ -86,7 +85,8 @@ export class Activity {
   #dueTimer: NodeJS.Timeout | null = null;
   #heartbeat: NodeJS.Timeout | null = null;
   #commitPoll: NodeJS.Timeout | null = null;
-  #commits: CommitWatch | null = null;
+  /** The database's data_version when last looked at. */
+  #dataVersion = 0;
   #closed = false;
 
   constructor(
@@ -165,10 +165,12 @@ export class Activity {
     this.#dirty = 0;
     this.#heartbeat = setInterval(() => this.#send(': ping\n\n'), HEARTBEAT_MS);
     if (this.store.path !== ':memory:') {
-      this.#commits = new CommitWatch(this.store.path);
-      this.#commits.unchanged();
+      this.#dataVersion = this.store.dataVersion();
       this.#commitPoll = setInterval(() => {
-        if (this.#commits && !this.#commits.unchanged()) this.changed(['messages', 'links', 'campaigns', 'accounts']);
+        const version = this.store.dataVersion();
+        if (version === this.#dataVersion) return;
+        this.#dataVersion = version;
+        this.changed(['messages', 'links', 'campaigns', 'accounts']);
       }, COMMIT_POLL_MS);
     }
     this.#scheduleDue();
@@ -178,8 +180,6 @@ export class Activity {
     for (const t of [this.#flushTimer, this.#dueTimer]) if (t !== null) clearTimeout(t);
     for (const t of [this.#heartbeat, this.#commitPoll]) if (t !== null) clearInterval(t);
     this.#flushTimer = this.#dueTimer = this.#heartbeat = this.#commitPoll = null;
-    this.#commits?.close();
-    this.#commits = null;
     this.#pending.clear();
   }
 

@@ -11,7 +11,6 @@
 
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { CommitWatch } from './commits.js';
 import { setUpConnection } from './connection.js';
 import { loadLibsql } from './libsql.js';
 import type { LifecyclePlan } from './lifecycle.js';
@@ -158,25 +157,29 @@ export class Store {
   readonly path: string;
   readonly #s: ReturnType<typeof prepareAll>;
   /**
-   * Link/Get is the hot read. A libsql call costs about 20 us inside a busy
-   * server (block_on, N-API), more than the rest of the request, so links read
-   * are kept until anything is written: for a private in-memory database only
-   * this Store writes; a file may be written by other processes too, which
-   * CommitWatch notices from the wal-index header.
+   * Link/Get by id of a private in-memory database (`serve --db :memory:`),
+   * whose every write this Store makes, is kept until anything is written:
+   * it serves the emulator row of `npm run bench` (Link/Get on
+   * `serve --db :memory:` at >= 0.5 of a bare node:http server), where a
+   * libsql call costs more than the rest of the request. A file may be
+   * written by other processes too (`--sandbox` commands while `serve`
+   * runs), so there every read asks SQLite. `node bench/inspector.js` prints
+   * the emulator's CPU time per request; run it with `--bin` on a build
+   * without this cache to see what it saves (about half, and the row above
+   * its budget rather than under it, when it was last measured).
    */
-  readonly #linkCache = new Map<string, LinkRow>();
-  readonly #commits: CommitWatch | null;
+  readonly #linkCache: Map<string, LinkRow> | null;
 
   constructor(db: Database, path: string) {
     this.#db = db;
     this.path = path;
     this.#s = prepareAll(db);
-    this.#commits = path === ':memory:' ? null : new CommitWatch(path);
+    this.#linkCache = path === ':memory:' ? new Map() : null;
   }
 
   /** Every write calls this: cached reads are no longer true. */
   #wrote(): void {
-    if (this.#linkCache.size) this.#linkCache.clear();
+    if (this.#linkCache?.size) this.#linkCache.clear();
   }
 
   /** Opens (creating if needed) and migrates the database. ':memory:' gives a private, empty one. */
@@ -198,7 +201,6 @@ export class Store {
 
   close(): void {
     if (this.#db.open) this.#db.close();
-    this.#commits?.close();
   }
 
   /** Account id for a key hash, created on first use. */
@@ -240,13 +242,12 @@ export class Store {
 
   linkById(accountId: number, id: number): LinkRow | undefined {
     const cache = this.#linkCache;
-    if (this.#commits && !this.#commits.unchanged()) cache.clear();
     const key = `${accountId}/${id}`;
-    const hit = cache.get(key);
+    const hit = cache?.get(key);
     if (hit) return hit;
     const r = this.#s.linkById.get(id, accountId) as Raw | undefined;
     const row = r && linkRow(r);
-    if (row) {
+    if (row && cache) {
       if (cache.size >= LINK_CACHE_LIMIT) cache.clear();
       cache.set(key, row);
     }
@@ -335,6 +336,16 @@ export class Store {
 
   listMessages(accountId: number, q: ListQuery): { rows: MessageRow[]; total: number } {
     return this.#list('messages', MESSAGE_COLUMNS, accountId, q, messageRow);
+  }
+
+  /**
+   * A number that changes when another connection, of this process or
+   * another, commits to the database (PRAGMA data_version; this Store's own
+   * writes leave it as is): the inspector's pages learn of `--sandbox`
+   * commands' writes from it.
+   */
+  dataVersion(): number {
+    return (this.#s.dataVersion.get() as [number])[0];
   }
 
   /** Counts rows of a table, for tests and the sandbox. */
@@ -492,6 +503,7 @@ function prepareAll(db: Database) {
          t0, s0, c0, t1, s1, c1, t2, s2, c2, t3, s3, c3, t4, s4, c4, next_ts)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    dataVersion: rows('PRAGMA data_version'),
     anyDue: p('SELECT 1 AS one FROM messages WHERE next_ts <= ? LIMIT 1'),
     advance: p(
       `UPDATE messages SET
