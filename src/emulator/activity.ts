@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPERATIONS } from '../catalog/index.js';
 import type { Clock } from './clock.js';
-import type { Store } from './store.js';
+import type { Database } from './database.js';
 
 /** What a page shows; an event names the ones that changed. */
 export type Topic = 'messages' | 'links' | 'campaigns' | 'accounts' | 'log' | 'controls';
@@ -90,7 +90,7 @@ export class Activity {
   #closed = false;
 
   constructor(
-    readonly store: Store,
+    readonly store: Database,
     readonly clock: Clock,
   ) {}
 

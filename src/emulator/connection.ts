@@ -46,7 +46,7 @@ function isBusy(err: unknown): boolean {
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
-/** Opening is synchronous (Store.open), as SQLite's own busy wait is. */
+/** Opening is synchronous (Database.open), as SQLite's own busy wait is. */
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

@@ -13,7 +13,7 @@ import type { Settings } from './handler.js';
 import { inspectorRouter } from './inspector.js';
 import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './seed.js';
 import { buildRoutes, type ServerParts, type ServiceHooks } from './server.js';
-import { Store } from './store.js';
+import { Database } from './database.js';
 import { TimeZone } from './time.js';
 
 export interface EmulatorOptions {
@@ -67,7 +67,7 @@ export interface EmulatorOptions {
 
 export interface Core {
   parts: ServerParts;
-  store: Store;
+  store: Database;
   bench: Bench;
   activity: Activity | null;
 }
@@ -103,7 +103,7 @@ export function openCore(opts: EmulatorOptions, server: boolean): Core {
   const keys = [...new Set([...seed.keys, ...(opts.apiKeys ?? (seed.keys.length ? [] : DEFAULTS.apiKeys))])];
   const clock = new ShiftedClock(opts.clock ?? systemClock);
   const log = opts.log ?? (() => {});
-  const store = Store.open(opts.db ?? DEFAULTS.db);
+  const store = Database.open(opts.db ?? DEFAULTS.db);
   try {
     const settings: Settings = {
       store,

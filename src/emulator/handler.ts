@@ -2,7 +2,7 @@
 // account, the moment of the request and the validated input of the catalog.
 
 import type { Clock } from './clock.js';
-import type { Store } from './store.js';
+import type { Database } from './database.js';
 import type { TimeZone } from './time.js';
 
 /** The {code, data, message} envelope of real-service-notes.md. */
@@ -13,7 +13,7 @@ export interface Answer {
 }
 
 export interface Settings {
-  store: Store;
+  store: Database;
   clock: Clock;
   tz: TimeZone;
   /** Base of short links, no trailing slash. */

@@ -12,7 +12,7 @@ import { openCore, type EmulatorOptions } from './core.js';
 import { InProcessDispatcher } from './in-process.js';
 import { requestListener } from './server.js';
 import type { SeedCounts } from './seed-apply.js';
-import type { Store } from './store.js';
+import type { Database } from './database.js';
 import { DEFAULTS, LIMITS } from './defaults.js';
 import type { FaultKind } from './faults.js';
 
@@ -139,7 +139,7 @@ export function openEmulatorInProcess(opts: InProcessOptions = {}): InProcessEmu
   };
 }
 
-function closer(server: Server, store: Store, graceMs: number, beforeClose: () => void): () => Promise<void> {
+function closer(server: Server, store: Database, graceMs: number, beforeClose: () => void): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
     closing ??= new Promise<void>((resolve) => {

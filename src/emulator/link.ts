@@ -7,7 +7,7 @@ import { fail, ok, RawJson, type Handler, type Settings } from './handler.js';
 import { instantOf, likePattern, ListQuery } from './list-query.js';
 import { withNewCode } from './short-codes.js';
 import { periodIndex, periods, statsInterval, type StatsType } from './stats.js';
-import type { LinkRow } from './store.js';
+import type { LinkRow } from './database.js';
 import { DAY_MS, wallOf } from './time.js';
 
 export const NOT_FOUND = 'link not found';

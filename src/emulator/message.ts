@@ -11,7 +11,7 @@ import { DEFAULT_VALIDITY_MIN, planLifecycle } from './lifecycle.js';
 import { addLink, shortLinkOf } from './link.js';
 import { instantOf, ListQuery } from './list-query.js';
 import { numberInfo } from './numbers.js';
-import type { MessageRow } from './store.js';
+import type { MessageRow } from './database.js';
 import { wallOf } from './time.js';
 
 /** Sender ID used when `from` is omitted: the service's shared one. */

@@ -63,8 +63,8 @@ export function sandboxOptions(env: Record<string, string | undefined>): Emulato
 export async function resetSandbox(env: Record<string, string | undefined>): Promise<{ path: string; existed: boolean }> {
   const path = sandboxDbPath(env);
   if (!existsSync(path)) return { path, existed: false };
-  const { Store } = await import('./store.js');
-  const store = Store.open(path);
+  const { Database } = await import('./database.js');
+  const store = Database.open(path);
   try {
     store.reset();
   } finally {

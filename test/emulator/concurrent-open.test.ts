@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Store } from '../../src/emulator/store.js';
+import { Database } from '../../src/emulator/database.js';
 import { binEnv, runCli } from '../helpers/run-cli.js';
 
 const CHILD = fileURLToPath(new URL('../helpers/open-child.js', import.meta.url));
@@ -144,8 +144,8 @@ describe.runIf(process.platform === 'linux')('two Stores of one file in one proc
 
   it('closing one keeps the lock that tells other processes the file is in use', () => {
     const path = join(dir, 'two-stores.db');
-    const first = Store.open(path);
-    const second = Store.open(path);
+    const first = Database.open(path);
+    const second = Database.open(path);
     try {
       expect(shmLocks(path)).toEqual(['POSIX ADVISORY READ 128 128']);
       second.close();

@@ -1,12 +1,12 @@
 // A process that opens emulator databases when told to, for tests of many
 // processes opening one file at the same instant. Each stdin line is the path
-// of a database: the child opens it as the emulator does (Store.open of the
+// of a database: the child opens it as the emulator does (Database.open of the
 // built dist/, which the test global setup builds), adds one link, closes it
 // and answers one stdout line: "ok", or "error CODE MESSAGE". It prints
 // "ready" first, once its modules are loaded, so that a test can start every
 // child before it sends the first path; it exits when stdin ends.
 import { createInterface } from 'node:readline';
-import { Store } from '../../dist/emulator/store.js';
+import { Database } from '../../dist/emulator/database.js';
 
 const tag = `p${process.pid}`;
 let round = 0;
@@ -14,7 +14,7 @@ process.stdout.write('ready\n');
 for await (const path of createInterface({ input: process.stdin })) {
   round++;
   try {
-    const store = Store.open(path);
+    const store = Database.open(path);
     try {
       const accountId = store.account('concurrent-open', Date.now());
       const made = store.insertLink({

@@ -30,7 +30,7 @@ interface Transaction<A extends unknown[], R> {
   (...args: A): R;
   immediate(...args: A): R;
 }
-interface Database {
+interface Connection {
   prepare(sql: string): Statement;
   exec(sql: string): void;
   pragma(sql: string): unknown;
@@ -151,14 +151,14 @@ export class SchemaTooNewError extends Error {}
 /** Most links kept by the read cache. */
 const LINK_CACHE_LIMIT = 10_000;
 
-export class Store {
-  readonly #db: Database;
+export class Database {
+  readonly #db: Connection;
   readonly #dynamic = new Map<string, Statement>();
   readonly path: string;
   readonly #s: ReturnType<typeof prepareAll>;
   /**
    * Link/Get by id of a private in-memory database (`serve --db :memory:`),
-   * whose every write this Store makes, is kept until anything is written:
+   * whose every write this Database makes, is kept until anything is written:
    * it serves the emulator row of `npm run bench` (Link/Get on
    * `serve --db :memory:` at >= 0.5 of a bare node:http server), where a
    * libsql call costs more than the rest of the request. A file may be
@@ -170,7 +170,7 @@ export class Store {
    */
   readonly #linkCache: Map<string, LinkRow> | null;
 
-  constructor(db: Database, path: string) {
+  constructor(db: Connection, path: string) {
     this.#db = db;
     this.path = path;
     this.#s = prepareAll(db);
@@ -183,16 +183,16 @@ export class Store {
   }
 
   /** Opens (creating if needed) and migrates the database. ':memory:' gives a private, empty one. */
-  static open(path: string): Store {
+  static open(path: string): Database {
     const memory = path === ':memory:' || path === '';
     const file = memory ? ':memory:' : resolve(path);
     if (!memory) mkdirSync(dirname(file), { recursive: true });
-    const Libsql = loadLibsql() as new (file: string) => Database;
+    const Libsql = loadLibsql() as new (file: string) => Connection;
     const db = new Libsql(file);
     try {
       setUpConnection(db, !memory);
       migrate(db);
-      return new Store(db, file);
+      return new Database(db, file);
     } catch (err) {
       db.close();
       throw err;
@@ -340,7 +340,7 @@ export class Store {
 
   /**
    * A number that changes when another connection, of this process or
-   * another, commits to the database (PRAGMA data_version; this Store's own
+   * another, commits to the database (PRAGMA data_version; this Database's own
    * writes leave it as is): the inspector's pages learn of `--sandbox`
    * commands' writes from it.
    */
@@ -416,7 +416,7 @@ export class Store {
 }
 
 /** The schema version a database records; 0 for a new one. */
-function schemaVersion(db: Database): number {
+function schemaVersion(db: Connection): number {
   const known = db.prepare("SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get();
   if (known === undefined) return 0;
   const current = (db.prepare('SELECT max(version) AS v FROM schema_version').get() as { v: number | null }).v ?? 0;
@@ -426,7 +426,7 @@ function schemaVersion(db: Database): number {
   return current;
 }
 
-function migrate(db: Database): void {
+function migrate(db: Connection): void {
   // A database that is up to date is only read: no write lock for the many processes that open the sandbox.
   if (schemaVersion(db) === SCHEMA_VERSION) return;
   db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
@@ -466,7 +466,7 @@ function lazily<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
 }
 
 /** Every fixed statement, prepared on first use: a command of the sandbox makes one request, which needs two or three. */
-function prepareAll(db: Database) {
+function prepareAll(db: Connection) {
   const p = (sql: string) => () => db.prepare(sql);
   /** A statement whose rows come back as arrays. */
   const rows = (sql: string) => () => db.prepare(sql).raw(true);
@@ -530,7 +530,7 @@ function prepareAll(db: Database) {
   });
 }
 
-function transactions(db: Database, s: ReturnType<typeof prepareAll>) {
+function transactions(db: Connection, s: ReturnType<typeof prepareAll>) {
   return {
     deleteLinks: db.transaction((accountId: number, json: string) => {
       const owned = new Set((s.ownedLinks.all(accountId, json) as Array<{ id: number }>).map((r) => r.id));
