@@ -90,7 +90,7 @@ export class Activity {
   #closed = false;
 
   constructor(
-    readonly store: Database,
+    readonly db: Database,
     readonly clock: Clock,
   ) {}
 
@@ -164,10 +164,10 @@ export class Activity {
     this.#flushed = this.#count;
     this.#dirty = 0;
     this.#heartbeat = setInterval(() => this.#send(': ping\n\n'), HEARTBEAT_MS);
-    if (this.store.path !== ':memory:') {
-      this.#dataVersion = this.store.dataVersion();
+    if (this.db.path !== ':memory:') {
+      this.#dataVersion = this.db.dataVersion();
       this.#commitPoll = setInterval(() => {
-        const version = this.store.dataVersion();
+        const version = this.db.dataVersion();
         if (version === this.#dataVersion) return;
         this.#dataVersion = version;
         this.changed(['messages', 'links', 'campaigns', 'accounts']);
@@ -214,19 +214,19 @@ export class Activity {
     if (this.#dueTimer !== null) clearTimeout(this.#dueTimer);
     this.#dueTimer = null;
     if (this.#watchers.size === 0) return;
-    const next = this.store.select('SELECT min(next_ts) AS t FROM messages WHERE next_ts IS NOT NULL')[0]?.t;
+    const next = this.db.select('SELECT min(next_ts) AS t FROM messages WHERE next_ts IS NOT NULL')[0]?.t;
     if (typeof next !== 'number') return;
     const wait = Math.min(Math.max(next - this.clock.now(), 0) + 5, MAX_DUE_WAIT_MS);
     this.#dueTimer = setTimeout(() => {
       this.#dueTimer = null;
-      if (this.store.advance(this.clock.now()) > 0) this.changed(['messages', 'campaigns']);
+      if (this.db.advance(this.clock.now()) > 0) this.changed(['messages', 'campaigns']);
       this.#scheduleDue();
     }, wait);
   }
 
   /** After the clock moved: whatever came due is applied and shown. */
   clockMoved(): void {
-    this.store.advance(this.clock.now());
+    this.db.advance(this.clock.now());
     this.changed(['messages', 'campaigns', 'links', 'controls']);
     this.#scheduleDue();
   }

@@ -1,4 +1,4 @@
-// What a handler gets: the emulator's settings and store, the caller's
+// What a handler gets: the emulator's settings and database, the caller's
 // account, the moment of the request and the validated input of the catalog.
 
 import type { Clock } from './clock.js';
@@ -13,7 +13,7 @@ export interface Answer {
 }
 
 export interface Settings {
-  store: Database;
+  db: Database;
   clock: Clock;
   tz: TimeZone;
   /** Base of short links, no trailing slash. */

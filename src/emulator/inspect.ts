@@ -1,4 +1,4 @@
-// Reading the store for the inspector and the control API: messages with
+// Reading the database for the inspector and the control API: messages with
 // the times of their statuses, conversations per recipient, links,
 // campaigns and what each account holds. Read-only, fixed SQL, values bound.
 
@@ -92,10 +92,10 @@ function where(f: Omit<MessageFilter, 'limit'>, prefix = 'm.'): { sql: string; p
 /** Messages matching `f`, newest first, with their timelines; due statuses are applied first. */
 export function messages(s: Settings, f: MessageFilter): { items: MessageView[]; total: number } {
   const now = s.clock.now();
-  s.store.advance(now);
+  s.db.advance(now);
   const w = where(f);
-  const total = num(s.store.select(`SELECT count(*) AS n FROM messages AS m${w.sql}`, w.params)[0].n);
-  const rows = s.store.select(`${MESSAGE_SELECT}${w.sql} ORDER BY m.id DESC LIMIT ?`, [...w.params, f.limit]);
+  const total = num(s.db.select(`SELECT count(*) AS n FROM messages AS m${w.sql}`, w.params)[0].n);
+  const rows = s.db.select(`${MESSAGE_SELECT}${w.sql} ORDER BY m.id DESC LIMIT ?`, [...w.params, f.limit]);
   return {
     total,
     items: rows.map((r) => {
@@ -134,7 +134,7 @@ export interface Conversation {
 /** One entry per recipient, the latest conversation first. */
 export function conversations(s: Settings, f: Omit<MessageFilter, 'limit' | 'recipient'>, limit: number): Conversation[] {
   const w = where(f, '');
-  const rows = s.store.select(
+  const rows = s.db.select(
     `SELECT m.recipient, g.n, m.text, m.status, m.campaign_create_ts FROM
        (SELECT recipient, count(*) AS n, max(id) AS last_id FROM messages${w.sql} GROUP BY recipient ORDER BY last_id DESC LIMIT ?) AS g
      JOIN messages AS m ON m.id = g.last_id ORDER BY g.last_id DESC`,
@@ -209,21 +209,21 @@ export function links(s: Settings, f: LinkFilter): { items: LinkView[]; total: n
     params.push(f.campaignId);
   }
   const w = ` WHERE ${parts.join(' AND ')}`;
-  const total = num(s.store.select(`SELECT count(*) AS n FROM links AS l${w}`, params)[0].n);
+  const total = num(s.db.select(`SELECT count(*) AS n FROM links AS l${w}`, params)[0].n);
   const now = s.clock.now();
-  const rows = s.store.select(`${LINK_SELECT}${w} ORDER BY l.id DESC LIMIT ?`, [...params, f.limit]);
+  const rows = s.db.select(`${LINK_SELECT}${w} ORDER BY l.id DESC LIMIT ?`, [...params, f.limit]);
   return { total, items: rows.map((r) => linkView(r, now)) };
 }
 
 export function link(s: Settings, accountId: number, id: number): LinkView | null {
-  const r = s.store.select(`${LINK_SELECT} WHERE l.account_id = ? AND l.id = ?`, [accountId, id])[0];
+  const r = s.db.select(`${LINK_SELECT} WHERE l.account_id = ? AND l.id = ?`, [accountId, id])[0];
   return r ? linkView(r, s.clock.now()) : null;
 }
 
 /** Of the codes given, those of existing links (short links in message texts). */
 export function knownCodes(s: Settings, codes: string[]): Set<string> {
   if (codes.length === 0) return new Set();
-  const rows = s.store.select('SELECT code FROM links WHERE code IN (SELECT value FROM json_each(?))', [JSON.stringify(codes)]);
+  const rows = s.db.select('SELECT code FROM links WHERE code IN (SELECT value FROM json_each(?))', [JSON.stringify(codes)]);
   return new Set(rows.map((r) => text(r.code)));
 }
 
@@ -238,9 +238,9 @@ export interface CampaignView {
 
 export function campaigns(s: Settings, accountId: number, limit: number): { items: CampaignView[]; total: number } {
   const now = s.clock.now();
-  s.store.advance(now);
-  const total = num(s.store.select('SELECT count(*) AS n FROM campaigns WHERE account_id = ?', [accountId])[0].n);
-  const rows = s.store.select(
+  s.db.advance(now);
+  const total = num(s.db.select('SELECT count(*) AS n FROM campaigns WHERE account_id = ?', [accountId])[0].n);
+  const rows = s.db.select(
     `SELECT c.id, c.name, c.create_ts,
        (SELECT count(*) FROM messages AS m WHERE m.account_id = c.account_id AND m.campaign_id = c.id) AS messages,
        (SELECT m.campaign_status FROM messages AS m WHERE m.account_id = c.account_id AND m.campaign_id = c.id ORDER BY m.id DESC LIMIT 1) AS status
@@ -250,7 +250,7 @@ export function campaigns(s: Settings, accountId: number, limit: number): { item
   const ids = rows.map((r) => num(r.id));
   const byCampaign = new Map<number, LinkView[]>();
   if (ids.length) {
-    for (const r of s.store.select(`${LINK_SELECT} WHERE l.account_id = ? AND l.campaign_id IN (SELECT value FROM json_each(?)) ORDER BY l.id`, [accountId, JSON.stringify(ids)])) {
+    for (const r of s.db.select(`${LINK_SELECT} WHERE l.account_id = ? AND l.campaign_id IN (SELECT value FROM json_each(?)) ORDER BY l.id`, [accountId, JSON.stringify(ids)])) {
       const v = linkView(r, now);
       byCampaign.set(v.campaignId!, [...(byCampaign.get(v.campaignId!) ?? []), v]);
     }
@@ -273,14 +273,14 @@ export function accountTotals(s: Settings): Map<number, { links: number; campaig
   const out = new Map<number, { links: number; campaigns: number; messages: number }>();
   const entry = (id: number) => out.get(id) ?? (out.set(id, { links: 0, campaigns: 0, messages: 0 }), out.get(id)!);
   for (const table of ['links', 'campaigns', 'messages'] as const) {
-    for (const r of s.store.select(`SELECT account_id, count(*) AS n FROM ${table} GROUP BY account_id`)) entry(num(r.account_id))[table] = num(r.n);
+    for (const r of s.db.select(`SELECT account_id, count(*) AS n FROM ${table} GROUP BY account_id`)) entry(num(r.account_id))[table] = num(r.n);
   }
   return out;
 }
 
 /** Seconds the clock must move for every message on its way to reach its final status; 0 when none is. */
 export function pendingSeconds(s: Settings): number {
-  const r = s.store.select(
+  const r = s.db.select(
     `SELECT max(coalesce(t4, t3, t2, t1)) AS t FROM messages WHERE next_ts IS NOT NULL AND coalesce(t4, t3, t2, t1) < ${Number.MAX_SAFE_INTEGER}`,
   )[0];
   const t = r?.t;

@@ -2,7 +2,7 @@
 // ACCEPTD (or REJECTD) and a final status a few simulated seconds later, the
 // outcome picked by the recipient's last four digits (the test numbers of the
 // README). Times are on the emulator's clock; durations shrink by timeScale.
-// The store applies the plan lazily (Database.advance), so a manual clock gives
+// The database applies the plan lazily (Database.advance), so a manual clock gives
 // the same statuses on every run.
 
 /** Simulated durations, in ms at time scale 1. */

@@ -7,7 +7,7 @@ import { fail, ok, RawJson, type Handler, type Settings } from './handler.js';
 import { instantOf, likePattern, ListQuery } from './list-query.js';
 import { withNewCode } from './short-codes.js';
 import { periodIndex, periods, statsInterval, type StatsType } from './stats.js';
-import type { LinkRow } from './database.js';
+import type { LinkRow } from './rows.js';
 import { DAY_MS, wallOf } from './time.js';
 
 export const NOT_FOUND = 'link not found';
@@ -55,7 +55,7 @@ export interface NewLinkFields {
 export function addLink(s: Settings, accountId: number, now: number, l: NewLinkFields): { id: number; code: string } {
   const blocked = s.blockPattern !== null && s.blockPattern.test(l.fullLink);
   return withNewCode((code) => {
-    const id = s.store.insertLink({
+    const id = s.db.insertLink({
       accountId,
       code,
       fullLink: l.fullLink,
@@ -78,7 +78,7 @@ function codeOfShortLink(shortLink: string): string {
   return bare.slice(bare.lastIndexOf('/') + 1);
 }
 
-/** Serialised links by row; rows stay the same objects while the store's read cache keeps them. */
+/** Serialised links by row; rows stay the same objects while the database's read cache keeps them (link-cache.ts). */
 const serialised = new WeakMap<LinkRow, RawJson>();
 
 const SORT_COLUMNS: Record<string, string> = {
@@ -103,10 +103,10 @@ export const LINK_HANDLERS: Record<string, Handler> = {
 
   'link.get'({ settings: s, accountId, values: v }) {
     let row: LinkRow | undefined;
-    if (v.id !== undefined) row = s.store.linkById(accountId, v.id as number);
+    if (v.id !== undefined) row = s.db.linkById(accountId, v.id as number);
     else {
       const code = v.code !== undefined ? (v.code as string) : codeOfShortLink(v.shortLink as string);
-      if (code !== '') row = s.store.linkByCode(accountId, code);
+      if (code !== '') row = s.db.linkByCode(accountId, code);
     }
     if (!row) return fail(2, NOT_FOUND);
     let json = serialised.get(row);
@@ -128,14 +128,14 @@ export const LINK_HANDLERS: Record<string, Handler> = {
       q.add("(code LIKE ? ESCAPE '\\' OR comment LIKE ? ESCAPE '\\')", pattern, pattern);
     }
     q.sort(v.sort, SORT_COLUMNS, 'create_ts DESC, id DESC');
-    const { rows, total } = s.store.listLinks(accountId, q);
+    const { rows, total } = s.db.listLinks(accountId, q);
     return ok({ items: rows.map((r) => linkJson(s, r)), totalItemCount: String(total) });
   },
 
   'link.update'({ settings: s, accountId, now, values: v }) {
     // service-api.md Link/Update: without expirationDate the link is valid indefinitely.
     const expirationDate = (v.expirationDate as string | undefined) ?? null;
-    const changed = s.store.updateLink(accountId, v.id as number, {
+    const changed = s.db.updateLink(accountId, v.id as number, {
       status: (v.status as number | undefined) ?? null,
       setComment: v.comment !== undefined,
       comment: (v.comment as string | undefined) ?? null,
@@ -149,7 +149,7 @@ export const LINK_HANDLERS: Record<string, Handler> = {
 
   'link.delete'({ settings: s, accountId, values: v }) {
     const ids = [...new Set(v.ids as number[])];
-    const deleted = s.store.deleteLinks(accountId, ids);
+    const deleted = s.db.deleteLinks(accountId, ids);
     return ok({
       processed: ids.filter((id) => deleted.has(id)).map(String),
       notProcessed: ids.filter((id) => !deleted.has(id)).map(String),
@@ -164,12 +164,12 @@ export const LINK_HANDLERS: Record<string, Handler> = {
     const list = periods(type, interval);
     const clicks = list.map(() => ids.map(() => 0));
     const redirects = list.map(() => ids.map(() => 0));
-    const owned = s.store.ownedLinkIds(accountId, ids);
+    const owned = s.db.ownedLinkIds(accountId, ids);
     const from = s.tz.fromWall(interval.start);
     const to = s.tz.fromWall(interval.end);
     ids.forEach((id, n) => {
       if (!owned.has(id)) return;
-      for (const { m, c, r } of s.store.clicksPerMinute(id, from, to)) {
+      for (const { m, c, r } of s.db.clicksPerMinute(id, from, to)) {
         const i = periodIndex(list, s.tz.toWall(m * 60_000));
         if (i < 0) continue;
         clicks[i][n] += c;
@@ -195,9 +195,9 @@ export const LINK_HANDLERS: Record<string, Handler> = {
 
   'link.campaign'({ settings: s, accountId, values: v }) {
     const campaignId = v.campaignId as number;
-    if (!s.store.campaignExists(accountId, campaignId)) return fail(2, 'campaign not found');
+    if (!s.db.campaignExists(accountId, campaignId)) return fail(2, 'campaign not found');
     return ok(
-      s.store.campaignLinks(accountId, campaignId).map((r) => ({
+      s.db.campaignLinks(accountId, campaignId).map((r) => ({
         id: String(r.id),
         code: r.code,
         fullLink: r.full_link,

@@ -5,7 +5,7 @@
 
 import { parseDate, parseDateTime } from '../catalog/rules.js';
 import type { Settings } from './handler.js';
-import type { SqlValue } from './database.js';
+import type { SqlValue } from './connection.js';
 import { wallOf } from './time.js';
 
 export class ListQuery {

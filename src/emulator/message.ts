@@ -11,7 +11,7 @@ import { DEFAULT_VALIDITY_MIN, planLifecycle } from './lifecycle.js';
 import { addLink, shortLinkOf } from './link.js';
 import { instantOf, ListQuery } from './list-query.js';
 import { numberInfo } from './numbers.js';
-import type { MessageRow } from './database.js';
+import type { MessageRow } from './rows.js';
 import { wallOf } from './time.js';
 
 /** Sender ID used when `from` is omitted: the service's shared one. */
@@ -78,7 +78,7 @@ export const MESSAGE_HANDLERS: Record<string, Handler> = {
     const recipient = v.recipient as string;
     const deferredTs = typeof v.deferredToTs === 'string' ? s.tz.fromWall(wallOf(parseDateTime(v.deferredToTs)!)) : null;
     const validityMin = (v.validity as number | undefined) ?? DEFAULT_VALIDITY_MIN;
-    const { campaignId, messageId } = s.store.send(accountId, (v.name as string | undefined) ?? null, now, (campaignId) => {
+    const { campaignId, messageId } = s.db.send(accountId, (v.name as string | undefined) ?? null, now, (campaignId) => {
       const text = v.shortenLinks === 1 ? shortenLinks(s, accountId, now, campaignId, v.text as string) : (v.text as string);
       return {
         uuid: randomUUID(),
@@ -98,8 +98,8 @@ export const MESSAGE_HANDLERS: Record<string, Handler> = {
   },
 
   'message.status'({ settings: s, accountId, now, values: v }) {
-    s.store.advance(now);
-    const rows = s.store.messageStatuses(accountId, v.ids as number[]);
+    s.db.advance(now);
+    const rows = s.db.messageStatuses(accountId, v.ids as number[]);
     return ok(
       rows.map((r) => ({
         id: String(r.id),
@@ -112,7 +112,7 @@ export const MESSAGE_HANDLERS: Record<string, Handler> = {
   },
 
   'message.list'({ settings: s, accountId, now, values: v }) {
-    s.store.advance(now);
+    s.db.advance(now);
     const q = new ListQuery(v);
     if (v.campaignIds !== undefined) q.add('campaign_id IN (SELECT value FROM json_each(?))', JSON.stringify(v.campaignIds));
     if (v.from !== undefined) q.add('sender = ?', v.from as string);
@@ -130,7 +130,7 @@ export const MESSAGE_HANDLERS: Record<string, Handler> = {
       if (v[`${key}To`] !== undefined) q.add(`${column} < ?`, instantOf(s, v[`${key}To`] as string, true));
     }
     q.sort(v.sort, SORT_COLUMNS, 'id DESC');
-    const { rows, total } = s.store.listMessages(accountId, q);
+    const { rows, total } = s.db.listMessages(accountId, q);
     return ok({ items: rows.map((r) => messageJson(s, r, v.withNumberInfo === 1)), totalItemCount: str(total) });
   },
 };

@@ -64,11 +64,11 @@ export async function resetSandbox(env: Record<string, string | undefined>): Pro
   const path = sandboxDbPath(env);
   if (!existsSync(path)) return { path, existed: false };
   const { Database } = await import('./database.js');
-  const store = Database.open(path);
+  const db = Database.open(path);
   try {
-    store.reset();
+    db.reset();
   } finally {
-    store.close();
+    db.close();
   }
   return { path, existed: true };
 }

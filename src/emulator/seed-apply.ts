@@ -1,4 +1,4 @@
-// Puts a checked seed (seed.ts) into an empty store: its links with their
+// Puts a checked seed (seed.ts) into an empty database: its links with their
 // statuses, expiry and clicks, its campaigns, and its messages already at the
 // status the seed gives them. Runs on start and on every reset.
 
@@ -51,7 +51,7 @@ export function seededPlan(status: string, at: number): { plan: LifecyclePlan; c
     const stage: Stage = { t: createdAt + i * STEP_MS, status: s, campaign: CAMPAIGN_OF[s] ?? 'DONE' };
     stages[slot] = stage;
   });
-  // Applied by the store's next advance(): every stage is due, none is left after.
+  // Applied by the database's next advance(): every stage is due, none is left after.
   const nextTs = status === 'NEW' ? NEVER : stages[1]!.t;
   return { plan: { stages, status: 'NEW', campaignStatus: CAMPAIGN_OF.NEW, nextTs }, createdAt };
 }
@@ -74,18 +74,18 @@ function insertLink(s: Settings, accountId: number, l: SeedLink, campaignId: num
   };
   let id: number | null;
   if (l.code !== null) {
-    id = s.store.insertLink({ ...row, code: l.code });
+    id = s.db.insertLink({ ...row, code: l.code });
     if (id === null) throw new SeedError(`${at}.code: invalid value "${l.code}": is already taken`);
   } else {
-    id = withNewCode((code) => s.store.insertLink({ ...row, code }));
+    id = withNewCode((code) => s.db.insertLink({ ...row, code }));
   }
   // Each click is a visit, as GET /<code> records it: Link/GetStats counts them in the present period.
   const redirects = l.status === 1 && moderatorStatus === 1 && (expiresTs === null || now < expiresTs) && locationOf(l.fullLink) !== null;
-  for (let i = 0; i < l.clicks; i++) s.store.recordVisit(id, now, redirects);
+  for (let i = 0; i < l.clicks; i++) s.db.recordVisit(id, now, redirects);
 }
 
 /**
- * Writes the seed into the store (emptied by the caller). `accountOf` gives
+ * Writes the seed into the database (emptied by the caller). `accountOf` gives
  * the account of a key, or of the first key for null. Returns what it made.
  */
 export function applySeed(s: Settings, seed: Seed, accountOf: (key: string | null) => number, now: number): SeedCounts {
@@ -93,13 +93,13 @@ export function applySeed(s: Settings, seed: Seed, accountOf: (key: string | nul
   let linkCount = seed.links.length;
   seed.campaigns.forEach((c, i) => {
     const accountId = accountOf(c.key);
-    const campaignId = s.store.insertCampaign(accountId, c.name, now);
+    const campaignId = s.db.insertCampaign(accountId, c.name, now);
     c.links.forEach((l, j) => insertLink(s, accountId, l, campaignId, now, `campaigns[${i}].links[${j}]`));
     linkCount += c.links.length;
   });
   for (const m of seed.messages) {
     const { plan, createdAt } = seededPlan(m.status, now);
-    s.store.send(accountOf(m.key), m.name, createdAt, () => ({
+    s.db.send(accountOf(m.key), m.name, createdAt, () => ({
       uuid: randomUUID(),
       sender: m.from ?? DEFAULT_SENDER,
       recipient: m.to,
@@ -112,6 +112,6 @@ export function applySeed(s: Settings, seed: Seed, accountOf: (key: string | nul
       plan,
     }));
   }
-  s.store.advance(now);
+  s.db.advance(now);
   return { links: linkCount, campaigns: seed.campaigns.length + seed.messages.length, messages: seed.messages.length };
 }

@@ -1,4 +1,4 @@
-// Wall-clock time in the account's time zone. The store keeps instants (ms
+// Wall-clock time in the account's time zone. The database keeps instants (ms
 // since the epoch); the wire speaks `YYYY-MM-DD HH:MM:SS` in the account zone.
 // "Wall ms" below are the wall-clock fields of a zone written as if they were
 // UTC, which makes calendar arithmetic (days, months) plain integer work.

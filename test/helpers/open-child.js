@@ -14,10 +14,10 @@ process.stdout.write('ready\n');
 for await (const path of createInterface({ input: process.stdin })) {
   round++;
   try {
-    const store = Database.open(path);
+    const db = Database.open(path);
     try {
-      const accountId = store.account('concurrent-open', Date.now());
-      const made = store.insertLink({
+      const accountId = db.account('concurrent-open', Date.now());
+      const made = db.insertLink({
         accountId,
         code: `${tag}r${round}`,
         fullLink: `https://example.com/${tag}/${round}`,
@@ -32,7 +32,7 @@ for await (const path of createInterface({ input: process.stdin })) {
       });
       if (made === null) throw Object.assign(new Error(`code ${tag}r${round} taken`), { code: 'TAKEN' });
     } finally {
-      store.close();
+      db.close();
     }
     process.stdout.write('ok\n');
   } catch (err) {
