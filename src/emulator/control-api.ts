@@ -13,7 +13,7 @@ import type { Bench } from './controls.js';
 import { MAX_ADVANCE_S } from './controls.js';
 import type { Settings } from './handler.js';
 import { messages, type MessageView } from './inspect.js';
-import { wallOf } from './time.js';
+import { wallOf } from './time-zone.js';
 
 const MAX_BODY = 64 * 1024;
 const MESSAGE_LIMIT = 1000;

@@ -3,7 +3,7 @@
 // friends), the control API and the inspector's buttons all come here.
 
 import { ALL_TOPICS, type Activity } from './activity.js';
-import { KeyRing, keyDigest } from './auth.js';
+import { KeyRing, keyDigest } from './api-keys.js';
 import type { ShiftedClock } from './clock.js';
 import { DEFAULT_FAULTS, faultInjector, FAULT_KINDS, parseFaults, type FaultInjector, type FaultKind } from './faults.js';
 import { pendingSeconds } from './inspect.js';

@@ -5,16 +5,16 @@
 
 import { makeGate } from './access.js';
 import { Activity } from './activity.js';
-import { KeyRing } from './auth.js';
+import { KeyRing } from './api-keys.js';
 import { ShiftedClock, systemClock, type Clock } from './clock.js';
 import { Bench } from './controls.js';
+import { Database } from './database.js';
 import { DEFAULTS, type Limits } from './defaults.js';
 import type { Settings } from './handler.js';
 import { inspectorRouter } from './inspector.js';
 import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './seed.js';
 import { buildRoutes, type ServerParts, type ServiceHooks } from './server.js';
-import { Database } from './database.js';
-import { TimeZone } from './time.js';
+import { TimeZone } from './time-zone.js';
 
 export interface EmulatorOptions {
   /** Interface to bind; default 127.0.0.1. */

@@ -3,7 +3,7 @@
 
 import type { Clock } from './clock.js';
 import type { Database } from './database.js';
-import type { TimeZone } from './time.js';
+import type { TimeZone } from './time-zone.js';
 
 /** The {code, data, message} envelope of real-service-notes.md. */
 export interface Answer {

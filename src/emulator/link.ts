@@ -5,10 +5,10 @@
 import { parseDate, parseDateTime } from '../catalog/rules.js';
 import { fail, ok, RawJson, type Handler, type Settings } from './handler.js';
 import { instantOf, likePattern, ListQuery } from './list-query.js';
-import { withNewCode } from './short-codes.js';
-import { periodIndex, periods, statsInterval, type StatsType } from './stats.js';
 import type { LinkRow } from './rows.js';
-import { DAY_MS, wallOf } from './time.js';
+import { withNewCode } from './short-codes.js';
+import { periodIndex, periods, statsInterval, type StatsType } from './stats-periods.js';
+import { DAY_MS, wallOf } from './time-zone.js';
 
 export const NOT_FOUND = 'link not found';
 export const BLOCKED_COMMENT = 'Blocked by moderation: the link matches a blocked pattern';

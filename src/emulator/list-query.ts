@@ -4,9 +4,9 @@
 // listMessages), caching each statement by its text.
 
 import { parseDate, parseDateTime } from '../catalog/rules.js';
-import type { Settings } from './handler.js';
 import type { SqlValue } from './connection.js';
-import { wallOf } from './time.js';
+import type { Settings } from './handler.js';
+import { wallOf } from './time-zone.js';
 
 export class ListQuery {
   readonly where: string[] = [];

@@ -12,7 +12,7 @@ import { addLink, shortLinkOf } from './link.js';
 import { instantOf, ListQuery } from './list-query.js';
 import { numberInfo } from './numbers.js';
 import type { MessageRow } from './rows.js';
-import { wallOf } from './time.js';
+import { wallOf } from './time-zone.js';
 
 /** Sender ID used when `from` is omitted: the service's shared one. */
 export const DEFAULT_SENDER = 'SMSLINK';

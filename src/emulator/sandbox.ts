@@ -7,8 +7,8 @@ import { existsSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { DEFAULTS } from './defaults.js';
-import { isUtcName } from './time.js';
 import type { EmulatorOptions } from './index.js';
+import { isUtcName } from './time-zone.js';
 
 export const SANDBOX_KEY = 'sandbox';
 export const SANDBOX_FILE = 'sandbox.db';

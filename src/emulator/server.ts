@@ -15,7 +15,7 @@ import { OPERATIONS } from '../catalog/index.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { validateInput, type Issue } from '../catalog/validate.js';
 import type { Activity } from './activity.js';
-import type { KeyRing } from './auth.js';
+import type { KeyRing } from './api-keys.js';
 import { fail, RawJson, type Answer, type Handler, type Settings } from './handler.js';
 import { LINK_HANDLERS } from './link.js';
 import { MESSAGE_HANDLERS } from './message.js';

@@ -3,7 +3,7 @@
 // or a month is a calendar day or month whatever daylight saving does.
 
 import { STATS_MAX_SPAN_MS, type STATS_TYPES } from '../catalog/link.js';
-import { DAY_MS, formatWall } from './time.js';
+import { DAY_MS, formatWall } from './time-zone.js';
 
 export type StatsType = (typeof STATS_TYPES)[number];
 
