@@ -10,7 +10,7 @@ import { ShiftedClock, systemClock, type Clock } from './clock.js';
 import { Bench } from './controls.js';
 import { Database } from './database.js';
 import { DEFAULTS, type Limits } from './defaults.js';
-import type { Settings } from './handler.js';
+import type { EmulatorSettings } from './handler.js';
 import { inspectorRouter } from './inspector.js';
 import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './seed.js';
 import { buildRoutes, type ServerParts, type ServiceHooks } from './server.js';
@@ -105,7 +105,7 @@ export function openCore(opts: EmulatorOptions, server: boolean): Core {
   const log = opts.log ?? (() => {});
   const db = Database.open(opts.db ?? DEFAULTS.db);
   try {
-    const settings: Settings = {
+    const settings: EmulatorSettings = {
       db,
       clock,
       tz,

@@ -12,7 +12,7 @@ export interface Answer {
   message: string;
 }
 
-export interface Settings {
+export interface EmulatorSettings {
   db: Database;
   clock: Clock;
   tz: TimeZone;
@@ -26,7 +26,7 @@ export interface Settings {
 }
 
 export interface Call {
-  settings: Settings;
+  settings: EmulatorSettings;
   accountId: number;
   now: number;
   /** Validated and coerced input, keyed by catalog param key. */

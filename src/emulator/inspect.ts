@@ -3,7 +3,7 @@
 // campaigns and what each account holds. Read-only, fixed SQL, values bound.
 
 import { countSegments } from '../catalog/segments.js';
-import type { Settings } from './handler.js';
+import type { EmulatorSettings } from './handler.js';
 
 type Row = Record<string, unknown>;
 const num = (v: unknown) => v as number;
@@ -90,7 +90,7 @@ function where(f: Omit<MessageFilter, 'limit'>, prefix = 'm.'): { sql: string; p
 }
 
 /** Messages matching `f`, newest first, with their timelines; due statuses are applied first. */
-export function messages(s: Settings, f: MessageFilter): { items: MessageView[]; total: number } {
+export function messages(s: EmulatorSettings, f: MessageFilter): { items: MessageView[]; total: number } {
   const now = s.clock.now();
   s.db.advance(now);
   const w = where(f);
@@ -132,7 +132,7 @@ export interface Conversation {
 }
 
 /** One entry per recipient, the latest conversation first. */
-export function conversations(s: Settings, f: Omit<MessageFilter, 'limit' | 'recipient'>, limit: number): Conversation[] {
+export function conversations(s: EmulatorSettings, f: Omit<MessageFilter, 'limit' | 'recipient'>, limit: number): Conversation[] {
   const w = where(f, '');
   const rows = s.db.select(
     `SELECT m.recipient, g.n, m.text, m.status, m.campaign_create_ts FROM
@@ -193,7 +193,7 @@ export interface LinkFilter {
   limit: number;
 }
 
-export function links(s: Settings, f: LinkFilter): { items: LinkView[]; total: number } {
+export function links(s: EmulatorSettings, f: LinkFilter): { items: LinkView[]; total: number } {
   const parts = ['l.account_id = ?'];
   const params: Array<string | number> = [f.accountId];
   if (f.query) {
@@ -215,13 +215,13 @@ export function links(s: Settings, f: LinkFilter): { items: LinkView[]; total: n
   return { total, items: rows.map((r) => linkView(r, now)) };
 }
 
-export function link(s: Settings, accountId: number, id: number): LinkView | null {
+export function link(s: EmulatorSettings, accountId: number, id: number): LinkView | null {
   const r = s.db.select(`${LINK_SELECT} WHERE l.account_id = ? AND l.id = ?`, [accountId, id])[0];
   return r ? linkView(r, s.clock.now()) : null;
 }
 
 /** Of the codes given, those of existing links (short links in message texts). */
-export function knownCodes(s: Settings, codes: string[]): Set<string> {
+export function knownCodes(s: EmulatorSettings, codes: string[]): Set<string> {
   if (codes.length === 0) return new Set();
   const rows = s.db.select('SELECT code FROM links WHERE code IN (SELECT value FROM json_each(?))', [JSON.stringify(codes)]);
   return new Set(rows.map((r) => text(r.code)));
@@ -236,7 +236,7 @@ export interface CampaignView {
   links: LinkView[];
 }
 
-export function campaigns(s: Settings, accountId: number, limit: number): { items: CampaignView[]; total: number } {
+export function campaigns(s: EmulatorSettings, accountId: number, limit: number): { items: CampaignView[]; total: number } {
   const now = s.clock.now();
   s.db.advance(now);
   const total = num(s.db.select('SELECT count(*) AS n FROM campaigns WHERE account_id = ?', [accountId])[0].n);
@@ -269,7 +269,7 @@ export function campaigns(s: Settings, accountId: number, limit: number): { item
 }
 
 /** How many links, campaigns and messages each account holds. */
-export function accountTotals(s: Settings): Map<number, { links: number; campaigns: number; messages: number }> {
+export function accountTotals(s: EmulatorSettings): Map<number, { links: number; campaigns: number; messages: number }> {
   const out = new Map<number, { links: number; campaigns: number; messages: number }>();
   const entry = (id: number) => out.get(id) ?? (out.set(id, { links: 0, campaigns: 0, messages: 0 }), out.get(id)!);
   for (const table of ['links', 'campaigns', 'messages'] as const) {
@@ -279,7 +279,7 @@ export function accountTotals(s: Settings): Map<number, { links: number; campaig
 }
 
 /** Seconds the clock must move for every message on its way to reach its final status; 0 when none is. */
-export function pendingSeconds(s: Settings): number {
+export function pendingSeconds(s: EmulatorSettings): number {
   const r = s.db.select(
     `SELECT max(coalesce(t4, t3, t2, t1)) AS t FROM messages WHERE next_ts IS NOT NULL AND coalesce(t4, t3, t2, t1) < ${Number.MAX_SAFE_INTEGER}`,
   )[0];

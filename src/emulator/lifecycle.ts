@@ -25,17 +25,17 @@ export interface LifecyclePlan {
   nextTs: number;
 }
 
-export type Outcome = 'REJECTD' | 'UNDELIV' | 'EXPIRED' | 'PDLIVRD' | 'DELIVRD';
+export type TestOutcome = 'REJECTD' | 'UNDELIV' | 'EXPIRED' | 'PDLIVRD' | 'DELIVRD';
 
 /** The test numbers: what a recipient's last four digits make of a message. */
-export const TEST_NUMBERS: Readonly<Record<string, Outcome>> = {
+export const TEST_NUMBERS: Readonly<Record<string, TestOutcome>> = {
   '0000': 'REJECTD',
   '1111': 'UNDELIV',
   '2222': 'EXPIRED',
   '3333': 'PDLIVRD',
 };
 
-export function outcomeOf(recipient: string): Outcome {
+export function outcomeOf(recipient: string): TestOutcome {
   return TEST_NUMBERS[recipient.slice(-4)] ?? 'DELIVRD';
 }
 

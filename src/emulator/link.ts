@@ -3,23 +3,24 @@
 // with them (addLink, expiryInstant).
 
 import { parseDate, parseDateTime } from '../catalog/rules.js';
-import { fail, ok, RawJson, type Handler, type Settings } from './handler.js';
+import type { StatsType } from '../catalog/types.js';
+import { fail, ok, RawJson, type Handler, type EmulatorSettings } from './handler.js';
 import { instantOf, likePattern, ListQuery } from './list-query.js';
 import type { LinkRow } from './rows.js';
 import { withNewCode } from './short-codes.js';
-import { periodIndex, periods, statsInterval, type StatsType } from './stats-periods.js';
+import { periodIndex, periods, requestedInterval } from './stats-periods.js';
 import { DAY_MS, wallOf } from './time-zone.js';
 
 export const NOT_FOUND = 'link not found';
 export const BLOCKED_COMMENT = 'Blocked by moderation: the link matches a blocked pattern';
 
 /** The short link of a code: the base it is served under, then the code. */
-export function shortLinkOf(s: Settings, code: string): string {
+export function shortLinkOf(s: EmulatorSettings, code: string): string {
   return `${s.shortBase}/${code}`;
 }
 
 /** A link as the live service sends it: numbers as strings, plus the live extras redirectCnt and updateTs. */
-export function linkJson(s: Settings, r: LinkRow): Record<string, unknown> {
+export function linkJson(s: EmulatorSettings, r: LinkRow): Record<string, unknown> {
   return {
     id: String(r.id),
     code: r.code,
@@ -38,7 +39,7 @@ export function linkJson(s: Settings, r: LinkRow): Record<string, unknown> {
 }
 
 /** The link is valid until the end of its expiration day in the account zone. */
-export function expiryInstant(s: Settings, date: string | null): number | null {
+export function expiryInstant(s: EmulatorSettings, date: string | null): number | null {
   if (date === null) return null;
   return s.tz.fromWall(wallOf(parseDate(date)!) + DAY_MS);
 }
@@ -52,7 +53,7 @@ export interface NewLinkFields {
 }
 
 /** Adds a link with a fresh code: Link/Create and the links a send shortens. */
-export function addLink(s: Settings, accountId: number, now: number, l: NewLinkFields): { id: number; code: string } {
+export function addLink(s: EmulatorSettings, accountId: number, now: number, l: NewLinkFields): { id: number; code: string } {
   const blocked = s.blockPattern !== null && s.blockPattern.test(l.fullLink);
   return withNewCode((code) => {
     const id = s.db.insertLink({
@@ -160,7 +161,7 @@ export const LINK_HANDLERS: Record<string, Handler> = {
     const type = v.type as StatsType;
     const ids = v.ids as number[];
     const wallOfValue = (value: unknown) => (typeof value === 'string' ? wallOf(parseDateTime(value)!) : null);
-    const interval = statsInterval(type, wallOfValue(v.dateFrom), wallOfValue(v.dateTo), s.tz.toWall(now));
+    const interval = requestedInterval(type, wallOfValue(v.dateFrom), wallOfValue(v.dateTo), s.tz.toWall(now));
     const list = periods(type, interval);
     const clicks = list.map(() => ids.map(() => 0));
     const redirects = list.map(() => ids.map(() => 0));

@@ -5,7 +5,7 @@
 
 import { parseDate, parseDateTime } from '../catalog/rules.js';
 import type { SqlValue } from './connection.js';
-import type { Settings } from './handler.js';
+import type { EmulatorSettings } from './handler.js';
 import { wallOf } from './time-zone.js';
 
 export class ListQuery {
@@ -45,7 +45,7 @@ export function likePattern(text: string): string {
 }
 
 /** First instant of a `YYYY-MM-DD` day, or of the second after a `YYYY-MM-DD HH:MM:SS` (for "up to and including"). */
-export function instantOf(s: Settings, value: string, endOfSecond = false): number {
+export function instantOf(s: EmulatorSettings, value: string, endOfSecond = false): number {
   const parts = parseDateTime(value) ?? parseDate(value)!;
   return s.tz.fromWall(wallOf(parts)) + (endOfSecond ? 1000 : 0);
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { isFullLink, parseDateTime } from '../catalog/rules.js';
 import { countSegments } from '../catalog/segments.js';
-import { ok, str, type Handler, type Settings } from './handler.js';
+import { ok, str, type Handler, type EmulatorSettings } from './handler.js';
 import { DEFAULT_VALIDITY_MIN, planLifecycle } from './lifecycle.js';
 import { addLink, shortLinkOf } from './link.js';
 import { instantOf, ListQuery } from './list-query.js';
@@ -22,7 +22,7 @@ const URL_IN_TEXT = /(?:https?:\/\/|www\.)[^\s<>"]+/gi;
 const TRAILING = /[.,;:!?)\]}'"]+$/;
 
 /** Replaces every link in `text` with a new short link of the campaign. */
-function shortenLinks(s: Settings, accountId: number, now: number, campaignId: number, text: string): string {
+function shortenLinks(s: EmulatorSettings, accountId: number, now: number, campaignId: number, text: string): string {
   return text.replace(URL_IN_TEXT, (match) => {
     const tail = TRAILING.exec(match)?.[0] ?? '';
     const url = match.slice(0, match.length - tail.length);
@@ -51,7 +51,7 @@ const RANGES: Array<[string, string]> = [
   ['statusUpdateTs', 'status_update_ts'],
 ];
 
-function messageJson(s: Settings, r: MessageRow, withNumberInfo: boolean): Record<string, unknown> {
+function messageJson(s: EmulatorSettings, r: MessageRow, withNumberInfo: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: String(r.id),
     campaignId: String(r.campaign_id),

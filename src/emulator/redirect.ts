@@ -4,7 +4,7 @@
 // click; only visits that were sent on count as redirects.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Settings } from './handler.js';
+import type { EmulatorSettings } from './handler.js';
 
 /** A path that may name a short link: /<code>. */
 export const CODE_PATH = /^\/([0-9A-Za-z]{1,64})\/?$/;
@@ -29,7 +29,7 @@ export function locationOf(fullLink: string): string | null {
 }
 
 /** Answers a request that is not for /service/. */
-export function visit(s: Settings, req: IncomingMessage, res: ServerResponse, path: string): void {
+export function visit(s: EmulatorSettings, req: IncomingMessage, res: ServerResponse, path: string): void {
   const head = req.method === 'HEAD';
   if (req.method !== 'GET' && !head) {
     res.setHeader('allow', 'GET, HEAD');

@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { countSegments } from '../catalog/segments.js';
-import type { Settings } from './handler.js';
+import type { EmulatorSettings } from './handler.js';
 import { STEP_MS, type LifecyclePlan, type Stage } from './lifecycle.js';
 import { BLOCKED_COMMENT, expiryInstant } from './link.js';
 import { DEFAULT_SENDER } from './message.js';
@@ -56,7 +56,7 @@ export function seededPlan(status: string, at: number): { plan: LifecyclePlan; c
   return { plan: { stages, status: 'NEW', campaignStatus: CAMPAIGN_OF.NEW, nextTs }, createdAt };
 }
 
-function insertLink(s: Settings, accountId: number, l: SeedLink, campaignId: number | null, now: number, at: string): void {
+function insertLink(s: EmulatorSettings, accountId: number, l: SeedLink, campaignId: number | null, now: number, at: string): void {
   const blocked = s.blockPattern !== null && s.blockPattern.test(l.fullLink);
   const moderatorStatus = l.moderatorStatus ?? (blocked ? 0 : 1);
   const expiresTs = expiryInstant(s, l.expirationDate);
@@ -88,7 +88,7 @@ function insertLink(s: Settings, accountId: number, l: SeedLink, campaignId: num
  * Writes the seed into the database (emptied by the caller). `accountOf` gives
  * the account of a key, or of the first key for null. Returns what it made.
  */
-export function applySeed(s: Settings, seed: Seed, accountOf: (key: string | null) => number, now: number): SeedCounts {
+export function applySeed(s: EmulatorSettings, seed: Seed, accountOf: (key: string | null) => number, now: number): SeedCounts {
   seed.links.forEach((l, i) => insertLink(s, accountOf(l.key), l, null, now, `links[${i}]`));
   let linkCount = seed.links.length;
   seed.campaigns.forEach((c, i) => {

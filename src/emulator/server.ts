@@ -16,7 +16,7 @@ import type { OperationSpec } from '../catalog/types.js';
 import { validateInput, type Issue } from '../catalog/validate.js';
 import type { Activity } from './activity.js';
 import type { KeyRing } from './api-keys.js';
-import { fail, RawJson, type Answer, type Handler, type Settings } from './handler.js';
+import { fail, RawJson, type Answer, type Handler, type EmulatorSettings } from './handler.js';
 import { LINK_HANDLERS } from './link.js';
 import { MESSAGE_HANDLERS } from './message.js';
 import { CODE_PATH, visit } from './redirect.js';
@@ -71,7 +71,7 @@ export interface ServiceHooks {
 export type PageRouter = (req: IncomingMessage, res: ServerResponse, path: string, query: string) => boolean;
 
 export interface ServerParts {
-  settings: Settings;
+  settings: EmulatorSettings;
   /** Replaced on reset, when the accounts are made again. */
   keys: KeyRing;
   routes: Map<string, Route>;
