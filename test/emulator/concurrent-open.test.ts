@@ -133,7 +133,7 @@ describe('the sandbox from many processes', () => {
 // (libsql ends a closed connection for good only once its statements are
 // garbage-collected, so the lock may outlive close(): that is libsql's
 // business, and harmless, so it is not asserted here.)
-describe.runIf(process.platform === 'linux')('two Stores of one file in one process', () => {
+describe.runIf(process.platform === 'linux')('two databases of one file in one process', () => {
   const shmLocks = (path: string): string[] => {
     const inode = `:${statSync(`${path}-shm`).ino} `;
     return readFileSync('/proc/locks', 'utf8')
