@@ -4,6 +4,7 @@
 
 import { countSegments } from '../catalog/segments.js';
 import type { EmulatorSettings } from './handler.js';
+import type { LinkFields } from './rows.js';
 
 type Row = Record<string, unknown>;
 const num = (v: unknown) => v as number;
@@ -143,19 +144,11 @@ export function conversations(s: EmulatorSettings, f: Omit<MessageFilter, 'limit
   return rows.map((r) => ({ to: text(r.recipient), count: num(r.n), lastText: text(r.text), lastStatus: text(r.status), lastAt: num(r.campaign_create_ts) }));
 }
 
-export interface LinkView {
+export interface LinkView extends LinkFields {
   id: number;
-  code: string;
-  fullLink: string;
-  status: number;
-  moderatorStatus: number;
-  moderatorComment: string | null;
-  comment: string | null;
-  expirationDate: string | null;
   expired: boolean;
   clicks: number;
   redirects: number;
-  campaignId: number | null;
   campaignName: string | null;
   createTs: number;
 }

@@ -87,8 +87,8 @@ function mapper<T>(names: readonly string[]): (r: Raw) => T {
 export const linkRow = mapper<LinkRow>(LINK_FIELDS);
 export const messageRow = mapper<MessageRow>(MESSAGE_FIELDS);
 
-export interface NewLink {
-  accountId: number;
+/** What a link is made with and shown with, in the service's names. */
+export interface LinkFields {
   code: string;
   fullLink: string;
   status: number;
@@ -96,8 +96,12 @@ export interface NewLink {
   moderatorComment: string | null;
   comment: string | null;
   expirationDate: string | null;
-  expiresTs: number | null;
   campaignId: number | null;
+}
+
+export interface NewLink extends LinkFields {
+  accountId: number;
+  expiresTs: number | null;
   now: number;
 }
 
