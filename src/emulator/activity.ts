@@ -8,8 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPERATIONS } from '../catalog/index.js';
 import type { Clock } from './clock.js';
-import { CommitWatch } from './commits.js';
-import type { Store } from './store.js';
+import type { Database } from './database.js';
 
 /** What a page shows; an event names the ones that changed. */
 export type Topic = 'messages' | 'links' | 'campaigns' | 'accounts' | 'log' | 'controls';
@@ -86,11 +85,12 @@ export class Activity {
   #dueTimer: NodeJS.Timeout | null = null;
   #heartbeat: NodeJS.Timeout | null = null;
   #commitPoll: NodeJS.Timeout | null = null;
-  #commits: CommitWatch | null = null;
+  /** The database's data_version when last looked at. */
+  #dataVersion = 0;
   #closed = false;
 
   constructor(
-    readonly store: Store,
+    readonly db: Database,
     readonly clock: Clock,
   ) {}
 
@@ -164,11 +164,13 @@ export class Activity {
     this.#flushed = this.#count;
     this.#dirty = 0;
     this.#heartbeat = setInterval(() => this.#send(': ping\n\n'), HEARTBEAT_MS);
-    if (this.store.path !== ':memory:') {
-      this.#commits = new CommitWatch(this.store.path);
-      this.#commits.unchanged();
+    if (this.db.path !== ':memory:') {
+      this.#dataVersion = this.db.dataVersion();
       this.#commitPoll = setInterval(() => {
-        if (this.#commits && !this.#commits.unchanged()) this.changed(['messages', 'links', 'campaigns', 'accounts']);
+        const version = this.db.dataVersion();
+        if (version === this.#dataVersion) return;
+        this.#dataVersion = version;
+        this.changed(['messages', 'links', 'campaigns', 'accounts']);
       }, COMMIT_POLL_MS);
     }
     this.#scheduleDue();
@@ -178,8 +180,6 @@ export class Activity {
     for (const t of [this.#flushTimer, this.#dueTimer]) if (t !== null) clearTimeout(t);
     for (const t of [this.#heartbeat, this.#commitPoll]) if (t !== null) clearInterval(t);
     this.#flushTimer = this.#dueTimer = this.#heartbeat = this.#commitPoll = null;
-    this.#commits?.close();
-    this.#commits = null;
     this.#pending.clear();
   }
 
@@ -214,19 +214,19 @@ export class Activity {
     if (this.#dueTimer !== null) clearTimeout(this.#dueTimer);
     this.#dueTimer = null;
     if (this.#watchers.size === 0) return;
-    const next = this.store.select('SELECT min(next_ts) AS t FROM messages WHERE next_ts IS NOT NULL')[0]?.t;
+    const next = this.db.select('SELECT min(next_ts) AS t FROM messages WHERE next_ts IS NOT NULL')[0]?.t;
     if (typeof next !== 'number') return;
     const wait = Math.min(Math.max(next - this.clock.now(), 0) + 5, MAX_DUE_WAIT_MS);
     this.#dueTimer = setTimeout(() => {
       this.#dueTimer = null;
-      if (this.store.advance(this.clock.now()) > 0) this.changed(['messages', 'campaigns']);
+      if (this.db.advance(this.clock.now()) > 0) this.changed(['messages', 'campaigns']);
       this.#scheduleDue();
     }, wait);
   }
 
   /** After the clock moved: whatever came due is applied and shown. */
   clockMoved(): void {
-    this.store.advance(this.clock.now());
+    this.db.advance(this.clock.now());
     this.changed(['messages', 'campaigns', 'links', 'controls']);
     this.#scheduleDue();
   }

@@ -1,6 +1,13 @@
-// The first statements of every connection, so that any number of processes
-// can open one database file at the same instant: `serve`, the tests' emulator
-// processes and every `--sandbox` command share one file.
+// Opening the emulator's database: libsql's connection as this code uses it
+// (its types), and the first statements of every connection, so that any
+// number of processes can open one database file at the same instant:
+// `serve`, the tests' emulator processes and every `--sandbox` command share
+// one file.
+//
+// libsql quirks: stmt.get() adds an enumerable `_metadata` key to rows (rows
+// are mapped column by column, never spread into answers), binding a boolean
+// aborts the process (only numbers, strings and null are bound), and strings
+// are cut at a NUL character (the wire layer refuses NUL).
 //
 // The busy timeout comes first: from then on a statement that meets another
 // process's lock waits for it. It does not cover the switch to WAL of a file
@@ -14,15 +21,60 @@
 // has usually switched the file, which makes the switch here a no-op (the
 // mode is kept in the file).
 
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { loadLibsql } from './libsql.js';
+
 /** How long an open, or any statement, waits for other processes' locks. */
 export const BUSY_TIMEOUT_MS = 10_000;
 
-interface Connection {
+export type SqlValue = string | number | bigint | null;
+type Params = SqlValue[] | [Record<string, SqlValue>];
+
+export interface Statement {
+  raw(on: boolean): Statement;
+  run(...params: Params): { changes: number; lastInsertRowid: number | bigint };
+  get(...params: Params): unknown;
+  all(...params: Params): unknown[];
+}
+
+export interface Transaction<A extends unknown[], R> {
+  (...args: A): R;
+  immediate(...args: A): R;
+}
+
+/** A libsql connection (better-sqlite3's API). */
+export interface Connection {
+  prepare(sql: string): Statement;
+  exec(sql: string): void;
   pragma(sql: string): unknown;
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): Transaction<A, R>;
+  close(): void;
+  readonly open: boolean;
+}
+
+/** The path a database is known by: ':memory:' (also for '') or the file's absolute path. */
+export function databasePath(path: string): string {
+  return path === ':memory:' || path === '' ? ':memory:' : resolve(path);
+}
+
+/** Opens a connection (creating the file and its directory if needed) and sets it up. */
+export function openConnection(path: string): Connection {
+  const memory = path === ':memory:';
+  if (!memory) mkdirSync(dirname(path), { recursive: true });
+  const Libsql = loadLibsql() as new (file: string) => Connection;
+  const db = new Libsql(path);
+  try {
+    setUpConnection(db, !memory);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
 }
 
 /** Sets up a connection just opened: busy timeout, then, for a file, WAL and its sync level. */
-export function setUpConnection(db: Connection, file: boolean): void {
+function setUpConnection(db: Connection, file: boolean): void {
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (!file) return;
   switchToWal(db, Date.now() + BUSY_TIMEOUT_MS);
@@ -46,7 +98,7 @@ function isBusy(err: unknown): boolean {
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
-/** Opening is synchronous (Store.open), as SQLite's own busy wait is. */
+/** Opening is synchronous (Database.open), as SQLite's own busy wait is. */
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

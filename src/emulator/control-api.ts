@@ -9,17 +9,17 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseDate, parseDateTime } from '../catalog/rules.js';
-import type { Settings } from './context.js';
 import type { Bench } from './controls.js';
 import { MAX_ADVANCE_S } from './controls.js';
+import type { EmulatorSettings } from './handler.js';
 import { messages, type MessageView } from './inspect.js';
-import { wallOf } from './time.js';
+import { wallOf } from './time-zone.js';
 
 const MAX_BODY = 64 * 1024;
 const MESSAGE_LIMIT = 1000;
 
 export interface ControlDeps {
-  settings: Settings;
+  settings: EmulatorSettings;
   bench: Bench;
   /** Where unexpected failures are reported. */
   log: (line: string) => void;
@@ -65,7 +65,7 @@ function readBody(req: IncomingMessage): Promise<{ value: Record<string, unknown
 }
 
 /** `since` as the API's `YYYY-MM-DD HH:MM:SS` (or a day) in the emulator's zone, or ISO 8601 with a zone. */
-function sinceOf(s: Settings, value: string): number {
+function sinceOf(s: EmulatorSettings, value: string): number {
   const parts = parseDateTime(value) ?? parseDate(value);
   if (parts) return s.tz.fromWall(wallOf(parts));
   const ms = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;

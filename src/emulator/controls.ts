@@ -3,7 +3,7 @@
 // friends), the control API and the inspector's buttons all come here.
 
 import { ALL_TOPICS, type Activity } from './activity.js';
-import { KeyRing, keyDigest } from './auth.js';
+import { KeyRing, keyDigest } from './api-keys.js';
 import type { ShiftedClock } from './clock.js';
 import { DEFAULT_FAULTS, faultInjector, FAULT_KINDS, parseFaults, type FaultInjector, type FaultKind } from './faults.js';
 import { pendingSeconds } from './inspect.js';
@@ -65,21 +65,21 @@ export class Bench {
     return this.#accounts;
   }
 
-  /** Creates the accounts (in key order) and the key ring, then writes the seed. The store must be empty for a seed. */
+  /** Creates the accounts (in key order) and the key ring, then writes the seed. The database must be empty for a seed. */
   open(withSeed: boolean): SeedCounts {
     const { parts, clock, keys } = this.#b;
-    const store = parts.settings.store;
+    const db = parts.settings.db;
     const now = clock.now();
-    parts.keys = new KeyRing(keys, (digest) => store.account(digest, now));
-    this.#accounts = keys.map((k) => store.account(keyDigest(k).toString('hex'), now));
+    parts.keys = new KeyRing(keys, (digest) => db.account(digest, now));
+    this.#accounts = keys.map((k) => db.account(keyDigest(k).toString('hex'), now));
     if (!withSeed) return { links: 0, campaigns: 0, messages: 0 };
     return applySeed(parts.settings, this.#b.seed, (key) => this.#accounts[key === null ? 0 : keys.indexOf(key)], now);
   }
 
-  /** Empties the store and writes the seed again; the clock goes back to the one underneath, the request log is cleared. */
+  /** Empties the database and writes the seed again; the clock goes back to the one underneath, the request log is cleared. */
   reset(): SeedCounts {
     this.#b.clock.shiftMs = 0;
-    this.#b.parts.settings.store.reset();
+    this.#b.parts.settings.db.reset();
     const counts = this.open(true);
     this.#b.activity?.clearLog();
     this.#b.activity?.changed(ALL_TOPICS);
@@ -93,7 +93,7 @@ export class Bench {
     }
     this.#b.clock.shiftMs += Math.round(seconds * 1000);
     const now = this.#b.clock.now();
-    this.#b.parts.settings.store.advance(now);
+    this.#b.parts.settings.db.advance(now);
     this.#b.activity?.clockMoved();
     return now;
   }

@@ -5,16 +5,16 @@
 
 import { makeGate } from './access.js';
 import { Activity } from './activity.js';
-import { KeyRing } from './auth.js';
+import { KeyRing } from './api-keys.js';
 import { ShiftedClock, systemClock, type Clock } from './clock.js';
-import type { Settings } from './context.js';
 import { Bench } from './controls.js';
+import { Database } from './database.js';
 import { DEFAULTS, type Limits } from './defaults.js';
+import type { EmulatorSettings } from './handler.js';
 import { inspectorRouter } from './inspector.js';
 import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './seed.js';
 import { buildRoutes, type ServerParts, type ServiceHooks } from './server.js';
-import { Store } from './store.js';
-import { TimeZone } from './time.js';
+import { TimeZone } from './time-zone.js';
 
 export interface EmulatorOptions {
   /** Interface to bind; default 127.0.0.1. */
@@ -67,7 +67,7 @@ export interface EmulatorOptions {
 
 export interface Core {
   parts: ServerParts;
-  store: Store;
+  db: Database;
   bench: Bench;
   activity: Activity | null;
 }
@@ -103,10 +103,10 @@ export function openCore(opts: EmulatorOptions, server: boolean): Core {
   const keys = [...new Set([...seed.keys, ...(opts.apiKeys ?? (seed.keys.length ? [] : DEFAULTS.apiKeys))])];
   const clock = new ShiftedClock(opts.clock ?? systemClock);
   const log = opts.log ?? (() => {});
-  const store = Store.open(opts.db ?? DEFAULTS.db);
+  const db = Database.open(opts.db ?? DEFAULTS.db);
   try {
-    const settings: Settings = {
-      store,
+    const settings: EmulatorSettings = {
+      db,
       clock,
       tz,
       // Without one, startEmulator makes it the URL it listens on.
@@ -117,17 +117,17 @@ export function openCore(opts: EmulatorOptions, server: boolean): Core {
       price: opts.price ?? DEFAULTS.price,
       timeScale: opts.timeScale ?? DEFAULTS.timeScale,
     };
-    const activity = server && opts.inspector !== false ? new Activity(store, clock) : null;
+    const activity = server && opts.inspector !== false ? new Activity(db, clock) : null;
     const parts: ServerParts = { settings, keys: new KeyRing([], () => 0), routes: buildRoutes(), hooks: opts.hooks ?? null, log, activity, pages: null };
     const bench = new Bench({ parts, clock, keys, seed, hooks: opts.hooks ?? null, faultSeed, activity });
     // A seed is the whole state: nothing from an earlier run stays.
-    if (seeded) store.reset();
+    if (seeded) db.reset();
     bench.open(seeded);
     if (opts.faultRate !== undefined && opts.faultRate !== 0) bench.setFaults(opts.faultRate, opts.faults);
     if (server) parts.pages = inspectorRouter({ settings, bench, activity, gate: makeGate(opts.host ?? DEFAULTS.host, opts.controlToken), log });
-    return { parts, store, bench, activity };
+    return { parts, db, bench, activity };
   } catch (err) {
-    store.close();
+    db.close();
     throw err;
   }
 }

@@ -12,14 +12,14 @@ import { openCore, type EmulatorOptions } from './core.js';
 import { InProcessDispatcher } from './in-process.js';
 import { requestListener } from './server.js';
 import type { SeedCounts } from './seed-apply.js';
-import type { Store } from './store.js';
+import type { Database } from './database.js';
 import { DEFAULTS, LIMITS } from './defaults.js';
 import type { FaultKind } from './faults.js';
 
 export { ManualClock, systemClock, type Clock } from './clock.js';
 export type { ServiceHooks, ServiceExchange } from './server.js';
 export { TEST_NUMBERS, DEFAULT_VALIDITY_MIN } from './lifecycle.js';
-export { DEFAULT_SENDER } from './messages.js';
+export { DEFAULT_SENDER } from './message.js';
 export { MAX_BODY_BYTES } from './server.js';
 export { DEFAULTS, LIMITS, type Limits } from './defaults.js';
 export { parseFaults, DEFAULT_FAULTS, FAULT_KINDS, type Fault, type FaultKind } from './faults.js';
@@ -58,7 +58,7 @@ function hostForUrl(host: string): string {
 }
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const { parts, store, bench, activity } = openCore(opts, true);
+  const { parts, db, bench, activity } = openCore(opts, true);
   const dispose = () => {
     activity?.close();
     bench.dispose();
@@ -90,7 +90,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       port,
       keys: [...bench.keys],
       inspectorUrl: activity ? `${url}/` : null,
-      close: closer(server, store, limits.closeGraceMs, dispose),
+      close: closer(server, db, limits.closeGraceMs, dispose),
       faultCounts: () => bench.faults().counts,
       reset: async () => bench.reset(),
       advance: async (seconds) => void bench.advance(seconds),
@@ -98,7 +98,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     };
   } catch (err) {
     dispose();
-    store.close();
+    db.close();
     throw err;
   }
 }
@@ -128,18 +128,18 @@ export function openEmulatorInProcess(opts: InProcessOptions = {}): InProcessEmu
   const given = opts as EmulatorOptions;
   if ((given.faultRate ?? 0) !== 0 || given.hooks) throw new RangeError('faults need a socket: use startEmulator');
   const url = `http://${DEFAULTS.host}:${DEFAULTS.port}`;
-  const { parts, store, bench } = openCore({ ...opts, shortBase: opts.shortBase ?? url }, false);
+  const { parts, db, bench } = openCore({ ...opts, shortBase: opts.shortBase ?? url }, false);
   const dispatcher = new InProcessDispatcher(parts);
   let closing: Promise<void> | undefined;
   return {
     url,
     keys: [...bench.keys],
     dispatcher,
-    close: () => (closing ??= dispatcher.close().then(() => store.close())),
+    close: () => (closing ??= dispatcher.close().then(() => db.close())),
   };
 }
 
-function closer(server: Server, store: Store, graceMs: number, beforeClose: () => void): () => Promise<void> {
+function closer(server: Server, db: Database, graceMs: number, beforeClose: () => void): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
     closing ??= new Promise<void>((resolve) => {
@@ -150,7 +150,7 @@ function closer(server: Server, store: Store, graceMs: number, beforeClose: () =
       force.unref();
       server.close(() => {
         clearTimeout(force);
-        store.close();
+        db.close();
         resolve();
       });
       server.closeIdleConnections();

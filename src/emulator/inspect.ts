@@ -1,9 +1,10 @@
-// Reading the store for the inspector and the control API: messages with
+// Reading the database for the inspector and the control API: messages with
 // the times of their statuses, conversations per recipient, links,
 // campaigns and what each account holds. Read-only, fixed SQL, values bound.
 
 import { countSegments } from '../catalog/segments.js';
-import type { Settings } from './context.js';
+import type { EmulatorSettings } from './handler.js';
+import type { LinkFields } from './rows.js';
 
 type Row = Record<string, unknown>;
 const num = (v: unknown) => v as number;
@@ -90,12 +91,12 @@ function where(f: Omit<MessageFilter, 'limit'>, prefix = 'm.'): { sql: string; p
 }
 
 /** Messages matching `f`, newest first, with their timelines; due statuses are applied first. */
-export function messages(s: Settings, f: MessageFilter): { items: MessageView[]; total: number } {
+export function messages(s: EmulatorSettings, f: MessageFilter): { items: MessageView[]; total: number } {
   const now = s.clock.now();
-  s.store.advance(now);
+  s.db.advance(now);
   const w = where(f);
-  const total = num(s.store.select(`SELECT count(*) AS n FROM messages AS m${w.sql}`, w.params)[0].n);
-  const rows = s.store.select(`${MESSAGE_SELECT}${w.sql} ORDER BY m.id DESC LIMIT ?`, [...w.params, f.limit]);
+  const total = num(s.db.select(`SELECT count(*) AS n FROM messages AS m${w.sql}`, w.params)[0].n);
+  const rows = s.db.select(`${MESSAGE_SELECT}${w.sql} ORDER BY m.id DESC LIMIT ?`, [...w.params, f.limit]);
   return {
     total,
     items: rows.map((r) => {
@@ -132,9 +133,9 @@ export interface Conversation {
 }
 
 /** One entry per recipient, the latest conversation first. */
-export function conversations(s: Settings, f: Omit<MessageFilter, 'limit' | 'recipient'>, limit: number): Conversation[] {
+export function conversations(s: EmulatorSettings, f: Omit<MessageFilter, 'limit' | 'recipient'>, limit: number): Conversation[] {
   const w = where(f, '');
-  const rows = s.store.select(
+  const rows = s.db.select(
     `SELECT m.recipient, g.n, m.text, m.status, m.campaign_create_ts FROM
        (SELECT recipient, count(*) AS n, max(id) AS last_id FROM messages${w.sql} GROUP BY recipient ORDER BY last_id DESC LIMIT ?) AS g
      JOIN messages AS m ON m.id = g.last_id ORDER BY g.last_id DESC`,
@@ -143,19 +144,11 @@ export function conversations(s: Settings, f: Omit<MessageFilter, 'limit' | 'rec
   return rows.map((r) => ({ to: text(r.recipient), count: num(r.n), lastText: text(r.text), lastStatus: text(r.status), lastAt: num(r.campaign_create_ts) }));
 }
 
-export interface LinkView {
+export interface LinkView extends LinkFields {
   id: number;
-  code: string;
-  fullLink: string;
-  status: number;
-  moderatorStatus: number;
-  moderatorComment: string | null;
-  comment: string | null;
-  expirationDate: string | null;
   expired: boolean;
   clicks: number;
   redirects: number;
-  campaignId: number | null;
   campaignName: string | null;
   createTs: number;
 }
@@ -193,7 +186,7 @@ export interface LinkFilter {
   limit: number;
 }
 
-export function links(s: Settings, f: LinkFilter): { items: LinkView[]; total: number } {
+export function links(s: EmulatorSettings, f: LinkFilter): { items: LinkView[]; total: number } {
   const parts = ['l.account_id = ?'];
   const params: Array<string | number> = [f.accountId];
   if (f.query) {
@@ -209,21 +202,21 @@ export function links(s: Settings, f: LinkFilter): { items: LinkView[]; total: n
     params.push(f.campaignId);
   }
   const w = ` WHERE ${parts.join(' AND ')}`;
-  const total = num(s.store.select(`SELECT count(*) AS n FROM links AS l${w}`, params)[0].n);
+  const total = num(s.db.select(`SELECT count(*) AS n FROM links AS l${w}`, params)[0].n);
   const now = s.clock.now();
-  const rows = s.store.select(`${LINK_SELECT}${w} ORDER BY l.id DESC LIMIT ?`, [...params, f.limit]);
+  const rows = s.db.select(`${LINK_SELECT}${w} ORDER BY l.id DESC LIMIT ?`, [...params, f.limit]);
   return { total, items: rows.map((r) => linkView(r, now)) };
 }
 
-export function link(s: Settings, accountId: number, id: number): LinkView | null {
-  const r = s.store.select(`${LINK_SELECT} WHERE l.account_id = ? AND l.id = ?`, [accountId, id])[0];
+export function link(s: EmulatorSettings, accountId: number, id: number): LinkView | null {
+  const r = s.db.select(`${LINK_SELECT} WHERE l.account_id = ? AND l.id = ?`, [accountId, id])[0];
   return r ? linkView(r, s.clock.now()) : null;
 }
 
 /** Of the codes given, those of existing links (short links in message texts). */
-export function knownCodes(s: Settings, codes: string[]): Set<string> {
+export function knownCodes(s: EmulatorSettings, codes: string[]): Set<string> {
   if (codes.length === 0) return new Set();
-  const rows = s.store.select('SELECT code FROM links WHERE code IN (SELECT value FROM json_each(?))', [JSON.stringify(codes)]);
+  const rows = s.db.select('SELECT code FROM links WHERE code IN (SELECT value FROM json_each(?))', [JSON.stringify(codes)]);
   return new Set(rows.map((r) => text(r.code)));
 }
 
@@ -236,11 +229,11 @@ export interface CampaignView {
   links: LinkView[];
 }
 
-export function campaigns(s: Settings, accountId: number, limit: number): { items: CampaignView[]; total: number } {
+export function campaigns(s: EmulatorSettings, accountId: number, limit: number): { items: CampaignView[]; total: number } {
   const now = s.clock.now();
-  s.store.advance(now);
-  const total = num(s.store.select('SELECT count(*) AS n FROM campaigns WHERE account_id = ?', [accountId])[0].n);
-  const rows = s.store.select(
+  s.db.advance(now);
+  const total = num(s.db.select('SELECT count(*) AS n FROM campaigns WHERE account_id = ?', [accountId])[0].n);
+  const rows = s.db.select(
     `SELECT c.id, c.name, c.create_ts,
        (SELECT count(*) FROM messages AS m WHERE m.account_id = c.account_id AND m.campaign_id = c.id) AS messages,
        (SELECT m.campaign_status FROM messages AS m WHERE m.account_id = c.account_id AND m.campaign_id = c.id ORDER BY m.id DESC LIMIT 1) AS status
@@ -250,7 +243,7 @@ export function campaigns(s: Settings, accountId: number, limit: number): { item
   const ids = rows.map((r) => num(r.id));
   const byCampaign = new Map<number, LinkView[]>();
   if (ids.length) {
-    for (const r of s.store.select(`${LINK_SELECT} WHERE l.account_id = ? AND l.campaign_id IN (SELECT value FROM json_each(?)) ORDER BY l.id`, [accountId, JSON.stringify(ids)])) {
+    for (const r of s.db.select(`${LINK_SELECT} WHERE l.account_id = ? AND l.campaign_id IN (SELECT value FROM json_each(?)) ORDER BY l.id`, [accountId, JSON.stringify(ids)])) {
       const v = linkView(r, now);
       byCampaign.set(v.campaignId!, [...(byCampaign.get(v.campaignId!) ?? []), v]);
     }
@@ -269,18 +262,18 @@ export function campaigns(s: Settings, accountId: number, limit: number): { item
 }
 
 /** How many links, campaigns and messages each account holds. */
-export function accountTotals(s: Settings): Map<number, { links: number; campaigns: number; messages: number }> {
+export function accountTotals(s: EmulatorSettings): Map<number, { links: number; campaigns: number; messages: number }> {
   const out = new Map<number, { links: number; campaigns: number; messages: number }>();
   const entry = (id: number) => out.get(id) ?? (out.set(id, { links: 0, campaigns: 0, messages: 0 }), out.get(id)!);
   for (const table of ['links', 'campaigns', 'messages'] as const) {
-    for (const r of s.store.select(`SELECT account_id, count(*) AS n FROM ${table} GROUP BY account_id`)) entry(num(r.account_id))[table] = num(r.n);
+    for (const r of s.db.select(`SELECT account_id, count(*) AS n FROM ${table} GROUP BY account_id`)) entry(num(r.account_id))[table] = num(r.n);
   }
   return out;
 }
 
 /** Seconds the clock must move for every message on its way to reach its final status; 0 when none is. */
-export function pendingSeconds(s: Settings): number {
-  const r = s.store.select(
+export function pendingSeconds(s: EmulatorSettings): number {
+  const r = s.db.select(
     `SELECT max(coalesce(t4, t3, t2, t1)) AS t FROM messages WHERE next_ts IS NOT NULL AND coalesce(t4, t3, t2, t1) < ${Number.MAX_SAFE_INTEGER}`,
   )[0];
   const t = r?.t;

@@ -7,18 +7,18 @@ import type { ServerResponse } from 'node:http';
 import { refusal, TOKEN_COOKIE, tokenMatches, type Gate } from './access.js';
 import type { Activity } from './activity.js';
 import { CSS, SCRIPT } from './assets.js';
-import type { Settings } from './context.js';
 import { controlApi, sendJson } from './control-api.js';
 import type { Bench } from './controls.js';
+import type { EmulatorSettings } from './handler.js';
 import { escapeHtml, PAGE_HEADERS } from './html.js';
 import { linkPage, linksPage } from './page-links.js';
 import { messagesPage } from './page-messages.js';
 import { accountsPage, campaignsPage, controlsPage, requestsPage } from './page-other.js';
-import { accountOf, BASE, renderPage, type Page, type PageContext } from './page.js';
+import { accountOf, BASE, renderPage, type InspectorPage, type PageContext } from './page.js';
 import type { PageRouter } from './server.js';
 
 export interface InspectorParts {
-  settings: Settings;
+  settings: EmulatorSettings;
   bench: Bench;
   /** The inspector's log and live pages; null with the inspector off (the control API stays). */
   activity: Activity | null;
@@ -41,7 +41,7 @@ function errorPage(res: ServerResponse, status: number, title: string, text: str
   send(res, status, PAGE_HEADERS, body, head);
 }
 
-function pageFor(route: string, ctx: PageContext, activity: Activity): Page | null | undefined {
+function pageFor(route: string, ctx: PageContext, activity: Activity): InspectorPage | null | undefined {
   if (route === '' || route === 'inbox') return messagesPage(ctx);
   if (route === 'links') return linksPage(ctx);
   const one = /^links\/(\d{1,15})$/.exec(route);
@@ -89,7 +89,7 @@ export function inspectorRouter(p: InspectorParts): PageRouter {
     }
     const q = new URLSearchParams(query);
     const ctx: PageContext = { settings: p.settings, bench: p.bench, account: accountOf(q, p.bench.keys), query: q, path: path === '/' ? '/' : path };
-    let page: Page | null | undefined;
+    let page: InspectorPage | null | undefined;
     try {
       page = pageFor(route, ctx, p.activity!);
     } catch (err) {

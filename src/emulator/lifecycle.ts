@@ -2,7 +2,7 @@
 // ACCEPTD (or REJECTD) and a final status a few simulated seconds later, the
 // outcome picked by the recipient's last four digits (the test numbers of the
 // README). Times are on the emulator's clock; durations shrink by timeScale.
-// The store applies the plan lazily (Store.advance), so a manual clock gives
+// The database applies the plan lazily (Database.advance), so a manual clock gives
 // the same statuses on every run.
 
 /** Simulated durations, in ms at time scale 1. */
@@ -25,17 +25,17 @@ export interface LifecyclePlan {
   nextTs: number;
 }
 
-export type Outcome = 'REJECTD' | 'UNDELIV' | 'EXPIRED' | 'PDLIVRD' | 'DELIVRD';
+export type TestOutcome = 'REJECTD' | 'UNDELIV' | 'EXPIRED' | 'PDLIVRD' | 'DELIVRD';
 
 /** The test numbers: what a recipient's last four digits make of a message. */
-export const TEST_NUMBERS: Readonly<Record<string, Outcome>> = {
+export const TEST_NUMBERS: Readonly<Record<string, TestOutcome>> = {
   '0000': 'REJECTD',
   '1111': 'UNDELIV',
   '2222': 'EXPIRED',
   '3333': 'PDLIVRD',
 };
 
-export function outcomeOf(recipient: string): Outcome {
+export function outcomeOf(recipient: string): TestOutcome {
   return TEST_NUMBERS[recipient.slice(-4)] ?? 'DELIVRD';
 }
 

@@ -5,8 +5,8 @@
 
 import { html, plural, type Html } from './html.js';
 import { link, links, type LinkView } from './inspect.js';
-import { LINK_HANDLERS, shortLinkOf } from './links.js';
-import { badge, BASE, choice, field, pageHref, time, type Page, type PageContext } from './page.js';
+import { LINK_HANDLERS, shortLinkOf } from './link.js';
+import { badge, BASE, choice, field, pageHref, time, type InspectorPage, type PageContext } from './page.js';
 
 const LIST_LIMIT = 500;
 export const CHART_TYPES = ['daily', 'hourly'] as const;
@@ -17,7 +17,7 @@ function statusCells(l: LinkView): Html {
     <td data-label="Expires">${l.expirationDate ?? 'never'}${l.expired ? html` ${badge('expired', 'bad')}` : ''}</td>`;
 }
 
-export function linksPage(ctx: PageContext): Page {
+export function linksPage(ctx: PageContext): InspectorPage {
   const q = ctx.query;
   const accountId = ctx.bench.accounts[ctx.account];
   const statusText = q.get('status');
@@ -93,7 +93,7 @@ function chart(periods: Period[], type: string): Html {
   </figure>`;
 }
 
-export function linkPage(ctx: PageContext, id: number): Page | null {
+export function linkPage(ctx: PageContext, id: number): InspectorPage | null {
   const accountId = ctx.bench.accounts[ctx.account];
   const l = link(ctx.settings, accountId, id);
   if (!l) return null;

@@ -6,7 +6,7 @@
 import { MESSAGE_STATUSES } from '../catalog/codes.js';
 import { html, plural, type Html } from './html.js';
 import { conversations, knownCodes, messages, type MessageView } from './inspect.js';
-import { badge, choice, field, pageHref, statusKind, time, type Page, type PageContext } from './page.js';
+import { badge, choice, field, pageHref, statusKind, time, type InspectorPage, type PageContext } from './page.js';
 
 /** The newest messages a conversation shows (a page of them). */
 export const THREAD_LIMIT = 1000;
@@ -65,7 +65,7 @@ function bubble(ctx: PageContext, m: MessageView, known: ReadonlySet<string>, sh
   </li>`;
 }
 
-export function messagesPage(ctx: PageContext): Page {
+export function messagesPage(ctx: PageContext): InspectorPage {
   const q = ctx.query;
   const accountId = ctx.bench.accounts[ctx.account];
   const status = MESSAGE_STATUSES.find((s) => s === q.get('status')) ?? undefined;

@@ -6,12 +6,12 @@ import type { Activity, LogEntry } from './activity.js';
 import { FAULT_KINDS, parseFaults } from './faults.js';
 import { html, plural } from './html.js';
 import { accountTotals, campaigns } from './inspect.js';
-import { badge, BASE, keyLabel, maskKey, pageHref, time, type Page, type PageContext } from './page.js';
+import { badge, BASE, keyLabel, maskKey, pageHref, time, type InspectorPage, type PageContext } from './page.js';
 
 const CAMPAIGN_LIMIT = 200;
 const LOG_SHOWN = 200;
 
-export function campaignsPage(ctx: PageContext): Page {
+export function campaignsPage(ctx: PageContext): InspectorPage {
   const list = campaigns(ctx.settings, ctx.bench.accounts[ctx.account], CAMPAIGN_LIMIT);
   const live =
     list.items.length === 0
@@ -36,7 +36,7 @@ export function campaignsPage(ctx: PageContext): Page {
   return { title: 'Campaigns', nav: 'campaigns', topics: ['campaigns', 'links'], live };
 }
 
-export function accountsPage(ctx: PageContext): Page {
+export function accountsPage(ctx: PageContext): InspectorPage {
   const totals = accountTotals(ctx.settings);
   const keys = ctx.bench.keys;
   const live = html`<p>Each API key the emulator accepts is an account of its own: what one key made, another cannot see. Keys are masked.</p>
@@ -80,7 +80,7 @@ function result(e: LogEntry): string {
   return [code, http].filter(Boolean).join(', ');
 }
 
-export function requestsPage(ctx: PageContext, activity: Activity): Page {
+export function requestsPage(ctx: PageContext, activity: Activity): InspectorPage {
   const entries = activity.recent(LOG_SHOWN);
   const live =
     entries.length === 0
@@ -97,7 +97,7 @@ export function requestsPage(ctx: PageContext, activity: Activity): Page {
   return { title: 'Requests', nav: 'requests', topics: ['log'], live };
 }
 
-export function controlsPage(ctx: PageContext): Page {
+export function controlsPage(ctx: PageContext): InspectorPage {
   const s = ctx.settings;
   const f = ctx.bench.faults();
   const drawn = parseFaults(f.kinds);

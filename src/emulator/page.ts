@@ -4,14 +4,14 @@
 
 import type { Topic } from './activity.js';
 import type { Bench } from './controls.js';
-import type { Settings } from './context.js';
+import type { EmulatorSettings } from './handler.js';
 import { html, href, type Html } from './html.js';
 
 export const BASE = '/_emulator';
 export const ASSET_VERSION = '1';
 
 export interface PageContext {
-  settings: Settings;
+  settings: EmulatorSettings;
   bench: Bench;
   /** Index into bench.keys of the account shown. */
   account: number;
@@ -19,7 +19,7 @@ export interface PageContext {
   path: string;
 }
 
-export interface Page {
+export interface InspectorPage {
   title: string;
   /** Which navigation entry is current. */
   nav: 'messages' | 'links' | 'campaigns' | 'accounts' | 'requests' | 'controls';
@@ -32,7 +32,7 @@ export interface Page {
   foot?: Html;
 }
 
-const NAV: Array<[Page['nav'], string, string]> = [
+const NAV: Array<[InspectorPage['nav'], string, string]> = [
   ['messages', 'Messages', '/'],
   ['links', 'Links', `${BASE}/links`],
   ['campaigns', 'Campaigns', `${BASE}/campaigns`],
@@ -95,7 +95,7 @@ function quickControls(): Html {
 }
 
 /** The whole document, or with `?partial=1` only the live region (what the script fetches). */
-export function renderPage(ctx: PageContext, page: Page): string {
+export function renderPage(ctx: PageContext, page: InspectorPage): string {
   if (ctx.query.get('partial') === '1') return page.live.text;
   return html`<!doctype html>
 <html lang="en">

@@ -4,7 +4,7 @@
 // click; only visits that were sent on count as redirects.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Settings } from './context.js';
+import type { EmulatorSettings } from './handler.js';
 
 /** A path that may name a short link: /<code>. */
 export const CODE_PATH = /^\/([0-9A-Za-z]{1,64})\/?$/;
@@ -29,7 +29,7 @@ export function locationOf(fullLink: string): string | null {
 }
 
 /** Answers a request that is not for /service/. */
-export function visit(s: Settings, req: IncomingMessage, res: ServerResponse, path: string): void {
+export function visit(s: EmulatorSettings, req: IncomingMessage, res: ServerResponse, path: string): void {
   const head = req.method === 'HEAD';
   if (req.method !== 'GET' && !head) {
     res.setHeader('allow', 'GET, HEAD');
@@ -41,7 +41,7 @@ export function visit(s: Settings, req: IncomingMessage, res: ServerResponse, pa
     return;
   }
   const m = CODE_PATH.exec(path);
-  const link = m ? s.store.linkForVisit(m[1]) : undefined;
+  const link = m ? s.db.linkForVisit(m[1]) : undefined;
   if (!link) {
     htmlPage(res, 404, 'Short link not found', `There is no short link ${path.slice(0, 80)} here.`, head);
     return;
@@ -53,7 +53,7 @@ export function visit(s: Settings, req: IncomingMessage, res: ServerResponse, pa
   else if (link.moderator_status !== 1) refusal = [404, 'Short link blocked', `This short link was blocked by the moderator. ${link.moderator_comment ?? ''}`.trim()];
   else if (link.status !== 1) refusal = [404, 'Short link inactive', 'This short link has been switched off by its owner.'];
   else if (location === null) refusal = [404, 'Short link broken', 'The address this short link points to cannot be used.'];
-  s.store.recordVisit(link.id, now, refusal === null);
+  s.db.recordVisit(link.id, now, refusal === null);
   if (refusal) {
     htmlPage(res, refusal[0], refusal[1], refusal[2], head);
     return;

@@ -3,6 +3,8 @@
 // inside one write transaction, so processes opening the same file at once
 // agree. Every List filter and sort has an index that starts with account_id.
 
+import type { Connection } from './connection.js';
+
 export interface Migration {
   version: number;
   sql: string;
@@ -111,3 +113,33 @@ CREATE INDEX messages_due ON messages (next_ts) WHERE next_ts IS NOT NULL;
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
+
+export class SchemaTooNewError extends Error {}
+
+/** The schema version a database records; 0 for a new one. */
+function schemaVersion(db: Connection): number {
+  const known = db.prepare("SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get();
+  if (known === undefined) return 0;
+  const current = (db.prepare('SELECT max(version) AS v FROM schema_version').get() as { v: number | null }).v ?? 0;
+  if (current > SCHEMA_VERSION) {
+    throw new SchemaTooNewError(`the database was written by a newer smslink (schema ${current}, this one knows ${SCHEMA_VERSION})`);
+  }
+  return current;
+}
+
+/** Brings a database up to SCHEMA_VERSION; refuses one written by a newer smslink. */
+export function migrate(db: Connection): void {
+  // A database that is up to date is only read: no write lock for the many processes that open the sandbox.
+  if (schemaVersion(db) === SCHEMA_VERSION) return;
+  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+  db.transaction(() => {
+    // Read again under the write lock: another process may have migrated meanwhile.
+    const current = schemaVersion(db);
+    for (const m of MIGRATIONS) {
+      if (m.version <= current) continue;
+      db.exec(m.sql);
+      db.prepare('DELETE FROM schema_version').run();
+      db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(m.version);
+    }
+  }).immediate();
+}

@@ -1,16 +1,16 @@
-// Puts a checked seed (seed.ts) into an empty store: its links with their
+// Puts a checked seed (seed.ts) into an empty database: its links with their
 // statuses, expiry and clicks, its campaigns, and its messages already at the
 // status the seed gives them. Runs on start and on every reset.
 
 import { randomUUID } from 'node:crypto';
 import { countSegments } from '../catalog/segments.js';
-import { withNewCode } from './codes.js';
-import type { Settings } from './context.js';
+import type { EmulatorSettings } from './handler.js';
 import { STEP_MS, type LifecyclePlan, type Stage } from './lifecycle.js';
-import { BLOCKED_COMMENT, expiryInstant } from './links.js';
-import { DEFAULT_SENDER } from './messages.js';
+import { BLOCKED_COMMENT, expiryInstant } from './link.js';
+import { DEFAULT_SENDER } from './message.js';
 import { locationOf } from './redirect.js';
 import { SeedError, type Seed, type SeedLink } from './seed.js';
+import { withNewCode } from './short-codes.js';
 
 export interface SeedCounts {
   links: number;
@@ -51,12 +51,12 @@ export function seededPlan(status: string, at: number): { plan: LifecyclePlan; c
     const stage: Stage = { t: createdAt + i * STEP_MS, status: s, campaign: CAMPAIGN_OF[s] ?? 'DONE' };
     stages[slot] = stage;
   });
-  // Applied by the store's next advance(): every stage is due, none is left after.
+  // Applied by the database's next advance(): every stage is due, none is left after.
   const nextTs = status === 'NEW' ? NEVER : stages[1]!.t;
   return { plan: { stages, status: 'NEW', campaignStatus: CAMPAIGN_OF.NEW, nextTs }, createdAt };
 }
 
-function insertLink(s: Settings, accountId: number, l: SeedLink, campaignId: number | null, now: number, at: string): void {
+function insertLink(s: EmulatorSettings, accountId: number, l: SeedLink, campaignId: number | null, now: number, at: string): void {
   const blocked = s.blockPattern !== null && s.blockPattern.test(l.fullLink);
   const moderatorStatus = l.moderatorStatus ?? (blocked ? 0 : 1);
   const expiresTs = expiryInstant(s, l.expirationDate);
@@ -74,32 +74,32 @@ function insertLink(s: Settings, accountId: number, l: SeedLink, campaignId: num
   };
   let id: number | null;
   if (l.code !== null) {
-    id = s.store.insertLink({ ...row, code: l.code });
+    id = s.db.insertLink({ ...row, code: l.code });
     if (id === null) throw new SeedError(`${at}.code: invalid value "${l.code}": is already taken`);
   } else {
-    id = withNewCode((code) => s.store.insertLink({ ...row, code }));
+    id = withNewCode((code) => s.db.insertLink({ ...row, code }));
   }
   // Each click is a visit, as GET /<code> records it: Link/GetStats counts them in the present period.
   const redirects = l.status === 1 && moderatorStatus === 1 && (expiresTs === null || now < expiresTs) && locationOf(l.fullLink) !== null;
-  for (let i = 0; i < l.clicks; i++) s.store.recordVisit(id, now, redirects);
+  for (let i = 0; i < l.clicks; i++) s.db.recordVisit(id, now, redirects);
 }
 
 /**
- * Writes the seed into the store (emptied by the caller). `accountOf` gives
+ * Writes the seed into the database (emptied by the caller). `accountOf` gives
  * the account of a key, or of the first key for null. Returns what it made.
  */
-export function applySeed(s: Settings, seed: Seed, accountOf: (key: string | null) => number, now: number): SeedCounts {
+export function applySeed(s: EmulatorSettings, seed: Seed, accountOf: (key: string | null) => number, now: number): SeedCounts {
   seed.links.forEach((l, i) => insertLink(s, accountOf(l.key), l, null, now, `links[${i}]`));
   let linkCount = seed.links.length;
   seed.campaigns.forEach((c, i) => {
     const accountId = accountOf(c.key);
-    const campaignId = s.store.insertCampaign(accountId, c.name, now);
+    const campaignId = s.db.insertCampaign(accountId, c.name, now);
     c.links.forEach((l, j) => insertLink(s, accountId, l, campaignId, now, `campaigns[${i}].links[${j}]`));
     linkCount += c.links.length;
   });
   for (const m of seed.messages) {
     const { plan, createdAt } = seededPlan(m.status, now);
-    s.store.send(accountOf(m.key), m.name, createdAt, () => ({
+    s.db.send(accountOf(m.key), m.name, createdAt, () => ({
       uuid: randomUUID(),
       sender: m.from ?? DEFAULT_SENDER,
       recipient: m.to,
@@ -112,6 +112,6 @@ export function applySeed(s: Settings, seed: Seed, accountOf: (key: string | nul
       plan,
     }));
   }
-  s.store.advance(now);
+  s.db.advance(now);
   return { links: linkCount, campaigns: seed.campaigns.length + seed.messages.length, messages: seed.messages.length };
 }

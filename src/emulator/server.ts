@@ -15,10 +15,10 @@ import { OPERATIONS } from '../catalog/index.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { validateInput, type Issue } from '../catalog/validate.js';
 import type { Activity } from './activity.js';
-import type { KeyRing } from './auth.js';
-import { fail, RawJson, type Answer, type Handler, type Settings } from './context.js';
-import { LINK_HANDLERS } from './links.js';
-import { MESSAGE_HANDLERS } from './messages.js';
+import type { KeyRing } from './api-keys.js';
+import { fail, RawJson, type Answer, type Handler, type EmulatorSettings } from './handler.js';
+import { LINK_HANDLERS } from './link.js';
+import { MESSAGE_HANDLERS } from './message.js';
 import { CODE_PATH, visit } from './redirect.js';
 import { fromWire, parseForm, type FormObject } from './wire.js';
 
@@ -33,7 +33,7 @@ export interface Route {
 
 const HANDLERS: Record<string, Handler> = { ...LINK_HANDLERS, ...MESSAGE_HANDLERS };
 
-/** `module/operation` in lower case -> route; every catalog operation must have a handler. */
+/** `module/operation` in lower case -> route; handlers and catalog operations pair up one to one, by catalog id. */
 export function buildRoutes(): Map<string, Route> {
   const routes = new Map<string, Route>();
   for (const op of OPERATIONS) {
@@ -41,6 +41,8 @@ export function buildRoutes(): Map<string, Route> {
     if (!handler) throw new Error(`no emulator handler for catalog operation ${op.id}`);
     routes.set(`${op.module}/${op.operation}`.toLowerCase(), { op, handler });
   }
+  const stray = Object.keys(HANDLERS).filter((id) => !OPERATIONS.some((op) => op.id === id));
+  if (stray.length) throw new Error(`emulator handlers without a catalog operation: ${stray.join(', ')}`);
   return routes;
 }
 
@@ -69,7 +71,7 @@ export interface ServiceHooks {
 export type PageRouter = (req: IncomingMessage, res: ServerResponse, path: string, query: string) => boolean;
 
 export interface ServerParts {
-  settings: Settings;
+  settings: EmulatorSettings;
   /** Replaced on reset, when the accounts are made again. */
   keys: KeyRing;
   routes: Map<string, Route>;
@@ -94,7 +96,7 @@ function writeJson(res: ServerResponse, status: number, body: string, headers?: 
   res.end(body);
 }
 
-const send = (res: ServerResponse, r: Reply) => writeJson(res, r.status, r.body, r.headers);
+const writeReply = (res: ServerResponse, r: Reply) => writeJson(res, r.status, r.body, r.headers);
 
 function envelope(a: Answer): string {
   if (a.data instanceof RawJson) return `{"code":${a.code},"data":${a.data.text},"message":${JSON.stringify(a.message)}}`;
@@ -219,11 +221,11 @@ function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerRes
   const method = req.method ?? '';
   const refused = wrongMethod(method);
   if (refused) {
-    send(res, refused);
+    writeReply(res, refused);
     return;
   }
   if (method === 'GET') {
-    run(parts, req, res, path, query, '');
+    respond(parts, req, res, path, query, '');
     return;
   }
   const declared = Number(req.headers['content-length']);
@@ -248,14 +250,15 @@ function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerRes
   req.on('end', () => {
     if (refusedBody) return;
     const text = decodeBody(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    if (text === null) send(res, NOT_UTF8);
-    else run(parts, req, res, path, query, text);
+    if (text === null) writeReply(res, NOT_UTF8);
+    else respond(parts, req, res, path, query, text);
   });
 }
 
-function run(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): void {
+/** Answers a /service/ request read in full: at once without hooks, else through them. */
+function respond(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): void {
   if (parts.hooks === null) {
-    send(res, serviceReply(parts, path, query, body));
+    writeReply(res, serviceReply(parts, path, query, body));
     return;
   }
   answerService(parts, req, res, path, query, body).catch((err: unknown) => {
@@ -265,7 +268,7 @@ function run(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path
 }
 
 function tooLarge(res: ServerResponse): void {
-  if (!res.headersSent) send(res, TOO_LARGE);
+  if (!res.headersSent) writeReply(res, TOO_LARGE);
 }
 
 /** The node:http request listener of the emulator. */

@@ -1,12 +1,12 @@
 // A process that opens emulator databases when told to, for tests of many
 // processes opening one file at the same instant. Each stdin line is the path
-// of a database: the child opens it as the emulator does (Store.open of the
+// of a database: the child opens it as the emulator does (Database.open of the
 // built dist/, which the test global setup builds), adds one link, closes it
 // and answers one stdout line: "ok", or "error CODE MESSAGE". It prints
 // "ready" first, once its modules are loaded, so that a test can start every
 // child before it sends the first path; it exits when stdin ends.
 import { createInterface } from 'node:readline';
-import { Store } from '../../dist/emulator/store.js';
+import { Database } from '../../dist/emulator/database.js';
 
 const tag = `p${process.pid}`;
 let round = 0;
@@ -14,10 +14,10 @@ process.stdout.write('ready\n');
 for await (const path of createInterface({ input: process.stdin })) {
   round++;
   try {
-    const store = Store.open(path);
+    const db = Database.open(path);
     try {
-      const accountId = store.account('concurrent-open', Date.now());
-      const made = store.insertLink({
+      const accountId = db.account('concurrent-open', Date.now());
+      const made = db.insertLink({
         accountId,
         code: `${tag}r${round}`,
         fullLink: `https://example.com/${tag}/${round}`,
@@ -32,7 +32,7 @@ for await (const path of createInterface({ input: process.stdin })) {
       });
       if (made === null) throw Object.assign(new Error(`code ${tag}r${round} taken`), { code: 'TAKEN' });
     } finally {
-      store.close();
+      db.close();
     }
     process.stdout.write('ok\n');
   } catch (err) {

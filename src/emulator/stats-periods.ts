@@ -2,12 +2,11 @@
 // Intervals are worked out in wall-clock time of the account zone, so a day
 // or a month is a calendar day or month whatever daylight saving does.
 
-import { STATS_MAX_SPAN_MS, type STATS_TYPES } from '../catalog/link.js';
-import { DAY_MS, formatWall } from './time.js';
+import { STATS_MAX_SPAN_MS } from '../catalog/link.js';
+import type { StatsType } from '../catalog/types.js';
+import { DAY_MS, formatWall } from './time-zone.js';
 
-export type StatsType = (typeof STATS_TYPES)[number];
-
-export interface Interval {
+export interface WallInterval {
   /** Wall ms, start included. */
   start: number;
   /** Wall ms, end excluded. */
@@ -67,7 +66,7 @@ function label(type: StatsType, start: number): string {
  * 3. only dateTo: the maximum interval ending at dateTo.
  * dateTo names a second and includes it.
  */
-export function statsInterval(type: StatsType, from: number | null, to: number | null, nowWall: number): Interval {
+export function requestedInterval(type: StatsType, from: number | null, to: number | null, nowWall: number): WallInterval {
   const max = STATS_MAX_SPAN_MS[type];
   if (from === null && to === null) {
     const end = nextPeriod(type, floorPeriod(type, nowWall));
@@ -85,7 +84,7 @@ export interface Period {
 }
 
 /** Every period that overlaps the interval, empty ones included. */
-export function periods(type: StatsType, interval: Interval): Period[] {
+export function periods(type: StatsType, interval: WallInterval): Period[] {
   const out: Period[] = [];
   for (let start = floorPeriod(type, interval.start); start < interval.end; ) {
     const end = nextPeriod(type, start);

@@ -1,9 +1,9 @@
-// What a handler gets: the emulator's settings and store, the caller's
+// What a handler gets: the emulator's settings and database, the caller's
 // account, the moment of the request and the validated input of the catalog.
 
 import type { Clock } from './clock.js';
-import type { Store } from './store.js';
-import type { TimeZone } from './time.js';
+import type { Database } from './database.js';
+import type { TimeZone } from './time-zone.js';
 
 /** The {code, data, message} envelope of real-service-notes.md. */
 export interface Answer {
@@ -12,8 +12,8 @@ export interface Answer {
   message: string;
 }
 
-export interface Settings {
-  store: Store;
+export interface EmulatorSettings {
+  db: Database;
   clock: Clock;
   tz: TimeZone;
   /** Base of short links, no trailing slash. */
@@ -26,7 +26,7 @@ export interface Settings {
 }
 
 export interface Call {
-  settings: Settings;
+  settings: EmulatorSettings;
   accountId: number;
   now: number;
   /** Validated and coerced input, keyed by catalog param key. */

@@ -1,4 +1,4 @@
-// Wall-clock time in the account's time zone. The store keeps instants (ms
+// Wall-clock time in the account's time zone. The database keeps instants (ms
 // since the epoch); the wire speaks `YYYY-MM-DD HH:MM:SS` in the account zone.
 // "Wall ms" below are the wall-clock fields of a zone written as if they were
 // UTC, which makes calendar arithmetic (days, months) plain integer work.
@@ -25,7 +25,7 @@ export class TimeZone {
 
   /** Throws RangeError for a zone name the runtime does not know. */
   constructor(name: string) {
-    // The first use of Intl costs ~17 ms (ICU loads its zone data); UTC needs none of it.
+    // The first use of Intl loads ICU's zone data (sandbox.ts plainlyUtc says how to time it); UTC needs none of it.
     if (isUtcName(name)) {
       this.name = 'UTC';
       this.#fmt = null;

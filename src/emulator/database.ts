@@ -1,0 +1,242 @@
+// The emulator's state in SQLite (libsql): every read and write the handlers,
+// the redirect, seed files and the test bench make, as methods. Parameters
+// are always bound, never spliced into SQL; the only SQL built at run time is
+// the WHERE/ORDER BY of the List operations (list-query.ts), made from fixed
+// fragments. Opening is connection.ts's, the schema schema.ts's, the SQL
+// statements.ts's.
+
+import { databasePath, openConnection, type Connection, type SqlValue } from './connection.js';
+import { LinkCache } from './link-cache.js';
+import type { ListQuery } from './list-query.js';
+import { LINK_COLUMNS, linkRow, MESSAGE_COLUMNS, messageRow, type LinkRow, type MessageRow, type NewLink, type NewMessage, type Raw } from './rows.js';
+import { migrate } from './schema.js';
+import { prepareStatements, StatementCache, transactions, type Statements, type Transactions } from './statements.js';
+
+export class Database {
+  readonly #conn: Connection;
+  readonly #dynamic: StatementCache;
+  /** ':memory:', or the file's absolute path. */
+  readonly path: string;
+  readonly #s: Statements;
+  /** Only for a private in-memory database, whose every write this process makes (link-cache.ts). */
+  readonly #linkCache: LinkCache | null;
+
+  constructor(db: Connection, path: string) {
+    this.#conn = db;
+    this.path = path;
+    this.#s = prepareStatements(db);
+    this.#dynamic = new StatementCache(db);
+    this.#linkCache = path === ':memory:' ? new LinkCache() : null;
+  }
+
+  /** Every write calls this: cached reads are no longer true. */
+  #wrote(): void {
+    this.#linkCache?.clear();
+  }
+
+  /** Opens (creating if needed) and migrates the database. ':memory:' gives a private, empty one. */
+  static open(path: string): Database {
+    const file = databasePath(path);
+    const db = openConnection(file);
+    try {
+      migrate(db);
+      return new Database(db, file);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  close(): void {
+    if (this.#conn.open) this.#conn.close();
+  }
+
+  /** Account id for a key hash, created on first use. */
+  account(keyHash: string, now: number): number {
+    const known = this.#s.accountId.get(keyHash) as { id: number } | undefined;
+    if (known) return known.id;
+    this.#wrote();
+    this.#s.insertAccount.run(keyHash, now);
+    return (this.#s.accountId.get(keyHash) as { id: number }).id;
+  }
+
+  // ---- links ------------------------------------------------------------
+
+  /** Inserts a link unless its code is taken or retired; null means "pick another code". */
+  insertLink(l: NewLink): number | null {
+    this.#wrote();
+    try {
+      const r = this.#s.insertLink.run(
+        l.accountId,
+        l.code,
+        l.fullLink,
+        l.status,
+        l.moderatorStatus,
+        l.moderatorComment,
+        l.comment,
+        l.expirationDate,
+        l.expiresTs,
+        l.campaignId,
+        l.now,
+        l.now,
+        l.code,
+      );
+      return r.changes === 1 ? Number(r.lastInsertRowid) : null;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return null;
+      throw err;
+    }
+  }
+
+  linkById(accountId: number, id: number): LinkRow | undefined {
+    const read = () => {
+      const r = this.#s.linkById.get(id, accountId) as Raw | undefined;
+      return r && linkRow(r);
+    };
+    return this.#linkCache ? this.#linkCache.get(accountId, id, read) : read();
+  }
+
+  linkByCode(accountId: number, code: string): LinkRow | undefined {
+    const r = this.#s.linkByCode.get(code, accountId) as Raw | undefined;
+    return r && linkRow(r);
+  }
+
+  /** Any account's link, for the redirect. */
+  linkForVisit(code: string): LinkRow | undefined {
+    const r = this.#s.linkForVisit.get(code) as Raw | undefined;
+    return r && linkRow(r);
+  }
+
+  updateLink(
+    accountId: number,
+    id: number,
+    u: { status: number | null; comment: string | null; setComment: boolean; expirationDate: string | null; expiresTs: number | null; now: number },
+  ): boolean {
+    this.#wrote();
+    const r = this.#s.updateLink.run(u.status, u.expirationDate, u.expiresTs, u.setComment ? 1 : 0, u.comment, u.now, id, accountId);
+    return r.changes === 1;
+  }
+
+  /** Deletes the account's links among `ids`; returns the ids deleted. Their codes are retired. */
+  deleteLinks(accountId: number, ids: number[]): Set<number> {
+    const json = JSON.stringify(ids);
+    this.#wrote();
+    return this.#tx.deleteLinks.immediate(accountId, json);
+  }
+
+  recordVisit(linkId: number, ts: number, redirected: boolean): void {
+    this.#wrote();
+    this.#tx.visit(linkId, ts, redirected ? 1 : 0);
+  }
+
+  /** Of `ids`, the ones that are this account's links. */
+  ownedLinkIds(accountId: number, ids: number[]): Set<number> {
+    const rows = this.#s.ownedLinks.all(accountId, JSON.stringify(ids)) as Array<{ id: number }>;
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Clicks per minute of one link in [from, to): minute number, clicks, redirects. */
+  clicksPerMinute(linkId: number, from: number, to: number): Array<{ m: number; c: number; r: number }> {
+    return (this.#s.clicksPerMinute.all(linkId, from, to) as Array<Record<string, number>>).map((x) => ({ m: x.m, c: x.c, r: x.r }));
+  }
+
+  campaignExists(accountId: number, campaignId: number): boolean {
+    return this.#s.campaignExists.get(campaignId, accountId) !== undefined;
+  }
+
+  campaignLinks(accountId: number, campaignId: number): LinkRow[] {
+    return (this.#s.campaignLinks.all(campaignId, accountId) as Raw[]).map(linkRow);
+  }
+
+  listLinks(accountId: number, q: ListQuery): { rows: LinkRow[]; total: number } {
+    return this.#list('links', LINK_COLUMNS, accountId, q, linkRow);
+  }
+
+  // ---- messages -----------------------------------------------------------
+
+  /** Creates a campaign, its shortened links (built by `links` once the campaign id is known) and its message, atomically. */
+  send(
+    accountId: number,
+    name: string | null,
+    now: number,
+    build: (campaignId: number) => Omit<NewMessage, 'campaignId' | 'accountId'>,
+  ): { campaignId: number; messageId: number } {
+    this.#wrote();
+    return this.#tx.send.immediate(accountId, name, now, build);
+  }
+
+  /** Applies every planned lifecycle stage that is due; cheap when none is. */
+  advance(now: number): number {
+    if (this.#s.anyDue.get(now) === undefined) return 0;
+    this.#wrote();
+    return this.#s.advance.run({ now }).changes;
+  }
+
+  messageStatuses(accountId: number, ids: number[]): MessageRow[] {
+    return (this.#s.messageStatuses.all(JSON.stringify(ids), accountId) as Raw[]).map(messageRow);
+  }
+
+  listMessages(accountId: number, q: ListQuery): { rows: MessageRow[]; total: number } {
+    return this.#list('messages', MESSAGE_COLUMNS, accountId, q, messageRow);
+  }
+
+  /**
+   * A number that changes when another connection, of this process or
+   * another, commits to the database (PRAGMA data_version; this one's own
+   * writes leave it as is): the inspector's pages learn of `--sandbox`
+   * commands' writes from it.
+   */
+  dataVersion(): number {
+    return (this.#s.dataVersion.get() as [number])[0];
+  }
+
+  /** Counts rows of a table, for tests and the sandbox. */
+  count(table: 'links' | 'messages' | 'clicks' | 'campaigns'): number {
+    return (this.#s.counts[table].get() as { n: number }).n;
+  }
+
+  /** Empties every table (sandbox reset); the schema stays. */
+  reset(): void {
+    this.#wrote();
+    this.#tx.reset.immediate();
+  }
+
+  // ---- inspector, control API and seed files -----------------------------------
+
+  /**
+   * Rows of a read-only query of the inspector and the control API
+   * (src/emulator/inspect.ts): fixed SQL text, values always bound.
+   */
+  select(sql: string, params: SqlValue[] = []): Array<Record<string, unknown>> {
+    return this.#dynamic.get(sql).all(...params) as Array<Record<string, unknown>>;
+  }
+
+  /** A campaign without a message (seed files); returns its id. */
+  insertCampaign(accountId: number, name: string | null, now: number): number {
+    this.#wrote();
+    return Number(this.#s.insertCampaign.run(accountId, name, now).lastInsertRowid);
+  }
+
+  // ---- internals ------------------------------------------------------------
+
+  #list<T>(table: string, columns: string, accountId: number, q: ListQuery, map: (r: Raw) => T): { rows: T[]; total: number } {
+    const where = ['account_id = ?', ...q.where].join(' AND ');
+    const params: SqlValue[] = [accountId, ...q.params];
+    const total = (this.#dynamic.get(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get(...params) as { n: number }).n;
+    const rows =
+      q.offset >= total
+        ? []
+        : (this.#dynamic.get(`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`, true).all(
+            ...params,
+            q.limit,
+            q.offset,
+          ) as Raw[]);
+    return { rows: rows.map(map), total };
+  }
+
+  #txCache: Transactions | undefined;
+  get #tx(): Transactions {
+    this.#txCache ??= transactions(this.#conn, this.#s);
+    return this.#txCache;
+  }
+}
