@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
-import { UsageError } from '../cli/exit.js';
+import { UsageError } from '../exit-codes.js';
 
 export type InputFormat = 'csv' | 'ndjson';
 

@@ -8,7 +8,7 @@ import { configPath, openStore, SETTING_KEYS, writeProfile, type ProfileData, ty
 import type { RunContext } from './context.js';
 import { readStdin } from './common.js';
 import { registerSecret } from '../secrets.js';
-import { EXIT, UsageError } from './exit.js';
+import { EXIT, UsageError } from '../exit-codes.js';
 import { examples, type CliValues } from './operation.js';
 import type { Reach, Runner } from './run.js';
 import { completing } from './completion.js';

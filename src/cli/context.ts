@@ -10,7 +10,7 @@ import { readStore, type StoreData } from '../config/store.js';
 import { isHttpUrl, OUTPUT_FORMATS, resolveSettings, type OutputFormat, type Settings } from '../config/resolve.js';
 import { painter, useColor, type Paint } from '../output/color.js';
 import type { OutStream, View } from '../output/format.js';
-import { UsageError } from './exit.js';
+import { UsageError } from '../exit-codes.js';
 import { ConfigError } from '../client/errors.js';
 import { redact, registerSecret } from '../secrets.js';
 import { pagerCommand, runPager, screenRows } from './pager.js';

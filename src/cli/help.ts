@@ -4,7 +4,7 @@
 // help and exits 0, as `smslink` alone does.
 
 import type { Command, Help, Option } from 'commander';
-import { UsageError } from './exit.js';
+import { UsageError } from '../exit-codes.js';
 import { examples } from './operation.js';
 
 /** The global flags each subcommand's help repeats; `smslink --help` lists them all. */

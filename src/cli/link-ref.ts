@@ -6,7 +6,7 @@
 import type { SmsLinkClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
 import type { Link } from '../catalog/types.js';
-import { EXIT, ExitError, UsageError } from './exit.js';
+import { EXIT, ExitError, UsageError } from '../exit-codes.js';
 import { mapLimit } from './common.js';
 
 export type LinkRef = { typed: string } & ({ id: number } | { code: string } | { shortLink: string });

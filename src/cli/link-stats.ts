@@ -9,7 +9,7 @@ import { formatDateTime } from '../catalog/rules.js';
 import type { LinkStatsResult } from '../catalog/types.js';
 import { collectIds, mapLimit, parseConcurrency, prepareChunks, printDryRun } from './common.js';
 import type { RunContext } from './context.js';
-import { EXIT, UsageError } from './exit.js';
+import { EXIT, UsageError } from '../exit-codes.js';
 import { examples, inputFrom, type CliValues } from './operation.js';
 import { timeFlag, wallMs, wireOf } from './time.js';
 import { resolveLinks } from './link-ref.js';

@@ -8,10 +8,10 @@ import type { CampaignLink, DeleteLinksResult, Link } from '../catalog/types.js'
 import type { RunContext } from './context.js';
 import { callOperation, collectIds, dryRun, printDryRun } from './common.js';
 import { linkStatsCommand, statsOptions } from './link-stats.js';
-import { EXIT, PartialError, UsageError } from './exit.js';
+import { EXIT, PartialError, UsageError } from '../exit-codes.js';
 import { ApiError } from '../client/errors.js';
 import { addParams, examples, inputFrom, type CliValues } from './operation.js';
-import { bulkFlags, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
+import { bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { listPages, pagingOptions } from './paging.js';
 import { getInput, notFound, parseLinkRef, readLink, resolveLinkIds, type LinkRef } from './link-ref.js';
 import type { Reach, Runner } from './run.js';
@@ -46,7 +46,7 @@ async function bulkCreate(ctx: RunContext, opts: CliValues): Promise<number> {
       primary: 'shortLink',
     },
   );
-  return runBulk(ctx, spec, bulkFlags(opts));
+  return runBulk(bulkHost(ctx), spec, bulkFlags(opts));
 }
 
 /** An expiry date before today makes a link that stops working at once: a mistake, unless --allow-past. */

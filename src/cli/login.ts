@@ -9,7 +9,7 @@ import { painter } from '../output/color.js';
 import { RunContext } from './context.js';
 import { readStdin } from './common.js';
 import { currentProfile, KEY_PROMPT } from './config.js';
-import { ExitError, UsageError } from './exit.js';
+import { ExitError, UsageError } from '../exit-codes.js';
 import { checkKey, CHECK_OPERATION } from './key-check.js';
 import type { CliValues } from './operation.js';
 import { promptLine, promptSecret } from './prompt.js';

@@ -6,8 +6,8 @@ import { messageList, messageSend, messageStatus } from '../catalog/message.js';
 import type { MessageStatusRecord, SendMessageResult } from '../catalog/types.js';
 import type { RunContext } from './context.js';
 import { callOperation, collectIds, prepareChunks, mapLimit, parseConcurrency, printDryRun, readStdin } from './common.js';
-import { EXIT, ExitError, PartialError, UsageError } from './exit.js';
-import { bulkFlags, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
+import { EXIT, ExitError, PartialError, UsageError } from '../exit-codes.js';
+import { bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { addParams, examples, inputFrom, type CliValues } from './operation.js';
 import { listPages, pagingOptions } from './paging.js';
 import { parseDuration, waitForDelivery, waitOutcome, type WaitOptions, type WaitResult } from './wait.js';
@@ -63,7 +63,7 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
       alsoUsed: [...used],
     },
   );
-  return runBulk(ctx, spec, bulkFlags(opts));
+  return runBulk(bulkHost(ctx), spec, bulkFlags(opts));
 }
 
 /** What `message send --wait` shows: the send result, then the delivery. */

@@ -6,7 +6,7 @@
 import { Option, type Command } from 'commander';
 import type { OperationSpec, ParamSpec } from '../catalog/types.js';
 import type { GlobalOptions } from './context.js';
-import { UsageError } from './exit.js';
+import { UsageError } from '../exit-codes.js';
 import { parseTime, timeFlag, type TimeRules } from './time.js';
 
 export type CliValues = Record<string, unknown>;

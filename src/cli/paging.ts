@@ -6,7 +6,7 @@ import { PAGE_SIZES } from '../catalog/shared.js';
 import type { OperationSpec, Page } from '../catalog/types.js';
 import type { RunContext } from './context.js';
 import { callOperation, dryRun } from './common.js';
-import { EXIT, UsageError } from './exit.js';
+import { EXIT, UsageError } from '../exit-codes.js';
 import type { CliValues } from './operation.js';
 
 export function pagingOptions(cmd: Command): Command {
