@@ -66,6 +66,11 @@ export function formatDateTime(d: Date, utc = false): string {
     : `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+/** A link as a browser opens it: one written `www.…`, without a scheme, means http://. */
+export function withScheme(link: string): string {
+  return /^www\./i.test(link) ? `http://${link}` : link;
+}
+
 /**
  * A fullLink: an http(s) URL with a host, or a host name starting with
  * `www.`. A host name needs two labels or more, none empty (`www.`,
@@ -73,9 +78,8 @@ export function formatDateTime(d: Date, utc = false): string {
  */
 export function isFullLink(s: string): boolean {
   if (s.length === 0 || /\s/.test(s)) return false;
-  let candidate = s;
-  if (/^www\./i.test(s)) candidate = `http://${s}`;
-  else if (!/^https?:\/\//i.test(s)) return false;
+  const candidate = withScheme(s);
+  if (!/^https?:\/\//i.test(candidate)) return false;
   try {
     const host = new URL(candidate).hostname;
     if (host === 'localhost' || host.startsWith('[')) return true;
