@@ -6,8 +6,8 @@ import type { SmsLinkClient, RequestEvent } from '../client/client.js';
 import type { DispatchTarget, HttpClient } from '../client/transport.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { rowFields } from '../catalog/columns.js';
-import { readStore, type StoreData } from '../config/store.js';
-import { isHttpUrl, OUTPUT_FORMATS, resolveSettings, type OutputFormat, type Settings } from '../config/resolve.js';
+import { readConfigFile, type ConfigFile } from '../config/file.js';
+import { isHttpUrl, OUTPUT_FORMATS, resolveSettings, type OutputFormat, type ResolvedSettings } from '../config/resolve.js';
 import { painter, useColor, type Paint } from '../output/color.js';
 import type { OutStream, View } from '../output/format.js';
 import { UsageError } from '../exit-codes.js';
@@ -113,8 +113,8 @@ export class RunContext {
   readonly stderr: OutStream;
   /** What a paged command has written so far (see page()). */
   #paged: PageBuffer | undefined;
-  #settings: Settings | undefined;
-  #store: StoreData | undefined;
+  #settings: ResolvedSettings | undefined;
+  #store: ConfigFile | undefined;
   #client: SmsLinkClient | undefined;
   #paint: Paint | undefined;
   #cleanups: Array<() => Promise<void>> = [];
@@ -180,15 +180,16 @@ export class RunContext {
     return this.io.now?.() ?? new Date();
   }
 
-  store(): StoreData {
+  /** The config file's profiles, read once per run (their keys are scrubbed from output from then on). */
+  store(): ConfigFile {
     if (!this.#store) {
-      this.#store = readStore(this.io.env);
+      this.#store = readConfigFile(this.io.env);
       for (const profile of Object.values(this.#store.profiles ?? {})) registerSecret(profile.apiKey);
     }
     return this.#store;
   }
 
-  settings(): Settings {
+  settings(): ResolvedSettings {
     if (!this.#settings) {
       const g = this.globals;
       if ((g.apiKeys?.length ?? 0) > 1) throw new UsageError('--api-key was given more than once; give one key');

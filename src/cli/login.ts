@@ -4,7 +4,7 @@
 // profile only when the service accepted the key.
 
 import { isHttpUrl, maskKey, SETTINGS } from '../config/resolve.js';
-import { writeProfile } from '../config/store.js';
+import { writeProfile } from '../config/file.js';
 import { painter } from '../output/color.js';
 import { RunContext } from './context.js';
 import { readStdin } from './common.js';

@@ -1,9 +1,9 @@
 // Settings precedence in one place: flag > environment > profile in the
-// config store > built-in default. Every value comes back with where it came
+// config file > built-in default. Every value comes back with where it came
 // from, so `config list` and error messages can tell the user (design rule 4).
 
 import { ConfigError } from '../client/errors.js';
-import { SETTING_KEYS, type Env, type SettingKey, type StoreData } from './store.js';
+import { SETTING_KEYS, type Env, type SettingKey, type ConfigFile } from './file.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
 
@@ -14,7 +14,8 @@ export interface Resolved {
   origin: string;
 }
 
-export type Settings = Record<SettingKey | 'profile', Resolved>;
+/** Every setting with the value in force and where it came from. */
+export type ResolvedSettings = Record<SettingKey | 'profile', Resolved>;
 
 /** An absolute http:// or https:// URL (base URLs, proxies). */
 export function isHttpUrl(value: string): boolean {
@@ -84,18 +85,18 @@ export const DEFAULT_PROFILE = 'default';
 /** Flags as parsed from the command line (camelCase setting keys plus profile). */
 export type SettingFlags = Partial<Record<SettingKey | 'profile', string | undefined>>;
 
-export function resolveProfile(flags: SettingFlags, env: Env, store: StoreData): Resolved {
+export function resolveProfile(flags: SettingFlags, env: Env, file: ConfigFile): Resolved {
   if (flags.profile) return { value: flags.profile, source: 'flag', origin: '--profile' };
   if (env.SMSLINK_PROFILE) return { value: env.SMSLINK_PROFILE, source: 'env', origin: 'SMSLINK_PROFILE' };
-  if (store.currentProfile) return { value: store.currentProfile, source: 'profile', origin: 'config use' };
+  if (file.currentProfile) return { value: file.currentProfile, source: 'profile', origin: 'config use' };
   return { value: DEFAULT_PROFILE, source: 'default', origin: 'default' };
 }
 
 /** Resolves every setting and says where each value came from. Invalid values are errors naming their source. */
-export function resolveSettings(flags: SettingFlags, env: Env, store: StoreData): Settings {
-  const profile = resolveProfile(flags, env, store);
-  const stored = store.profiles?.[profile.value!] ?? {};
-  const out = { profile } as Settings;
+export function resolveSettings(flags: SettingFlags, env: Env, file: ConfigFile): ResolvedSettings {
+  const profile = resolveProfile(flags, env, file);
+  const stored = file.profiles?.[profile.value!] ?? {};
+  const out = { profile } as ResolvedSettings;
   for (const key of SETTING_KEYS) {
     const spec = SETTINGS[key];
     let r: Resolved;
