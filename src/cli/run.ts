@@ -3,7 +3,8 @@
 // tests run it in-process.
 
 import { Command, CommanderError, Option } from 'commander';
-import { OUTPUT_FORMATS } from '../config/resolve.js';
+import { OUTPUT_FORMATS, PROFILE, SETTINGS } from '../config/resolve.js';
+import type { SettingKey } from '../config/file.js';
 import { painter } from '../output/color.js';
 import { version } from '../version.js';
 import { RunContext, type CliIO } from './context.js';
@@ -82,7 +83,7 @@ function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Comma
   configureHelp(program, () => (io.stdout.isTTY ? io.stdout.columns : undefined));
   program
     .optionsGroup('Output flags:')
-    .addOption(outputOption())
+    .addOption(settingFlag('output'))
     .option('--json', 'same as -o json')
     .option('--fields <list>', 'comma-separated columns or keys to show, in order')
     .option('-q, --quiet', 'print only the main value of each result, one per line')
@@ -90,12 +91,12 @@ function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Comma
     .option('--no-pager', 'never page output (also SMSLINK_PAGER=cat)')
     .option('--csv-safe', 'in csv and tsv output, defuse cells a spreadsheet would run as a formula')
     .optionsGroup('Connection flags:')
-    .option('--profile <name>', 'config profile to use')
+    .addOption(settingFlag('profile'))
     .option('--sandbox', 'use the local emulator instead of the service (also SMSLINK_SANDBOX=1)')
-    .option('--base-url <url>', 'base URL of the service, e.g. https://api.example.com')
-    .option('--api-key <key>', 'API key (prefer `smslink config set api-key` or SMSLINK_API_KEY)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
-    .option('--timeout <seconds>', 'time limit per request, connection included (default 30)')
-    .option('--retries <n>', 'retries of requests that are safe to repeat (default 3)')
+    .addOption(settingFlag('baseUrl'))
+    .addOption(settingFlag('apiKey'))
+    .addOption(settingFlag('timeout'))
+    .addOption(settingFlag('retries'))
     .option('--proxy <url>', 'HTTP(S) proxy (default: HTTPS_PROXY, HTTP_PROXY, NO_PROXY)')
     .option('--ca-file <path>', 'extra trusted CA certificates (PEM)')
     .option('--allow-insecure-http', 'allow sending the key over plain http:// to a non-loopback host')
@@ -132,10 +133,20 @@ function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Comma
   return program;
 }
 
-/** -o: its values are checked with the other settings (an `output` setting may name it too); completion offers them. */
-function outputOption(): Option {
-  const option = new Option('-o, --output <format>', 'table (on a terminal), json, ndjson, csv or tsv');
-  COMPLETIONS.set(option, OUTPUT_FORMATS);
+/**
+ * The flag of a setting (or of the profile), as SETTINGS declares it. No
+ * default goes to commander: a flag not given leaves the setting to the
+ * environment and the profile (design rule 4); help names the built-in one.
+ */
+function settingFlag(key: SettingKey | 'profile'): Option {
+  const spec = key === 'profile' ? PROFILE : SETTINGS[key];
+  const { short, value, help, group } = spec.global!;
+  const fallback = spec.default === undefined ? '' : ` (default ${spec.default})`;
+  const option = new Option(`${short ? `${short}, ` : ''}${spec.flag} ${value}`, `${help}${fallback}`).helpGroup(group);
+  // -o: its values are checked with the other settings (an `output` setting may name it too); completion offers them.
+  if (key === 'output') COMPLETIONS.set(option, OUTPUT_FORMATS);
+  // --api-key is collected so that `serve` can take several; everywhere else the one given is used (see run()).
+  if (key === 'apiKey') option.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
   return option;
 }
 
