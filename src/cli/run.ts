@@ -10,8 +10,7 @@ import { version } from '../version.js';
 import { RunContext, type CliIO } from './context.js';
 import { describeFailure, EXIT_CODES_HELP } from './exit.js';
 import { EXIT } from '../exit-codes.js';
-import { registerLink } from './link.js';
-import { registerMessage } from './message.js';
+import { OPERATION_NOUNS, registerOperations } from './registrar.js';
 import { registerConfig } from './config.js';
 import { registerApi } from './api.js';
 import { registerCompletion } from './completion.js';
@@ -67,7 +66,7 @@ function reachOf(argv: readonly string[]): Reach {
  * message or config commands and of the link commands only `get`, and
  * `--help` no subcommands at all.
  */
-function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Command {
+export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Command {
   const reach = reachOf(argv);
   const program = new Command('smslink')
     .description('Short links and single SMS from the command line.')
@@ -120,9 +119,8 @@ function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Comma
   );
 
   // The nouns are always added in full; login, status, api, serve and completion are built only when reached.
-  const command = reach.among(program, ['link', 'message', 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']);
-  registerLink(program, runner, reach);
-  registerMessage(program, runner, reach);
+  const command = reach.among(program, [...OPERATION_NOUNS, 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']);
+  registerOperations(program, runner, reach);
   registerConfig(program, runner, reach);
   registerAuth(command, runner);
   registerApi(command, runner);
