@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { OperationSpec } from '../catalog/types.js';
 import { validateInput } from '../catalog/validate.js';
 import { ValidationError } from '../client/errors.js';
-import type { BulkHost, BulkOptions, BulkSpec, RowProblem } from '../bulk/run.js';
+import type { BulkHost, BulkOptions, BulkSpec, RowProblem } from '../bulk/engine.js';
 import type { RunContext } from './context.js';
 import { UsageError } from '../exit-codes.js';
 import { parseConcurrency, parseCount } from './common.js';

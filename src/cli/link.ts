@@ -30,7 +30,7 @@ async function renderList(ctx: RunContext, op: typeof linkCampaign, rows: object
 }
 
 async function bulkCreate(ctx: RunContext, opts: CliValues): Promise<number> {
-  const { runBulk } = await import('../bulk/run.js');
+  const { runBulk } = await import('../bulk/engine.js');
   const defaults = inputFrom(linkCreate, [], opts, ['fullLink']);
   checkExpiry(ctx, defaults, opts);
   const spec = columnSpec(

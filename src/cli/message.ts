@@ -21,7 +21,7 @@ export function placeholders(template: string): string[] {
 async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
   if (opts.to !== undefined) throw new UsageError('give either --to or --from-file, not both (the file has a recipient column)');
   if (opts.wait) throw new UsageError('--wait applies to a single send; after a bulk send, wait with `smslink message status - --wait` fed the messageIds');
-  const { runBulk } = await import('../bulk/run.js');
+  const { runBulk } = await import('../bulk/engine.js');
   const template = typeof opts.text === 'string' ? opts.text : undefined;
   if (template === '-') throw new UsageError('--text - (stdin) cannot be combined with --from-file; give the template inline');
   const { recipient: _r, text: _t, ...defaults } = inputFrom(messageSend, [], opts, [], ctx.now());

@@ -90,13 +90,13 @@ function targetOf(baseUrl: string): string {
 export async function runBulk(host: BulkHost, spec: BulkSpec, opts: BulkOptions): Promise<number> {
   const input = await openInput(opts.file, opts.format, host.stdin);
   try {
-    return await run(host, spec, opts, input);
+    return await runWithInput(host, spec, opts, input);
   } finally {
     input.cleanup();
   }
 }
 
-async function run(host: BulkHost, spec: BulkSpec, opts: BulkOptions, input: InputFile): Promise<number> {
+async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, input: InputFile): Promise<number> {
   spec.checkColumns(await columnsOf(input));
   // --dry-run sends nothing: it checks every row and shows the first request.
   const validateOnly = opts.validateOnly || host.dryRun;
