@@ -24,10 +24,11 @@ export type { BulkSpec, RowProblem } from './spec.js';
 
 /**
  * An input of at most this size is read whole and parsed at once, and pass
- * 2 sends from the rows pass 1 read (a streamed parse costs about a tenth of
- * a bulk run's CPU time per pass; a parse of the whole buffer a third of
- * that). Larger inputs are streamed, twice, so memory stays flat whatever
- * the size of the file.
+ * 2 sends from the rows pass 1 read: a streamed parse is a clear share of a
+ * bulk run's CPU time, per pass, and a parse of the whole buffer a fraction
+ * of that (a CPU profile of the bulk row of `npm run bench -- --only bulk`,
+ * its command run with `node --cpu-prof`, shows both). Larger inputs are
+ * streamed, twice, so memory stays flat whatever the size of the file.
  */
 const KEEP_ROWS_MAX_BYTES = 4 * 1024 * 1024;
 
