@@ -6,7 +6,8 @@
 
 import { Option, type Command } from 'commander';
 import type { OperationSpec, ParamSpec } from '../catalog/types.js';
-import type { GlobalOptions, RunContext } from './context.js';
+import type { RunContext } from './context.js';
+import type { GlobalOptions } from './run.js';
 import { UsageError } from '../exit-codes.js';
 import { parseTime, timeFlag, type TimeRules } from './time.js';
 

@@ -7,7 +7,8 @@ import { OUTPUT_FORMATS, PROFILE, SETTINGS } from '../config/resolve.js';
 import type { SettingKey } from '../config/file.js';
 import { painter } from '../output/color.js';
 import { version } from '../version.js';
-import { RunContext, type CliIO } from './context.js';
+import { RunContext } from './context.js';
+import type { OutStream } from '../output/format.js';
 import { describeFailure, EXIT_CODES_HELP } from './exit.js';
 import { EXIT } from '../exit-codes.js';
 import { OPERATION_NOUNS, registerOperations } from './registrar.js';
@@ -19,8 +20,48 @@ import { registerAuth } from './auth.js';
 import { COMPLETIONS, examples, globalsOf } from './operation.js';
 import { configureHelp, fitHelpText, groupCommands, registerHelp } from './help.js';
 
-export type { CliIO } from './context.js';
 export { redact } from '../secrets.js';
+
+export interface CliIO {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  /** Aborted when the user presses Ctrl-C (or stdout is closed: reason 'stdout-closed'). */
+  signal?: AbortSignal;
+  /** Aborted on a second Ctrl-C: whatever is still in flight is given up at once (bulk runs). */
+  stopNow?: AbortSignal;
+  /** stdout is a pipe or a socket, whose reader may go away (`| head -1`). */
+  readonly stdoutIsPipe?: boolean;
+  now?: () => Date;
+  /** Told while a pager runs: the bin then leaves Ctrl-C to the pager. */
+  onPager?: (running: boolean) => void;
+}
+
+/** Options every command accepts (program-level flags). */
+export interface GlobalOptions {
+  apiKey?: string;
+  /** Every --api-key given (serve accepts several). */
+  apiKeys?: string[];
+  baseUrl?: string;
+  profile?: string;
+  output?: string;
+  json?: boolean;
+  fields?: string;
+  quiet?: boolean;
+  verbose?: boolean;
+  dryRun?: boolean;
+  color?: boolean;
+  timeout?: string;
+  retries?: string;
+  proxy?: string;
+  caFile?: string;
+  allowInsecureHttp?: boolean;
+  showPii?: boolean;
+  sandbox?: boolean;
+  csvSafe?: boolean;
+  pager?: boolean;
+}
 
 /** Runs one command action with a fresh context; the action returns its exit code. */
 export type Runner = (cmd: Command, action: (ctx: RunContext) => Promise<number | void>) => Promise<void>;
