@@ -1,4 +1,5 @@
-// `smslink link ...`: the seven Link operations.
+// `smslink link ...`: what the commands of the seven Link operations do
+// beyond their catalog entries (src/cli/registrar.ts builds them).
 
 import { parseDate } from '../catalog/rules.js';
 import { linkCampaign, linkCreate, linkDelete, linkGet, linkList, linkStats, linkUpdate } from '../catalog/link.js';
@@ -68,7 +69,7 @@ function refOf(ref: string, opts: CliValues): LinkRef {
 /** The flags of `link update` that change something. */
 const UPDATE_FLAGS = '--status, --expires, --no-expiry or --comment';
 
-async function update(ctx: RunContext, typed: string, opts: CliValues): Promise<number> {
+async function update(ctx: RunContext, opts: CliValues, typed: string): Promise<number> {
   if (opts.expires !== undefined && opts.expiry === false) throw new UsageError('use either --expires or --no-expiry, not both');
   const ref = parseLinkRef(typed);
   const changes = inputFrom(linkUpdate, [undefined], opts);
@@ -118,7 +119,7 @@ async function update(ctx: RunContext, typed: string, opts: CliValues): Promise<
   return EXIT.OK;
 }
 
-async function deleteLinks(ctx: RunContext, refs: string[], opts: CliValues): Promise<number> {
+async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Promise<number> {
   const view = await ctx.view(linkDelete);
   const typed = await collectIds(ctx, refs);
   const client = await ctx.client();
@@ -246,7 +247,7 @@ remove the expiry on purpose.`,
         'smslink link update 417863 --no-expiry',
         'smslink link update 417863 --comment "moved to spring campaign"',
       ],
-      run: (ctx, opts, [ref]) => update(ctx, ref as string, opts),
+      run: (ctx, opts, [ref]) => update(ctx, opts, ref as string),
     },
 
     [linkDelete.id]: {
@@ -263,7 +264,7 @@ deleted are named on stderr and the exit code is 5.`,
         'smslink link delete ddoj https://sho.rt/ddok --yes',
         'smslink link list --query old -q | smslink link delete -',
       ],
-      run: (ctx, opts, [refs]) => deleteLinks(ctx, refs as string[], opts),
+      run: (ctx, opts, [refs]) => deleteLinks(ctx, opts, refs as string[]),
     },
 
     [linkStats.id]: LINK_STATS,

@@ -1,4 +1,6 @@
-// `smslink message ...`: send one SMS, read delivery status, list messages.
+// `smslink message ...`: send one SMS, read delivery status, list messages:
+// what each command does beyond its catalog entry (src/cli/registrar.ts
+// builds them).
 
 import type { Command } from 'commander';
 import { messageList, messageSend, messageStatus } from '../catalog/message.js';
@@ -112,7 +114,7 @@ function waitFlags(cmd: Command): Command {
     .option('--wait-timeout <duration>', 'how long --wait waits: 90s, 10m, 1h (default 10m)');
 }
 
-async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<number> {
+async function status(ctx: RunContext, opts: CliValues, ids: string[]): Promise<number> {
   const all = await collectIds(ctx, ids);
   const waitOpts = opts.wait ? waitOptions(opts) : undefined;
   const client = await ctx.client();
@@ -176,7 +178,7 @@ message of a row whose answer was lost before it sends that row again.`,
         'smslink message send --to 77011234567 --text "CI check" --wait --wait-timeout 2m',
         'smslink message send --from-file customers.csv --text "Hi {{name}}, your code is {{code}}" --rate 20',
       ],
-      run: (ctx, opts) => send(ctx, opts),
+      run: send,
     },
 
     [messageStatus.id]: {
@@ -191,7 +193,7 @@ when some were. More than 100 ids are split into several requests.`,
         'cut -d, -f1 sent.csv | smslink message status - -o csv',
         'smslink message status 123456 --wait --wait-timeout 5m   # exit 0 delivered, 7 not, 3 timeout',
       ],
-      run: (ctx, opts, [ids]) => status(ctx, ids as string[], opts),
+      run: (ctx, opts, [ids]) => status(ctx, opts, ids as string[]),
     },
 
     [messageList.id]: listCommand(
