@@ -66,6 +66,13 @@ export function formatDateTime(d: Date, utc = false): string {
     : `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+/**
+ * What params[shortenLinks] takes for links in a message's text (trailing
+ * punctuation included: the emulator leaves that out of the link it
+ * replaces). Global: for replace() and split(), not test().
+ */
+export const LINKS_IN_TEXT = /(?:https?:\/\/|www\.)[^\s<>"]+/gi;
+
 /** A link as a browser opens it: one written `www.…`, without a scheme, means http://. */
 export function withScheme(link: string): string {
   return /^www\./i.test(link) ? `http://${link}` : link;
