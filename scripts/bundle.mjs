@@ -194,7 +194,7 @@ const LAZY = [
   { importer: /node_modules\/undici\/lib\/dispatcher\/client-h1\.js$/, path: '../llhttp/constants.js', stub: llhttpConstants },
   // env-paths reads the home and temp dirs when it loads (node:os, ~0.2 ms); the config dir needs
   // it only without SMSLINK_CONFIG_DIR.
-  { importer: /src\/config\/store\.ts$/, path: 'env-paths', stub: (real) => `module.exports = (...args) => require(${real}).default(...args);` },
+  { importer: /src\/config\/file\.ts$/, path: 'env-paths', stub: (real) => `module.exports = (...args) => require(${real}).default(...args);` },
 ];
 /**
  * qs keeps the objects it has seen in a `side-channel`, whose ES5-era

@@ -17,7 +17,7 @@
 import { closeSync, openSync, readSync, writeSync, createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { UsageError } from '../cli/exit.js';
+import { UsageError } from '../exit-codes.js';
 
 export type RowState = 'sending' | 'done' | 'failed' | 'unknown' | 'invalid';
 const CODES: Record<RowState, number> = { sending: 1, done: 2, failed: 3, unknown: 4, invalid: 5 };

@@ -12,10 +12,10 @@
 // counts as arrived by then, so that a request that hangs does not hold up
 // the others.
 //
-// p-queue did this before, for about 12 µs of CPU per request (its queue,
-// events and a promise chain per task): some 5% of a bulk run's CPU time,
-// which is what the run's throughput is bound by on a machine it shares with
-// the service. This needs under 1 µs.
+// p-queue did this before, with a queue, events and a promise chain per
+// task: a share of a bulk run's CPU time that shows in its throughput, which
+// CPU bounds on a machine it shares with the service. This needs none of
+// them; `npm run bench -- --only bulk` with either one remeasures it.
 
 const WINDOW_MS = 1000;
 const LATE_MS = 1000;

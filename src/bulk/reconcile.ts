@@ -21,6 +21,7 @@
 
 import type { SmsLinkClient } from '../client/client.js';
 import type { Link, Message } from '../catalog/types.js';
+import { LINKS_IN_TEXT } from '../catalog/rules.js';
 import type { UnknownRow } from './journal.js';
 
 export type Settled = { kind: 'found'; result: Record<string, unknown> } | { kind: 'absent' } | { kind: 'failed'; error: string };
@@ -81,7 +82,6 @@ function assign<T extends { id: number }>(
   for (const row of rows) if (!out.has(row.key)) out.set(row.key, { kind: 'absent' });
 }
 
-const URL_IN_TEXT = /(?:https?:\/\/|www\.)[^\s<>"]+/gi;
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function messages(client: SmsLinkClient): Reconciler {
@@ -102,7 +102,7 @@ function messages(client: SmsLinkClient): Reconciler {
           const { recipient, text } = group[0].input as { recipient: string; text: string };
           // --shorten-links: the service replaced each link in the text, so the text is matched with any link in their place.
           const shortened = group[0].input.shortenLinks === 1;
-          const pattern = shortened ? new RegExp(`^${String(text).split(URL_IN_TEXT).map(escapeRegExp).join('\\S+')}$`) : undefined;
+          const pattern = shortened ? new RegExp(`^${String(text).split(LINKS_IN_TEXT).map(escapeRegExp).join('\\S+')}$`) : undefined;
           const ats = group.map((r) => r.at);
           try {
             const found: Message[] = [];

@@ -1,8 +1,9 @@
 // Pass 2 of a bulk run that sends: what happens to each row, from its check
 // to its outcome printed and journaled. A class of its own, apart from the
 // run, because V8 optimizes what runs for every row: small methods compile
-// quickly, where one large function took ~50 ms of optimizing, twice, on a
-// 2-core machine whose other core serves the requests.
+// quickly, where one large function was optimized twice, at a length that
+// showed in `npm run bench -- --only bulk` on a 2-core machine whose other
+// core serves the requests (`node --trace-opt` on the run shows it).
 
 import type { CheckContext } from '../catalog/rules.js';
 import type { SmsLinkClient } from '../client/client.js';

@@ -67,15 +67,26 @@ export function formatDateTime(d: Date, utc = false): string {
 }
 
 /**
+ * What params[shortenLinks] takes for links in a message's text (trailing
+ * punctuation included: the emulator leaves that out of the link it
+ * replaces). Global: for replace() and split(), not test().
+ */
+export const LINKS_IN_TEXT = /(?:https?:\/\/|www\.)[^\s<>"]+/gi;
+
+/** A link as a browser opens it: one written `www.…`, without a scheme, means http://. */
+export function withScheme(link: string): string {
+  return /^www\./i.test(link) ? `http://${link}` : link;
+}
+
+/**
  * A fullLink: an http(s) URL with a host, or a host name starting with
  * `www.`. A host name needs two labels or more, none empty (`www.`,
  * `https://a..b` are not URLs of any site); one trailing dot is allowed.
  */
 export function isFullLink(s: string): boolean {
   if (s.length === 0 || /\s/.test(s)) return false;
-  let candidate = s;
-  if (/^www\./i.test(s)) candidate = `http://${s}`;
-  else if (!/^https?:\/\//i.test(s)) return false;
+  const candidate = withScheme(s);
+  if (!/^https?:\/\//i.test(candidate)) return false;
   try {
     const host = new URL(candidate).hostname;
     if (host === 'localhost' || host.startsWith('[')) return true;

@@ -6,7 +6,8 @@ import type { Command } from 'commander';
 import { findOperation } from '../catalog/index.js';
 import type { RunContext } from './context.js';
 import { printDryRun } from './common.js';
-import { describeFailure, EXIT, UsageError } from './exit.js';
+import { describeFailure } from './exit.js';
+import { EXIT, UsageError } from '../exit-codes.js';
 import { examples, type CliValues } from './operation.js';
 import type { AddCommand, Runner } from './run.js';
 

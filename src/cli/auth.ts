@@ -4,7 +4,7 @@
 // there) would hold two commands. The help of each names gh's equivalent.
 
 import type { Command } from 'commander';
-import { UsageError } from './exit.js';
+import { UsageError } from '../exit-codes.js';
 import { examples, type CliValues } from './operation.js';
 import type { AddCommand, Runner } from './run.js';
 

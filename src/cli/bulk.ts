@@ -5,11 +5,35 @@ import type { Command } from 'commander';
 import type { OperationSpec } from '../catalog/types.js';
 import { validateInput } from '../catalog/validate.js';
 import { ValidationError } from '../client/errors.js';
-import type { BulkOptions, BulkSpec, RowProblem } from '../bulk/run.js';
+import type { BulkHost, BulkOptions, BulkSpec, RowProblem } from '../bulk/engine.js';
 import type { RunContext } from './context.js';
-import { UsageError } from './exit.js';
+import { UsageError } from '../exit-codes.js';
 import { parseConcurrency, parseCount } from './common.js';
 import { fromCli, type CliValues } from './operation.js';
+
+/** What the bulk engine needs of this run (src/bulk knows nothing of the CLI). */
+export function bulkHost(ctx: RunContext): BulkHost {
+  const { io } = ctx;
+  return {
+    stdin: io.stdin,
+    get stdout() {
+      return ctx.stdout;
+    },
+    stderr: io.stderr,
+    stdoutIsPipe: io.stdoutIsPipe === true,
+    signal: io.signal,
+    stopNow: io.stopNow,
+    dryRun: ctx.globals.dryRun === true,
+    target: () => (ctx.sandbox ? 'sandbox' : String(ctx.settings().baseUrl.value ?? '')),
+    now: () => ctx.now(),
+    note: (message) => ctx.note(message),
+    warn: (message) => ctx.warn(message),
+    view: (columns, primary) => ctx.view({ output: { rows: 'array', columns, primary } }),
+    // Thousands of requests: undici's start-up pays for itself in CPU per request (transport.ts); and
+    // Ctrl-C lets the requests in flight finish (a second one drops them).
+    client: () => ctx.client({ interruptible: false, httpClient: 'undici' }),
+  };
+}
 
 export function bulkOptions(cmd: Command): Command {
   return cmd

@@ -6,7 +6,7 @@ import type { SmsLinkClient } from '../client/client.js';
 import type { PreparedRequest } from '../client/request.js';
 import type { OperationSpec } from '../catalog/types.js';
 import type { RunContext } from './context.js';
-import { UsageError } from './exit.js';
+import { UsageError } from '../exit-codes.js';
 import { splitIds } from './operation.js';
 
 type Method = (input: object) => Promise<unknown>;

@@ -4,7 +4,7 @@
 
 import type { Argument, Command, Option } from 'commander';
 import type { RunContext } from './context.js';
-import { UsageError } from './exit.js';
+import { UsageError } from '../exit-codes.js';
 import { COMPLETIONS, examples, type CliValues } from './operation.js';
 import type { AddCommand, Runner } from './run.js';
 

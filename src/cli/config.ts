@@ -4,11 +4,11 @@
 import { Argument, type Command } from 'commander';
 import { helpWhenAlone } from './help.js';
 import { maskKey, resolveProfile, SETTINGS, settingByName } from '../config/resolve.js';
-import { configPath, openStore, SETTING_KEYS, writeProfile, type ProfileData, type SettingKey } from '../config/store.js';
+import { configPath, openConfigFile, SETTING_KEYS, writeProfile, type ProfileData, type SettingKey } from '../config/file.js';
 import type { RunContext } from './context.js';
 import { readStdin } from './common.js';
 import { registerSecret } from '../secrets.js';
-import { EXIT, UsageError } from './exit.js';
+import { EXIT, UsageError } from '../exit-codes.js';
 import { examples, type CliValues } from './operation.js';
 import type { Reach, Runner } from './run.js';
 import { completing } from './completion.js';
@@ -62,7 +62,7 @@ async function set(ctx: RunContext, name: string, value: string | undefined): Pr
 async function unset(ctx: RunContext, name: string): Promise<number> {
   const key = keyOf(name);
   const profile = currentProfile(ctx);
-  const store = await openStore(ctx.env);
+  const store = await openConfigFile(ctx.env);
   const profiles = { ...(store.get('profiles') ?? {}) };
   const data: ProfileData = { ...(profiles[profile] ?? {}) };
   delete data[key];
@@ -175,7 +175,7 @@ ${examples([
     .addHelpText('after', examples(['smslink config use staging', 'smslink config use default']))
     .action((profile: string, _o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
-        const store = await openStore(ctx.env);
+        const store = await openConfigFile(ctx.env);
         const names = Object.keys(store.get('profiles') ?? {});
         // Every later command would fail on a profile that does not exist (exit 4): a typo is caught here.
         if (!names.includes(profile) && profile !== 'default') {

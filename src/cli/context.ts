@@ -6,56 +6,17 @@ import type { SmsLinkClient, RequestEvent } from '../client/client.js';
 import type { DispatchTarget, HttpClient } from '../client/transport.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { rowFields } from '../catalog/columns.js';
-import { readStore, type StoreData } from '../config/store.js';
-import { isHttpUrl, OUTPUT_FORMATS, resolveSettings, type OutputFormat, type Settings } from '../config/resolve.js';
+import { readConfigFile, type ConfigFile } from '../config/file.js';
+import { isHttpUrl, OUTPUT_FORMATS, resolveSettings, type OutputFormat, type ResolvedSettings } from '../config/resolve.js';
 import { painter, useColor, type Paint } from '../output/color.js';
 import type { OutStream, View } from '../output/format.js';
-import { UsageError } from './exit.js';
+import { UsageError } from '../exit-codes.js';
 import { ConfigError } from '../client/errors.js';
 import { redact, registerSecret } from '../secrets.js';
 import { pagerCommand, runPager, screenRows } from './pager.js';
 import { PageBuffer, ScrubbedStream } from './streams.js';
-
-export interface CliIO {
-  stdout: OutStream;
-  stderr: OutStream;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  env: Record<string, string | undefined>;
-  /** Aborted when the user presses Ctrl-C (or stdout is closed: reason 'stdout-closed'). */
-  signal?: AbortSignal;
-  /** Aborted on a second Ctrl-C: whatever is still in flight is given up at once (bulk runs). */
-  stopNow?: AbortSignal;
-  /** stdout is a pipe or a socket, whose reader may go away (`| head -1`). */
-  readonly stdoutIsPipe?: boolean;
-  now?: () => Date;
-  /** Told while a pager runs: the bin then leaves Ctrl-C to the pager. */
-  onPager?: (running: boolean) => void;
-}
-
-/** Options every command accepts (program-level flags). */
-export interface GlobalOptions {
-  apiKey?: string;
-  /** Every --api-key given (serve accepts several). */
-  apiKeys?: string[];
-  baseUrl?: string;
-  profile?: string;
-  output?: string;
-  json?: boolean;
-  fields?: string;
-  quiet?: boolean;
-  verbose?: boolean;
-  dryRun?: boolean;
-  color?: boolean;
-  timeout?: string;
-  retries?: string;
-  proxy?: string;
-  caFile?: string;
-  allowInsecureHttp?: boolean;
-  showPii?: boolean;
-  sandbox?: boolean;
-  csvSafe?: boolean;
-  pager?: boolean;
-}
+import { reflow } from '../output/text.js';
+import type { CliIO, GlobalOptions } from './run.js';
 
 /** A URL as it may be shown: a password in it is masked. */
 function withoutCredentials(value: string): string {
@@ -67,18 +28,6 @@ function withoutCredentials(value: string): string {
   } catch {
     return value;
   }
-}
-
-/** A note broken at spaces to fit the terminal (notes are for people). */
-function fitNote(text: string, width: number | undefined): string {
-  if (!width || text.length <= width) return text;
-  const lines = [''];
-  for (const word of text.split(' ')) {
-    const last = lines.length - 1;
-    if (lines[last] && lines[last].length + 1 + word.length > width) lines.push(word);
-    else lines[last] = lines[last] ? `${lines[last]} ${word}` : word;
-  }
-  return lines.join('\n');
 }
 
 /** A proxy is a scheme, a host and a port, with credentials perhaps; no path, query or fragment (undici refuses them). */
@@ -113,8 +62,8 @@ export class RunContext {
   readonly stderr: OutStream;
   /** What a paged command has written so far (see page()). */
   #paged: PageBuffer | undefined;
-  #settings: Settings | undefined;
-  #store: StoreData | undefined;
+  #settings: ResolvedSettings | undefined;
+  #store: ConfigFile | undefined;
   #client: SmsLinkClient | undefined;
   #paint: Paint | undefined;
   #cleanups: Array<() => Promise<void>> = [];
@@ -180,15 +129,16 @@ export class RunContext {
     return this.io.now?.() ?? new Date();
   }
 
-  store(): StoreData {
+  /** The config file's profiles, read once per run (their keys are scrubbed from output from then on). */
+  store(): ConfigFile {
     if (!this.#store) {
-      this.#store = readStore(this.io.env);
+      this.#store = readConfigFile(this.io.env);
       for (const profile of Object.values(this.#store.profiles ?? {})) registerSecret(profile.apiKey);
     }
     return this.#store;
   }
 
-  settings(): Settings {
+  settings(): ResolvedSettings {
     if (!this.#settings) {
       const g = this.globals;
       if ((g.apiKeys?.length ?? 0) > 1) throw new UsageError('--api-key was given more than once; give one key');
@@ -215,7 +165,8 @@ export class RunContext {
    * does. Only for prose: a command in a note must stay on one line to paste.
    */
   tableNote(message: string): void {
-    this.note(fitNote(message, this.#paged ? this.tableWidth() : this.io.stderr.isTTY ? this.io.stderr.columns : undefined));
+    const width = this.#paged ? this.tableWidth() : this.io.stderr.isTTY ? this.io.stderr.columns : undefined;
+    this.note(width && message.length > width ? reflow(message, width).join('\n') : message);
   }
 
   async warn(message: string): Promise<void> {

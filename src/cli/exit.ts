@@ -1,61 +1,13 @@
-// The one table of exit codes and the one function that turns any error into
-// an exit code and a message (design rule 5). README and `smslink --help`
-// list the same codes.
+// The one function that turns any error into an exit code and a message
+// (design rule 5); the codes and their meanings are src/exit-codes.ts.
 
 import { ApiError, ConfigError, TransportError, ValidationError } from '../client/errors.js';
 import { OPERATIONS } from '../catalog/index.js';
 import type { Issue } from '../catalog/validate.js';
+import { EXIT, EXIT_MEANINGS, ExitError, PartialError, UsageError } from '../exit-codes.js';
 
-export const EXIT = {
-  OK: 0,
-  /** The service answered with an error code. */
-  API: 1,
-  /** Usage or invalid input, or a confirmation answered no (as gh's exit code for a cancelled prompt); nothing was sent. */
-  USAGE: 2,
-  /** Network or transport failure: refused, timeout, HTTP 5xx, not the envelope. */
-  TRANSPORT: 3,
-  /** Authentication or configuration: no key or base URL, codes 8, 9, 13, 14. */
-  CONFIG: 4,
-  /** Partly done. */
-  PARTIAL: 5,
-  /** Not found (code 2). */
-  NOT_FOUND: 6,
-  /** Waited messages ended in a final status other than DELIVRD. */
-  UNDELIVERED: 7,
-  INTERRUPTED: 130,
-} as const;
-
-export const EXIT_CODES_HELP = `Exit codes:
-  0    success
-  1    the service answered with an error code
-  2    usage or invalid input, or a confirmation answered no; nothing was sent
-  3    network or transport failure (refused, timeout, HTTP 5xx, not the envelope)
-  4    authentication or configuration (no key or base URL; codes 8, 9, 13, 14)
-  5    partly done (some ids or rows failed)
-  6    not found (code 2)
-  7    a waited message ended undelivered
-  130  interrupted (Ctrl-C, at a prompt too)`;
-
-/** A problem with how the command was called; nothing was sent. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-/** The command did part of its work; the message says what was left. */
-export class PartialError extends Error {
-  override name = 'PartialError';
-}
-
-/** An error that carries its own exit code (waits, interrupts). */
-export class ExitError extends Error {
-  override name = 'ExitError';
-  constructor(
-    message: string,
-    readonly code: number,
-  ) {
-    super(message);
-  }
-}
+/** The exit codes with their meanings, as `smslink --help` ends. */
+export const EXIT_CODES_HELP = `Exit codes:\n${EXIT_MEANINGS.map(({ code, meaning }) => `  ${String(code).padEnd(5)}${meaning}`).join('\n')}`;
 
 function cliOf(operation: string, key: string) {
   const op = OPERATIONS.find((o) => `${o.module}/${o.operation}` === operation);

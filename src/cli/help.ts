@@ -4,8 +4,9 @@
 // help and exits 0, as `smslink` alone does.
 
 import type { Command, Help, Option } from 'commander';
-import { UsageError } from './exit.js';
+import { UsageError } from '../exit-codes.js';
 import { examples } from './operation.js';
+import { reflow } from '../output/text.js';
 
 /** The global flags each subcommand's help repeats; `smslink --help` lists them all. */
 const SHORT_GLOBALS = ['--output', '--json', '--fields', '--quiet', '--dry-run', '--verbose', '--profile', '--sandbox'];
@@ -79,20 +80,6 @@ export function configureHelp(program: Command, width: () => number | undefined)
   program.configureHelp({ formatHelp, formatItem, subcommandTerm, minWidthToWrap: MIN_DESCRIPTION, sortSubcommands: false, showGlobalOptions: true });
   const helpWidth = () => width() ?? 80;
   program.configureOutput({ getOutHelpWidth: helpWidth, getErrHelpWidth: helpWidth });
-}
-
-/** Words of `text` in lines of at most `width` characters (help text is ASCII). */
-function reflow(text: string, width: number, indent = ''): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = indent;
-    }
-    line += line.trim() ? ` ${word}` : word;
-  }
-  return [...lines, line];
 }
 
 /** An example command broken at spaces (not inside quotes) with a trailing backslash, so it still pastes as one command. */

@@ -7,7 +7,8 @@
 
 import type { SmsLinkClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
-import { authHint, describeFailure, EXIT } from './exit.js';
+import { authHint, describeFailure } from './exit.js';
+import { EXIT } from '../exit-codes.js';
 
 export const CHECK_OPERATION = 'Message/GetSMSStatus';
 

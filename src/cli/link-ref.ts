@@ -6,7 +6,8 @@
 import type { SmsLinkClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
 import type { Link } from '../catalog/types.js';
-import { EXIT, ExitError, UsageError } from './exit.js';
+import { withScheme } from '../catalog/rules.js';
+import { EXIT, ExitError, UsageError } from '../exit-codes.js';
 import { mapLimit } from './common.js';
 
 export type LinkRef = { typed: string } & ({ id: number } | { code: string } | { shortLink: string });
@@ -14,7 +15,7 @@ export type LinkRef = { typed: string } & ({ id: number } | { code: string } | {
 /** How `link get` and the others read a reference; `--id`, `--code`, `--short-link` force it. */
 export function parseLinkRef(typed: string, forced?: 'id' | 'code' | 'shortLink'): LinkRef {
   const ref = typed.trim();
-  const kind = forced ?? (/^\d+$/.test(ref) ? 'id' : /^[a-z][a-z0-9+.-]*:\/\//i.test(ref) || /^www\./i.test(ref) ? 'shortLink' : 'code');
+  const kind = forced ?? (/^\d+$/.test(ref) ? 'id' : /^[a-z][a-z0-9+.-]*:\/\//i.test(withScheme(ref)) ? 'shortLink' : 'code');
   if (kind === 'id') {
     const id = Number(ref);
     if (!/^\d+$/.test(ref) || !Number.isSafeInteger(id) || id < 1)

@@ -3,14 +3,14 @@
 // not where the service's longest interval would (months into the future);
 // a range longer than the type allows is cut as the service cuts it, and said.
 
-import { Option, type Command } from 'commander';
+import { Option } from 'commander';
 import { linkStats, STATS_MAX_SPAN_MS, STATS_TYPES } from '../catalog/link.js';
 import { formatDateTime } from '../catalog/rules.js';
 import type { LinkStatsResult } from '../catalog/types.js';
 import { collectIds, mapLimit, parseConcurrency, prepareChunks, printDryRun } from './common.js';
 import type { RunContext } from './context.js';
-import { EXIT, UsageError } from './exit.js';
-import { examples, inputFrom, type CliValues } from './operation.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { inputFrom, type CliValues, type OperationCommand } from './operation.js';
 import { timeFlag, wallMs, wireOf } from './time.js';
 import { resolveLinks } from './link-ref.js';
 
@@ -82,8 +82,8 @@ async function criteria(ctx: RunContext, opts: CliValues): Promise<Record<string
   return { ...base, type, dateFrom: interval.dateFrom, dateTo: interval.dateTo };
 }
 
-/** Runs `link stats` for links already resolved to ids (with their codes when known). */
-export async function runLinkStats(ctx: RunContext, links: readonly StatsLink[], opts: CliValues, base: Record<string, unknown>): Promise<number> {
+/** Counts and shows the clicks of links already resolved to ids (with their codes when known). */
+async function showStats(ctx: RunContext, links: readonly StatsLink[], opts: CliValues, base: Record<string, unknown>): Promise<number> {
   const all = links.map((l) => String(l.id));
   const client = await ctx.client();
   const { parts, prepared } = prepareChunks(client, linkStats, all, base);
@@ -109,7 +109,7 @@ export async function runLinkStats(ctx: RunContext, links: readonly StatsLink[],
 }
 
 /** `link stats <id...>` as typed: ids, comma lists and `-` for stdin. */
-export async function linkStatsCommand(ctx: RunContext, refs: readonly string[], opts: CliValues): Promise<number> {
+async function stats(ctx: RunContext, opts: CliValues, refs: readonly string[]): Promise<number> {
   // The flags are checked (the type with a stand-in id) before any link is looked up.
   const base = await criteria(ctx, opts);
   const client = await ctx.client();
@@ -118,19 +118,17 @@ export async function linkStatsCommand(ctx: RunContext, refs: readonly string[],
   // A chart names links by code: ids typed by hand are looked up for theirs (not for a dry run or data output).
   const codes = !ctx.globals.dryRun && ctx.format() === 'table' && !ctx.globals.quiet && !ctx.fields();
   const links = await resolveLinks(client, typed, { codes, concurrency: parseConcurrency(opts.concurrency) });
-  return runLinkStats(ctx, links, opts, base);
+  return showStats(ctx, links, opts, base);
 }
 
-/** The flags and help of `link stats` besides the catalog's. */
-export function statsOptions(cmd: Command): Command {
-  return cmd
-    .addOption(new Option('--from <time>', 'alias of --since').hideHelp())
-    .addOption(new Option('--to <time>', 'alias of --until').hideHelp())
-    .option('--concurrency <n>', 'requests in flight when more than 5 ids are given (default 4)')
-    .addHelpText(
-      'after',
-      `
---since and --until take YYYY-MM-DD (from 00:00:00, to 23:59:59), a time
+/** What `link stats` adds to its catalog entry. */
+export const LINK_STATS: OperationCommand = {
+  flags: (cmd) =>
+    cmd
+      .addOption(new Option('--from <time>', 'alias of --since').hideHelp())
+      .addOption(new Option('--to <time>', 'alias of --until').hideHelp())
+      .option('--concurrency <n>', 'requests in flight when more than 5 ids are given (default 4)'),
+  about: `--since and --until take YYYY-MM-DD (from 00:00:00, to 23:59:59), a time
 "YYYY-MM-DD HH:MM[:SS]", now, or a time ago: 30m, 12h, 7d, 2w (m minutes,
 h hours, d days, w weeks; -7d is the same as 7d, +1d is ahead). --from and
 --to still work as their aliases. Times are your machine's local time.
@@ -139,13 +137,13 @@ One interval covers at most 3 years (monthly), 90 days (daily), 1 week
 (hourly) or 3 hours (minute). Without --since and --until it is the latest
 such interval; --since alone ends now; a longer range is cut (with a
 warning). A run of periods without clicks is one line of the chart. More
-than 5 ids are split into several requests and merged.
-${examples([
-  'smslink link stats 417863                       # daily, the last 90 days',
-  'smslink link stats 417863 417864 --since 7d',
-  'smslink link stats 417863 --type hourly --since 2d --until 1d',
-  'smslink link stats 417863 --type daily --since 2026-10-01 --until 2026-10-31',
-  'smslink link stats 417863 417864 --type monthly -o csv',
-])}`,
-    );
-}
+than 5 ids are split into several requests and merged.`,
+  examples: [
+    'smslink link stats 417863                       # daily, the last 90 days',
+    'smslink link stats 417863 417864 --since 7d',
+    'smslink link stats 417863 --type hourly --since 2d --until 1d',
+    'smslink link stats 417863 --type daily --since 2026-10-01 --until 2026-10-31',
+    'smslink link stats 417863 417864 --type monthly -o csv',
+  ],
+  run: (ctx, opts, [refs]) => stats(ctx, opts, refs as string[]),
+};

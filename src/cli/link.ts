@@ -1,20 +1,18 @@
-// `smslink link ...`: the seven Link operations.
+// `smslink link ...`: what the commands of the seven Link operations do
+// beyond their catalog entries (src/cli/registrar.ts builds them).
 
-import type { Command } from 'commander';
-import { helpWhenAlone } from './help.js';
 import { parseDate } from '../catalog/rules.js';
 import { linkCampaign, linkCreate, linkDelete, linkGet, linkList, linkStats, linkUpdate } from '../catalog/link.js';
 import type { CampaignLink, DeleteLinksResult, Link } from '../catalog/types.js';
 import type { RunContext } from './context.js';
 import { callOperation, collectIds, dryRun, printDryRun } from './common.js';
-import { linkStatsCommand, statsOptions } from './link-stats.js';
-import { EXIT, PartialError, UsageError } from './exit.js';
+import { LINK_STATS } from './link-stats.js';
+import { EXIT, PartialError, UsageError } from '../exit-codes.js';
 import { ApiError } from '../client/errors.js';
-import { addParams, examples, inputFrom, type CliValues } from './operation.js';
-import { bulkFlags, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
-import { listPages, pagingOptions } from './paging.js';
+import { inputFrom, type CliValues, type NounCommands, type Positional } from './operation.js';
+import { bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
+import { listCommand } from './paging.js';
 import { getInput, notFound, parseLinkRef, readLink, resolveLinkIds, type LinkRef } from './link-ref.js';
-import type { Reach, Runner } from './run.js';
 import { askFirst, idList, plural, YES_OPTION } from './prompt.js';
 
 async function render(ctx: RunContext, op: typeof linkCreate | typeof linkGet | typeof linkUpdate, record: object): Promise<void> {
@@ -33,7 +31,7 @@ async function renderList(ctx: RunContext, op: typeof linkCampaign, rows: object
 }
 
 async function bulkCreate(ctx: RunContext, opts: CliValues): Promise<number> {
-  const { runBulk } = await import('../bulk/run.js');
+  const { runBulk } = await import('../bulk/engine.js');
   const defaults = inputFrom(linkCreate, [], opts, ['fullLink']);
   checkExpiry(ctx, defaults, opts);
   const spec = columnSpec(
@@ -46,7 +44,7 @@ async function bulkCreate(ctx: RunContext, opts: CliValues): Promise<number> {
       primary: 'shortLink',
     },
   );
-  return runBulk(ctx, spec, bulkFlags(opts));
+  return runBulk(bulkHost(ctx), spec, bulkFlags(opts));
 }
 
 /** An expiry date before today makes a link that stops working at once: a mistake, unless --allow-past. */
@@ -71,7 +69,7 @@ function refOf(ref: string, opts: CliValues): LinkRef {
 /** The flags of `link update` that change something. */
 const UPDATE_FLAGS = '--status, --expires, --no-expiry or --comment';
 
-async function update(ctx: RunContext, typed: string, opts: CliValues): Promise<number> {
+async function update(ctx: RunContext, opts: CliValues, typed: string): Promise<number> {
   if (opts.expires !== undefined && opts.expiry === false) throw new UsageError('use either --expires or --no-expiry, not both');
   const ref = parseLinkRef(typed);
   const changes = inputFrom(linkUpdate, [undefined], opts);
@@ -121,7 +119,7 @@ async function update(ctx: RunContext, typed: string, opts: CliValues): Promise<
   return EXIT.OK;
 }
 
-async function remove(ctx: RunContext, refs: string[], opts: CliValues = {}): Promise<number> {
+async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Promise<number> {
   const view = await ctx.view(linkDelete);
   const typed = await collectIds(ctx, refs);
   const client = await ctx.client();
@@ -156,150 +154,124 @@ async function remove(ctx: RunContext, refs: string[], opts: CliValues = {}): Pr
   return EXIT.OK;
 }
 
-/** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
-export function registerLink(program: Command, runner: Runner, reach: Reach): void {
-  const link = helpWhenAlone(program.command('link').description('Create, find, change and delete short links')).addHelpText(
-    'after',
-    `\nA link is named by its id (all digits), its code, or its short link.\n${examples([
-      'smslink link create https://example.com/spring-sale',
-      'smslink link list --query spring',
-      'smslink link stats ddoj --since 7d',
-      'smslink link update https://sho.rt/ddoj --status inactive',
-    ])}`,
-  );
-  if (!reach.noun('link')) return;
-  const verb = reach.among(link, ['create', 'get', 'list', 'update', 'delete', 'stats', 'campaign']);
+async function create(ctx: RunContext, opts: CliValues, fullLink: string | undefined): Promise<number> {
+  if (opts.fromFile !== undefined) {
+    if (fullLink !== undefined) throw new UsageError('give either <fullLink> or --from-file, not both');
+    return bulkCreate(ctx, opts);
+  }
+  rejectBulkFlagsWithoutFile(opts);
+  if (fullLink === undefined) throw new UsageError('link create: give the URL to shorten (smslink link create https://example.com/page), or --from-file FILE');
+  const input = { fullLink, ...inputFrom(linkCreate, [], opts, ['fullLink']) };
+  checkExpiry(ctx, input, opts);
+  await ctx.view(linkCreate);
+  if (ctx.globals.dryRun) return (await dryRun(ctx, linkCreate, input), EXIT.OK);
+  await render(ctx, linkCreate, await callOperation(ctx, linkCreate, input));
+  return EXIT.OK;
+}
 
-  const createCommand = verb('create', linkCreate.summary);
-  if (createCommand)
-    bulkOptions(
-      addParams(createCommand, linkCreate, ['fullLink'])
-        .argument('[fullLink]', 'the URL to shorten (https://... or www....); or use --from-file')
-        .option(...ALLOW_PAST),
-    )
-      .addHelpText(
-        'after',
-        `
-With --from-file, each row of a CSV (header: fullLink, and optionally status,
+async function get(ctx: RunContext, opts: CliValues, ref: string): Promise<number> {
+  const input = getInput(refOf(ref, opts));
+  if (ctx.globals.dryRun) return (await dryRun(ctx, linkGet, input), EXIT.OK);
+  ctx.page();
+  await render(ctx, linkGet, await readLink(await ctx.client(), refOf(ref, opts)));
+  return EXIT.OK;
+}
+
+async function campaign(ctx: RunContext, opts: CliValues, args: readonly Positional[]): Promise<number> {
+  const input = inputFrom(linkCampaign, [...args], opts);
+  if (ctx.globals.dryRun) return (await dryRun(ctx, linkCampaign, input), EXIT.OK);
+  ctx.page();
+  await renderList(ctx, linkCampaign, await callOperation<CampaignLink[]>(ctx, linkCampaign, input), 'links in this campaign');
+  return EXIT.OK;
+}
+
+/** `smslink link ...`: what each Link operation's command adds to its catalog entry. */
+export const LINK: NounCommands = {
+  description: 'Create, find, change and delete short links',
+  about: 'A link is named by its id (all digits), its code, or its short link.',
+  examples: [
+    'smslink link create https://example.com/spring-sale',
+    'smslink link list --query spring',
+    'smslink link stats ddoj --since 7d',
+    'smslink link update https://sho.rt/ddoj --status inactive',
+  ],
+  commands: {
+    [linkCreate.id]: {
+      // Optional here, for --from-file.
+      skip: ['fullLink'],
+      flags: (cmd) => bulkOptions(cmd.argument('[fullLink]', 'the URL to shorten (https://... or www....); or use --from-file').option(...ALLOW_PAST)),
+      about: `With --from-file, each row of a CSV (header: fullLink, and optionally status,
 expirationDate, comment) or NDJSON file becomes one link; --status, --expires
 and --comment fill empty cells. Results stream as rows finish; a journal
-beside the file makes a rerun skip what was done.
-${examples([
-  'smslink link create https://example.com/spring-sale',
-  'smslink link create www.example.com/a --expires 2026-12-31 --comment "winter promo"',
-  'smslink link create https://example.com/x --status inactive -q   # prints the short link only',
-  'smslink link create --from-file links.csv --concurrency 8 -o csv > created.csv',
-  'smslink link create --from-file links.csv --validate-only',
-])}`,
-      )
-      .action((fullLink: string | undefined, opts: CliValues, cmd: Command) =>
-        runner(cmd, async (ctx) => {
-          if (opts.fromFile !== undefined) {
-            if (fullLink !== undefined) throw new UsageError('give either <fullLink> or --from-file, not both');
-            return bulkCreate(ctx, opts);
-          }
-          rejectBulkFlagsWithoutFile(opts);
-          if (fullLink === undefined) throw new UsageError('link create: give the URL to shorten (smslink link create https://example.com/page), or --from-file FILE');
-          const input = { fullLink, ...inputFrom(linkCreate, [], opts, ['fullLink']) };
-          checkExpiry(ctx, input, opts);
-          await ctx.view(linkCreate);
-          if (ctx.globals.dryRun) return (await dryRun(ctx, linkCreate, input), EXIT.OK);
-          await render(ctx, linkCreate, await callOperation(ctx, linkCreate, input));
-        }),
-      );
+beside the file makes a rerun skip what was done.`,
+      examples: [
+        'smslink link create https://example.com/spring-sale',
+        'smslink link create www.example.com/a --expires 2026-12-31 --comment "winter promo"',
+        'smslink link create https://example.com/x --status inactive -q   # prints the short link only',
+        'smslink link create --from-file links.csv --concurrency 8 -o csv > created.csv',
+        'smslink link create --from-file links.csv --validate-only',
+      ],
+      run: (ctx, opts, [fullLink]) => create(ctx, opts, fullLink as string | undefined),
+    },
 
-  verb('get', linkGet.summary)
-    ?.argument('<ref>', 'link id (all digits), short link (a URL) or code')
-    .option('--id', 'treat <ref> as an id')
-    .option('--code', 'treat <ref> as a code')
-    .option('--short-link', 'treat <ref> as a short link')
-    .addHelpText('after', examples(['smslink link get 417863', 'smslink link get ddoj', 'smslink link get https://sho.rt/ddoj', 'smslink link get 1234 --code']))
-    .action((ref: string, opts: CliValues, cmd: Command) =>
-      runner(cmd, async (ctx) => {
-        const input = getInput(refOf(ref, opts));
-        if (ctx.globals.dryRun) return (await dryRun(ctx, linkGet, input), EXIT.OK);
-        ctx.page();
-        await render(ctx, linkGet, await readLink(await ctx.client(), refOf(ref, opts)));
-      }),
-    );
+    [linkGet.id]: {
+      // One reference, whichever kind (refOf); the flags only say which it is.
+      skip: ['id', 'code', 'shortLink'],
+      flags: (cmd) =>
+        cmd
+          .argument('<ref>', 'link id (all digits), short link (a URL) or code')
+          .option('--id', 'treat <ref> as an id')
+          .option('--code', 'treat <ref> as a code')
+          .option('--short-link', 'treat <ref> as a short link'),
+      examples: ['smslink link get 417863', 'smslink link get ddoj', 'smslink link get https://sho.rt/ddoj', 'smslink link get 1234 --code'],
+      run: (ctx, opts, [ref]) => get(ctx, opts, ref as string),
+    },
 
-  const listCommand = verb('list', linkList.summary);
-  if (listCommand)
-    pagingOptions(addParams(listCommand, linkList))
-      .addHelpText(
-        'after',
-        examples([
-          'smslink link list',
-          'smslink link list --status active --sort clickCnt:desc --page-size 50',
-          'smslink link list --created-from 2026-01-01 --query promo -o csv',
-          'smslink link list --all -o ndjson > links.ndjson',
-        ]),
-      )
-      .action((opts: CliValues, cmd: Command) =>
-        runner(cmd, (ctx) => listPages(ctx, linkList, inputFrom(linkList, [], opts, [], ctx.now()), opts, 'links')),
-      );
+    [linkList.id]: listCommand(linkList, 'links', undefined, [
+      'smslink link list',
+      'smslink link list --status active --sort clickCnt:desc --page-size 50',
+      'smslink link list --created-from 2026-01-01 --query promo -o csv',
+      'smslink link list --all -o ndjson > links.ndjson',
+    ]),
 
-  const updateCommand = verb('update', linkUpdate.summary);
-  if (updateCommand)
-    addParams(updateCommand, linkUpdate)
-      .option('--no-expiry', 'remove the expiry date: the link works indefinitely')
-      .option(...ALLOW_PAST)
-      .addHelpText(
-        'after',
-        `
-Link/Update on the service clears the expiry date whenever it is not sent.
+    [linkUpdate.id]: {
+      flags: (cmd) => cmd.option('--no-expiry', 'remove the expiry date: the link works indefinitely').option(...ALLOW_PAST),
+      about: `Link/Update on the service clears the expiry date whenever it is not sent.
 smslink protects you from that: without --expires it first reads the link
 and resends its current expiry date, status and comment. Use --no-expiry to
-remove the expiry on purpose.
-${examples([
-  'smslink link update 417863 --status inactive',
-  'smslink link update https://sho.rt/ddoj --comment "spring"',
-  'smslink link update 417863 --expires 2026-12-31',
-  'smslink link update 417863 --no-expiry',
-  'smslink link update 417863 --comment "moved to spring campaign"',
-])}`,
-      )
-      .action((id: string, opts: CliValues, cmd: Command) => runner(cmd, (ctx) => update(ctx, id, opts)));
+remove the expiry on purpose.`,
+      examples: [
+        'smslink link update 417863 --status inactive',
+        'smslink link update https://sho.rt/ddoj --comment "spring"',
+        'smslink link update 417863 --expires 2026-12-31',
+        'smslink link update 417863 --no-expiry',
+        'smslink link update 417863 --comment "moved to spring campaign"',
+      ],
+      run: (ctx, opts, [ref]) => update(ctx, opts, ref as string),
+    },
 
-  const deleteCommand = verb('delete', linkDelete.summary);
-  if (deleteCommand)
-    addParams(deleteCommand, linkDelete)
-      .option(...YES_OPTION)
-      .addHelpText(
-        'after',
-        `
-On a terminal it first asks "Delete 2 links (417863, 417864)? [y/N]"; any
+    [linkDelete.id]: {
+      flags: (cmd) => cmd.option(...YES_OPTION),
+      about: `On a terminal it first asks "Delete 2 links (417863, 417864)? [y/N]"; any
 answer but y or yes deletes nothing and exits 2. --yes skips the question;
 nothing is asked when stdin is not a terminal (a pipe, a script) or with
 --dry-run. Exit code 0 when every id was deleted; otherwise the ids not
-deleted are named on stderr and the exit code is 5.
-${examples([
+deleted are named on stderr and the exit code is 5.`,
+      examples: [
         'smslink link delete 417863',
         'smslink link delete 417863 --yes',
         'smslink link delete 417863 417864,417865',
         'smslink link delete ddoj https://sho.rt/ddok --yes',
         'smslink link list --query old -q | smslink link delete -',
-      ])}`,
-      )
-      .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => remove(ctx, ids, opts)));
+      ],
+      run: (ctx, opts, [refs]) => deleteLinks(ctx, opts, refs as string[]),
+    },
 
-  const statsCommand = verb('stats', linkStats.summary);
-  if (statsCommand)
-    statsOptions(addParams(statsCommand, linkStats)).action((ids: string[], opts: CliValues, cmd: Command) =>
-      runner(cmd, (ctx) => linkStatsCommand(ctx, ids, opts)),
-    );
+    [linkStats.id]: LINK_STATS,
 
-  const campaignCommand = verb('campaign', linkCampaign.summary);
-  if (campaignCommand)
-    addParams(campaignCommand, linkCampaign)
-      .addHelpText('after', examples(['smslink link campaign 9001', 'smslink link campaign 9001 -o csv --fields shortLink,clickCnt,redirectCnt']))
-      .action((campaignId: string, opts: CliValues, cmd: Command) =>
-        runner(cmd, async (ctx) => {
-          const input = inputFrom(linkCampaign, [campaignId], opts);
-          if (ctx.globals.dryRun) return (await dryRun(ctx, linkCampaign, input), EXIT.OK);
-          ctx.page();
-          await renderList(ctx, linkCampaign, await callOperation<CampaignLink[]>(ctx, linkCampaign, input), 'links in this campaign');
-        }),
-      );
-}
-
+    [linkCampaign.id]: {
+      examples: ['smslink link campaign 9001', 'smslink link campaign 9001 -o csv --fields shortLink,clickCnt,redirectCnt'],
+      run: campaign,
+    },
+  },
+};

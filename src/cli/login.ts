@@ -4,12 +4,12 @@
 // profile only when the service accepted the key.
 
 import { isHttpUrl, maskKey, SETTINGS } from '../config/resolve.js';
-import { writeProfile } from '../config/store.js';
+import { writeProfile } from '../config/file.js';
 import { painter } from '../output/color.js';
 import { RunContext } from './context.js';
 import { readStdin } from './common.js';
 import { currentProfile, KEY_PROMPT } from './config.js';
-import { ExitError, UsageError } from './exit.js';
+import { ExitError, UsageError } from '../exit-codes.js';
 import { checkKey, CHECK_OPERATION } from './key-check.js';
 import type { CliValues } from './operation.js';
 import { promptLine, promptSecret } from './prompt.js';

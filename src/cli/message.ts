@@ -1,17 +1,17 @@
-// `smslink message ...`: send one SMS, read delivery status, list messages.
+// `smslink message ...`: send one SMS, read delivery status, list messages:
+// what each command does beyond its catalog entry (src/cli/registrar.ts
+// builds them).
 
 import type { Command } from 'commander';
-import { helpWhenAlone } from './help.js';
 import { messageList, messageSend, messageStatus } from '../catalog/message.js';
 import type { MessageStatusRecord, SendMessageResult } from '../catalog/types.js';
 import type { RunContext } from './context.js';
 import { callOperation, collectIds, prepareChunks, mapLimit, parseConcurrency, printDryRun, readStdin } from './common.js';
-import { EXIT, ExitError, PartialError, UsageError } from './exit.js';
-import { bulkFlags, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
-import { addParams, examples, inputFrom, type CliValues } from './operation.js';
-import { listPages, pagingOptions } from './paging.js';
+import { EXIT, ExitError, PartialError, UsageError } from '../exit-codes.js';
+import { bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
+import { inputFrom, type CliValues, type NounCommands } from './operation.js';
+import { listCommand } from './paging.js';
 import { parseDuration, waitForDelivery, waitOutcome, type WaitOptions, type WaitResult } from './wait.js';
-import type { Reach, Runner } from './run.js';
 
 const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 
@@ -23,7 +23,7 @@ export function placeholders(template: string): string[] {
 async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
   if (opts.to !== undefined) throw new UsageError('give either --to or --from-file, not both (the file has a recipient column)');
   if (opts.wait) throw new UsageError('--wait applies to a single send; after a bulk send, wait with `smslink message status - --wait` fed the messageIds');
-  const { runBulk } = await import('../bulk/run.js');
+  const { runBulk } = await import('../bulk/engine.js');
   const template = typeof opts.text === 'string' ? opts.text : undefined;
   if (template === '-') throw new UsageError('--text - (stdin) cannot be combined with --from-file; give the template inline');
   const { recipient: _r, text: _t, ...defaults } = inputFrom(messageSend, [], opts, [], ctx.now());
@@ -63,7 +63,7 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
       alsoUsed: [...used],
     },
   );
-  return runBulk(ctx, spec, bulkFlags(opts));
+  return runBulk(bulkHost(ctx), spec, bulkFlags(opts));
 }
 
 /** What `message send --wait` shows: the send result, then the delivery. */
@@ -114,7 +114,7 @@ function waitFlags(cmd: Command): Command {
     .option('--wait-timeout <duration>', 'how long --wait waits: 90s, 10m, 1h (default 10m)');
 }
 
-async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<number> {
+async function status(ctx: RunContext, opts: CliValues, ids: string[]): Promise<number> {
   const all = await collectIds(ctx, ids);
   const waitOpts = opts.wait ? waitOptions(opts) : undefined;
   const client = await ctx.client();
@@ -144,26 +144,18 @@ async function status(ctx: RunContext, ids: string[], opts: CliValues): Promise<
   return EXIT.OK;
 }
 
-/** Registers the noun; its subcommands as far as the run can reach them (see buildProgram in run.ts). */
-export function registerMessage(program: Command, runner: Runner, reach: Reach): void {
-  const message = helpWhenAlone(program.command('message').description('Send single SMS messages and follow their delivery')).addHelpText(
-    'after',
-    examples([
-      'smslink message send --to +77011234567 --text "Your code is 4711" --wait',
-      'smslink message status 123456',
-      'smslink message list --status undelivered --sent-from 1d',
-    ]),
-  );
-  if (!reach.noun('message')) return;
-  const verb = reach.among(message, ['send', 'status', 'list']);
-
-  const sendCommand = verb('send', messageSend.summary);
-  if (sendCommand)
-    bulkOptions(waitFlags(addParams(sendCommand, messageSend)))
-      .addHelpText(
-        'after',
-        `
-The recipient is written in international format; +, spaces, dashes and
+/** `smslink message ...`: what each Message operation's command adds to its catalog entry. */
+export const MESSAGE: NounCommands = {
+  description: 'Send single SMS messages and follow their delivery',
+  examples: [
+    'smslink message send --to +77011234567 --text "Your code is 4711" --wait',
+    'smslink message status 123456',
+    'smslink message list --status undelivered --sent-from 1d',
+  ],
+  commands: {
+    [messageSend.id]: {
+      flags: (cmd) => bulkOptions(waitFlags(cmd)),
+      about: `The recipient is written in international format; +, spaces, dashes and
 brackets are removed (7 to 15 digits remain). --dry-run also shows the
 encoding (GSM-7 or UCS-2) and the number of segments.
 
@@ -176,54 +168,46 @@ and optionally from, name, at, validity) is one message. --text "Hi {{name}}"
 fills placeholders from the row's columns (a column used by the template
 only fills the text); --from, --name, --at and --validity fill empty cells. A journal beside the file records every
 outcome: a rerun skips sent rows, retries failed ones, and looks for the
-message of a row whose answer was lost before it sends that row again.
-${examples([
-  'smslink message send --to +77011234567 --text "Your code is 4711"',
-  'echo "Meeting moved to 15:00" | smslink message send --to 77011234567 --text -',
-  'smslink message send --to 77011234567 --text "Sale: https://example.com/sale" --shorten-links',
-  'smslink message send --to 77011234567 --text "Reminder" --at "2026-12-01 09:00" --validity 120',
-  'smslink message send --to 77011234567 --text "Your table is ready" --at +2h',
-  'smslink message send --to 77011234567 --text "CI check" --wait --wait-timeout 2m',
-  'smslink message send --from-file customers.csv --text "Hi {{name}}, your code is {{code}}" --rate 20',
-])}`,
-      )
-      .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => send(ctx, opts)));
+message of a row whose answer was lost before it sends that row again.`,
+      examples: [
+        'smslink message send --to +77011234567 --text "Your code is 4711"',
+        'echo "Meeting moved to 15:00" | smslink message send --to 77011234567 --text -',
+        'smslink message send --to 77011234567 --text "Sale: https://example.com/sale" --shorten-links',
+        'smslink message send --to 77011234567 --text "Reminder" --at "2026-12-01 09:00" --validity 120',
+        'smslink message send --to 77011234567 --text "Your table is ready" --at +2h',
+        'smslink message send --to 77011234567 --text "CI check" --wait --wait-timeout 2m',
+        'smslink message send --from-file customers.csv --text "Hi {{name}}, your code is {{code}}" --rate 20',
+      ],
+      run: send,
+    },
 
-  const statusCommand = verb('status', messageStatus.summary);
-  if (statusCommand)
-    waitFlags(addParams(statusCommand, messageStatus))
-      .option('--concurrency <n>', 'requests in flight when more than 100 ids are given (default 4)')
-      .addHelpText(
-        'after',
-        `
-Statuses: NEW, ENQUEUD, ACCEPTD, PDLIVRD (not final); DELIVRD, UNDELIV,
+    [messageStatus.id]: {
+      flags: (cmd) => waitFlags(cmd).option('--concurrency <n>', 'requests in flight when more than 100 ids are given (default 4)'),
+      about: `Statuses: NEW, ENQUEUD, ACCEPTD, PDLIVRD (not final); DELIVRD, UNDELIV,
 REJECTD, EXPIRED, DELETED (final). Ids the service does not know (or that
 belong to another key) are named on stderr: exit 6 when none was found, 5
-when some were. More than 100 ids are split into several requests.
-${examples([
-  'smslink message status 123456',
-  'smslink message status 123456,123457 -q',
-  'cut -d, -f1 sent.csv | smslink message status - -o csv',
-  'smslink message status 123456 --wait --wait-timeout 5m   # exit 0 delivered, 7 not, 3 timeout',
-])}`,
-      )
-      .action((ids: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => status(ctx, ids, opts)));
+when some were. More than 100 ids are split into several requests.`,
+      examples: [
+        'smslink message status 123456',
+        'smslink message status 123456,123457 -q',
+        'cut -d, -f1 sent.csv | smslink message status - -o csv',
+        'smslink message status 123456 --wait --wait-timeout 5m   # exit 0 delivered, 7 not, 3 timeout',
+      ],
+      run: (ctx, opts, [ids]) => status(ctx, opts, ids as string[]),
+    },
 
-  const listCommand = verb('list', messageList.summary);
-  if (listCommand)
-    pagingOptions(addParams(listCommand, messageList))
-      .addHelpText(
-        'after',
-        `
-Time criteria take YYYY-MM-DD (filled to 00:00:00 for -from and 23:59:59
+    [messageList.id]: listCommand(
+      messageList,
+      'messages',
+      `Time criteria take YYYY-MM-DD (filled to 00:00:00 for -from and 23:59:59
 for -to), "YYYY-MM-DD HH:MM[:SS]", now, or a time ago: 30m, 12h, 7d, 2w
-(m minutes, h hours, d days, w weeks), in your machine's local time.
-${examples([
-  'smslink message list --to 77011234567',
-  'smslink message list --status UNDELIV --sent-from 2026-11-01 --with-number-info',
-  'smslink message list --sent-from 1d --sent-to now',
-  'smslink message list --campaign-ids 9001,9002 --sort startSendTs:desc --all -o ndjson',
-])}`,
-      )
-      .action((opts: CliValues, cmd: Command) => runner(cmd, (ctx) => listPages(ctx, messageList, inputFrom(messageList, [], opts, [], ctx.now()), opts, 'messages')));
-}
+(m minutes, h hours, d days, w weeks), in your machine's local time.`,
+      [
+        'smslink message list --to 77011234567',
+        'smslink message list --status UNDELIV --sent-from 2026-11-01 --with-number-info',
+        'smslink message list --sent-from 1d --sent-to now',
+        'smslink message list --campaign-ids 9001,9002 --sort startSendTs:desc --all -o ndjson',
+      ],
+    ),
+  },
+};

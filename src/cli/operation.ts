@@ -1,15 +1,45 @@
 // Builds a commander command from a catalog operation: positional arguments,
 // flags and help come from the catalog's parameters, and the command line is
 // turned back into the operation's input object (aliases, times,
-// sort, id lists) for the client to validate.
+// sort, id lists) for the client to validate. What each command adds to its
+// catalog entry is an OperationCommand (src/cli/registrar.ts builds them).
 
 import { Option, type Command } from 'commander';
 import type { OperationSpec, ParamSpec } from '../catalog/types.js';
-import type { GlobalOptions } from './context.js';
-import { UsageError } from './exit.js';
+import type { RunContext } from './context.js';
+import type { GlobalOptions } from './run.js';
+import { UsageError } from '../exit-codes.js';
 import { parseTime, timeFlag, type TimeRules } from './time.js';
 
 export type CliValues = Record<string, unknown>;
+
+/** A positional argument as commander gives it: a word, the words of a variadic one, or nothing. */
+export type Positional = string | string[] | undefined;
+
+/**
+ * What a command adds to its operation's catalog entry, which gives its
+ * name, summary, arguments and flags: flags and help of its own, examples,
+ * and what it does.
+ */
+export interface OperationCommand {
+  /** Parameters the command reads its own way: the catalog's argument or flag for them is left out. */
+  skip?: readonly string[];
+  /** Arguments and flags of its own, after the catalog's. */
+  flags?: (cmd: Command) => Command;
+  /** Paragraphs of help, before the examples. */
+  about?: string;
+  examples: readonly string[];
+  /** Runs the command: its flags, and its arguments in order. */
+  run(ctx: RunContext, opts: CliValues, args: readonly Positional[]): Promise<number | void>;
+}
+
+/** A noun of the catalog (link, message): its help, and a command for each of its operations, by catalog id. */
+export interface NounCommands {
+  description: string;
+  about?: string;
+  examples: readonly string[];
+  commands: Readonly<Record<string, OperationCommand>>;
+}
 
 /** Values shell completion offers for an option (flag values from the catalog). */
 export const COMPLETIONS = new WeakMap<Option, readonly string[]>();
@@ -122,6 +152,11 @@ export function globalsOf(cmd: Command): GlobalOptions & CliValues {
   return cmd.optsWithGlobals() as GlobalOptions & CliValues;
 }
 
-export function examples(lines: string[]): string {
+export function examples(lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+}
+
+/** The help after a command's flags: paragraphs, then examples. */
+export function helpAfter(about: string | undefined, lines: readonly string[]): string {
+  return about === undefined ? examples(lines) : `\n${about}\n${examples(lines)}`;
 }

@@ -6,13 +6,20 @@ import { PAGE_SIZES } from '../catalog/shared.js';
 import type { OperationSpec, Page } from '../catalog/types.js';
 import type { RunContext } from './context.js';
 import { callOperation, dryRun } from './common.js';
-import { EXIT, UsageError } from './exit.js';
-import type { CliValues } from './operation.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { inputFrom, type CliValues, type OperationCommand } from './operation.js';
 
-export function pagingOptions(cmd: Command): Command {
-  return cmd
-    .option('--all', 'follow every page until all items are listed (page size 100 unless given)')
-    .option('--limit <n>', 'stop after n items (implies --all)');
+/** The command of a list operation: one page, or --all / --limit pages; `what` names the items (`links`). */
+export function listCommand(op: OperationSpec, what: string, about: string | undefined, examples: readonly string[]): OperationCommand {
+  return {
+    flags: (cmd: Command) =>
+      cmd
+        .option('--all', 'follow every page until all items are listed (page size 100 unless given)')
+        .option('--limit <n>', 'stop after n items (implies --all)'),
+    about,
+    examples,
+    run: (ctx, opts) => listPages(ctx, op, inputFrom(op, [], opts, [], ctx.now()), opts, what),
+  };
 }
 
 function parseLimit(value: unknown): number | undefined {
@@ -22,7 +29,7 @@ function parseLimit(value: unknown): number | undefined {
   return n;
 }
 
-export async function listPages(ctx: RunContext, op: OperationSpec, input: Record<string, unknown>, opts: CliValues, what: string): Promise<number> {
+async function listPages(ctx: RunContext, op: OperationSpec, input: Record<string, unknown>, opts: CliValues, what: string): Promise<number> {
   const limit = parseLimit(opts.limit);
   const following = opts.all === true || limit !== undefined;
   // Always sent: the contract gives no default page size, and the footer's page count needs the real one.

@@ -3,7 +3,7 @@
 // asked; a command run with stdin piped never stops to wait for an answer.
 
 import type { RunContext } from './context.js';
-import { EXIT, ExitError } from './exit.js';
+import { EXIT, ExitError } from '../exit-codes.js';
 
 type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 

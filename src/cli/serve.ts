@@ -8,7 +8,7 @@ import { helpWhenAlone } from './help.js';
 import type { SeedData } from '../emulator/index.js';
 import { registerSecret } from '../secrets.js';
 import type { RunContext } from './context.js';
-import { EXIT, UsageError } from './exit.js';
+import { EXIT, UsageError } from '../exit-codes.js';
 import { examples, type CliValues } from './operation.js';
 import type { AddCommand, Reach, Runner } from './run.js';
 import { askFirst, YES_OPTION } from './prompt.js';

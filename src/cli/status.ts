@@ -6,7 +6,7 @@
 import { maskKey } from '../config/resolve.js';
 import { painter } from '../output/color.js';
 import type { RunContext } from './context.js';
-import { EXIT } from './exit.js';
+import { EXIT } from '../exit-codes.js';
 import { checkKey, CHECK_OPERATION, type KeyCheck } from './key-check.js';
 
 const NOT_SET = 'not set';

@@ -5,7 +5,7 @@
 // the deferred-send window with (and the sandbox's zone).
 
 import { formatDateTime, parseDateTime } from '../catalog/rules.js';
-import { UsageError } from './exit.js';
+import { UsageError } from '../exit-codes.js';
 
 export interface TimeRules {
   /**

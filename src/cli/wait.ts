@@ -8,7 +8,7 @@ import type { SmsLinkClient } from '../client/client.js';
 import type { RunContext } from './context.js';
 import { chunk, idLimit, mapLimit } from './common.js';
 import { messageStatus } from '../catalog/message.js';
-import { EXIT, ExitError, UsageError } from './exit.js';
+import { EXIT, ExitError, UsageError } from '../exit-codes.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 

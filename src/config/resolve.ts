@@ -1,9 +1,9 @@
 // Settings precedence in one place: flag > environment > profile in the
-// config store > built-in default. Every value comes back with where it came
+// config file > built-in default. Every value comes back with where it came
 // from, so `config list` and error messages can tell the user (design rule 4).
 
 import { ConfigError } from '../client/errors.js';
-import { SETTING_KEYS, type Env, type SettingKey, type StoreData } from './store.js';
+import { SETTING_KEYS, type Env, type SettingKey, type ConfigFile } from './file.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
 
@@ -14,7 +14,8 @@ export interface Resolved {
   origin: string;
 }
 
-export type Settings = Record<SettingKey | 'profile', Resolved>;
+/** Every setting with the value in force and where it came from. */
+export type ResolvedSettings = Record<SettingKey | 'profile', Resolved>;
 
 /** An absolute http:// or https:// URL (base URLs, proxies). */
 export function isHttpUrl(value: string): boolean {
@@ -29,50 +30,75 @@ export function isHttpUrl(value: string): boolean {
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+/** How a setting is given on every command line; `smslink --help` lists these flags. */
+export interface GlobalFlag {
+  short?: string;
+  /** The value's name in help, as in `--base-url <url>`. */
+  value: string;
+  help: string;
+  /** The section of `smslink --help` that lists it. */
+  group: 'Output flags:' | 'Connection flags:';
+}
+
 interface SettingSpec {
+  /** The flag that gives it, as `config list` names where a value came from. */
   flag: string;
+  /** The program-wide flag; sender has none (its --from belongs to message send). */
+  global?: GlobalFlag;
   env: string;
   /** The name users type in `config set <name>`. */
   name: string;
   default?: string;
   secret?: boolean;
-  describe: string;
   check?: (value: string) => string | null;
 }
 
 export const SETTINGS: Record<SettingKey, SettingSpec> = {
-  apiKey: { flag: '--api-key', env: 'SMSLINK_API_KEY', name: 'api-key', secret: true, describe: 'API key of your account' },
+  apiKey: {
+    flag: '--api-key',
+    global: { value: '<key>', help: 'API key (prefer `smslink config set api-key` or SMSLINK_API_KEY)', group: 'Connection flags:' },
+    env: 'SMSLINK_API_KEY',
+    name: 'api-key',
+    secret: true,
+  },
   baseUrl: {
     flag: '--base-url',
+    global: { value: '<url>', help: 'base URL of the service, e.g. https://api.example.com', group: 'Connection flags:' },
     env: 'SMSLINK_BASE_URL',
     name: 'base-url',
-    describe: 'base URL of your regional API host, e.g. https://api.example.com',
     check: (v) => (isHttpUrl(v) ? null : 'must be an http(s):// URL such as https://api.example.com'),
   },
   output: {
     flag: '--output',
+    global: { short: '-o', value: '<format>', help: 'table (on a terminal), json, ndjson, csv or tsv', group: 'Output flags:' },
     env: 'SMSLINK_OUTPUT',
     name: 'output',
-    describe: `default output format: ${OUTPUT_FORMATS.join(', ')}`,
     check: (v) => ((OUTPUT_FORMATS as readonly string[]).includes(v) ? null : `must be one of ${OUTPUT_FORMATS.join(', ')}`),
   },
   timeout: {
     flag: '--timeout',
+    global: { value: '<seconds>', help: 'time limit per request, connection included', group: 'Connection flags:' },
     env: 'SMSLINK_TIMEOUT',
     name: 'timeout',
     default: '30',
-    describe: 'seconds each request may take, connection included',
     check: (v) => (/^\d+(\.\d+)?$/.test(v) && Number(v) > 0 && Number(v) <= 3600 ? null : 'must be a number of seconds, more than 0 and at most 3600'),
   },
   retries: {
     flag: '--retries',
+    global: { value: '<n>', help: 'retries of requests that are safe to repeat', group: 'Connection flags:' },
     env: 'SMSLINK_RETRIES',
     name: 'retries',
     default: '3',
-    describe: 'retries of requests that are safe to repeat',
     check: (v) => (/^\d+$/.test(v) && Number(v) <= 10 ? null : 'must be a whole number from 0 to 10'),
   },
-  sender: { flag: '--from', env: 'SMSLINK_SENDER', name: 'sender', describe: 'default sender ID for message send' },
+  sender: { flag: '--from', env: 'SMSLINK_SENDER', name: 'sender' },
+};
+
+/** The profile is chosen as a setting is (flag > environment > `config use` > default), but is no setting of a profile. */
+export const PROFILE: Pick<SettingSpec, 'flag' | 'global' | 'env' | 'default'> = {
+  flag: '--profile',
+  global: { value: '<name>', help: 'config profile to use', group: 'Connection flags:' },
+  env: 'SMSLINK_PROFILE',
 };
 
 export function settingByName(name: string): SettingKey | undefined {
@@ -84,18 +110,18 @@ export const DEFAULT_PROFILE = 'default';
 /** Flags as parsed from the command line (camelCase setting keys plus profile). */
 export type SettingFlags = Partial<Record<SettingKey | 'profile', string | undefined>>;
 
-export function resolveProfile(flags: SettingFlags, env: Env, store: StoreData): Resolved {
-  if (flags.profile) return { value: flags.profile, source: 'flag', origin: '--profile' };
-  if (env.SMSLINK_PROFILE) return { value: env.SMSLINK_PROFILE, source: 'env', origin: 'SMSLINK_PROFILE' };
-  if (store.currentProfile) return { value: store.currentProfile, source: 'profile', origin: 'config use' };
+export function resolveProfile(flags: SettingFlags, env: Env, file: ConfigFile): Resolved {
+  if (flags.profile) return { value: flags.profile, source: 'flag', origin: PROFILE.flag };
+  if (env[PROFILE.env]) return { value: env[PROFILE.env], source: 'env', origin: PROFILE.env };
+  if (file.currentProfile) return { value: file.currentProfile, source: 'profile', origin: 'config use' };
   return { value: DEFAULT_PROFILE, source: 'default', origin: 'default' };
 }
 
 /** Resolves every setting and says where each value came from. Invalid values are errors naming their source. */
-export function resolveSettings(flags: SettingFlags, env: Env, store: StoreData): Settings {
-  const profile = resolveProfile(flags, env, store);
-  const stored = store.profiles?.[profile.value!] ?? {};
-  const out = { profile } as Settings;
+export function resolveSettings(flags: SettingFlags, env: Env, file: ConfigFile): ResolvedSettings {
+  const profile = resolveProfile(flags, env, file);
+  const stored = file.profiles?.[profile.value!] ?? {};
+  const out = { profile } as ResolvedSettings;
   for (const key of SETTING_KEYS) {
     const spec = SETTINGS[key];
     let r: Resolved;

@@ -29,3 +29,17 @@ export function escapeControls(text: string): string {
 export function oneLine(text: string): string {
   return escapeControls(text).replace(/[\t\n]+/g, ' ');
 }
+
+/** Words of `text` in lines of at most `width` characters, the later ones after `indent` (help and notes are ASCII). */
+export function reflow(text: string, width: number, indent = ''): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent;
+    }
+    line += line.trim() ? ` ${word}` : word;
+  }
+  return [...lines, line];
+}

@@ -27,8 +27,10 @@ function charWidth(cp: number): number {
 /**
  * Cells a (control-free) string takes. An emoji sequence joined with ZWJ may
  * count wider than a terminal draws it, never narrower, so a line measured
- * here never overflows. (string-width is exact there but costs ~30 ms on
- * first use: Intl.Segmenter and Unicode-set regexes.)
+ * here never overflows. (string-width is exact there, but its first use
+ * builds an Intl.Segmenter and Unicode-set regexes in every command that
+ * prints a table: `npm run bench -- --only get` with it in cellWidth's place
+ * shows the cost.)
  */
 export function cellWidth(text: string): number {
   let width = 0;

@@ -2,7 +2,8 @@
 // left to the user: at the end of the run that lost them, and before a rerun
 // sends anything an earlier run left unknown. Answers are lost on purpose
 // through the emulator's hooks (the operation is done, then the connection
-// is dropped), so each test knows which rows reached the service.
+// is dropped), so each test knows which rows reached the service; and
+// reruns through random faults end with every row in the service once.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -243,5 +244,74 @@ describe('the reorder buffer of -q', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(1500);
     expect(stalledAt).toBe(999);
+  });
+});
+
+describe('reruns through --fault-rate 0.25 with faults that strike after the operation (reset, 500, 502, truncated)', () => {
+  const emulators: RunningEmulator[] = [];
+  afterEach(async () => {
+    for (const e of emulators.splice(0)) await e.close();
+  });
+
+  /** Two emulators on one database: one answers through faults, the other shows what really happened. */
+  async function faultyAndClean(faultRate: number, faults: string) {
+    const db = join(tempDir(), 'figures.db');
+    const faulty = await startEmulator({ port: 0, db, apiKeys: [KEY], faultRate, faults, seed: 16 });
+    const clean = await startEmulator({ port: 0, db, apiKeys: [KEY] });
+    emulators.push(faulty, clean);
+    const through = (url: string) => (args: string[]) => runCli(args, { env: { SMSLINK_BASE_URL: url, SMSLINK_API_KEY: KEY } });
+    return { faulty: through(faulty.url), clean: through(clean.url) };
+  }
+
+  /** Runs a bulk command until it exits 0, at most `max` times; returns each run's exit code and summary. */
+  async function untilDone(cli: (args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>, args: string[], max: number) {
+    const runs: Array<{ code: number; summary: string; unknown: number }> = [];
+    while (runs.length < max) {
+      const r = await cli(args);
+      const unknown = ndjson(r.stdout).filter((x) => x.state === 'unknown').length;
+      runs.push({ code: r.code, summary: r.stderr.split('\n').find((l) => / of \d+ rows/.test(l)) ?? r.stderr, unknown });
+      if (r.code === 0) break;
+    }
+    return runs;
+  }
+
+  function counts(values: unknown[]): Map<string, number> {
+    const m = new Map<string, number>();
+    for (const v of values) m.set(String(v), (m.get(String(v)) ?? 0) + 1);
+    return m;
+  }
+
+  const ROWS = 300;
+
+  it('a 300-row message send, rerun until exit 0 (at most 4 runs), ends with one message per recipient and none unknown', async () => {
+    const { faulty, clean } = await faultyAndClean(0.25, 'reset,500,502,truncated');
+    const numbers = Array.from({ length: ROWS }, (_, i) => `7704${String(1000000 + i)}`);
+    const input = join(tempDir(), 'sms.csv');
+    writeFileSync(input, `recipient,name\n${numbers.map((n, i) => `${n},client ${i}`).join('\n')}\n`);
+    const runs = await untilDone(faulty, ['message', 'send', '--from-file', input, '--text', 'Figure {{name}}', '--concurrency', '8', '-o', 'ndjson'], 4);
+    console.log(`message send through faults: ${runs.map((r, i) => `run ${i + 1} exit ${r.code}: ${r.summary}`).join(' | ')}`);
+    expect(runs.at(-1)!.code).toBe(0);
+    expect(runs.at(-1)!.unknown).toBe(0);
+    const listed = ndjson((await clean(['message', 'list', '--all', '-o', 'ndjson', '--fields', 'to,text'])).stdout).filter((m) => String(m.text).startsWith('Figure '));
+    const perRecipient = counts(listed.map((m) => m.to));
+    expect(listed).toHaveLength(ROWS);
+    expect([...perRecipient.keys()].sort()).toEqual(numbers);
+    expect([...perRecipient.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('a 300-row link create, rerun until exit 0 (at most 4 runs), ends with one link per fullLink and none unknown', async () => {
+    const { faulty, clean } = await faultyAndClean(0.25, 'reset,500,502,truncated');
+    const urls = Array.from({ length: ROWS }, (_, i) => `https://example.com/figure/${i}`);
+    const input = join(tempDir(), 'links.csv');
+    writeFileSync(input, `fullLink,comment\n${urls.map((u, i) => `${u},batch ${i % 7}`).join('\n')}\n`);
+    const runs = await untilDone(faulty, ['link', 'create', '--from-file', input, '--concurrency', '8', '-o', 'ndjson'], 4);
+    console.log(`link create through faults: ${runs.map((r, i) => `run ${i + 1} exit ${r.code}: ${r.summary}`).join(' | ')}`);
+    expect(runs.at(-1)!.code).toBe(0);
+    expect(runs.at(-1)!.unknown).toBe(0);
+    const listed = ndjson((await clean(['link', 'list', '--all', '-o', 'ndjson', '--fields', 'fullLink'])).stdout);
+    const perLink = counts(listed.map((l) => l.fullLink));
+    expect(listed).toHaveLength(ROWS);
+    expect([...perLink.keys()].sort()).toEqual([...urls].sort());
+    expect([...perLink.values()].every((n) => n === 1)).toBe(true);
   });
 });

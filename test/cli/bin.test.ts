@@ -189,4 +189,23 @@ describe('bin/smslink.js', () => {
       proxy.close();
     }
   });
+
+  it('a closed pipe ends the command quietly, without a crash', async () => {
+    server.respond((req) =>
+      req.path.endsWith('List')
+        ? { body: { code: 0, data: { items: Array.from({ length: 100 }, (_, i) => ({ id: String(i), comment: 'x'.repeat(2000) })), totalItemCount: '100000' }, message: '' } }
+        : undefined,
+    );
+    const child = spawn(process.execPath, [BIN, 'link', 'list', '--all', '-o', 'ndjson'], {
+      env: binEnv({ SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'BinKey0123456789abcdef' }),
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    server.respond(undefined);
+    expect(stderr).not.toContain('crashed');
+    expect(stderr).not.toMatch(/EPIPE|at .*\.js:\d+/);
+    expect(code).not.toBe(1);
+  });
 });

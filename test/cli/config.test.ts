@@ -74,6 +74,24 @@ describe('config', () => {
     expect(await source(['--timeout', '5'], { SMSLINK_TIMEOUT: '20' })).toMatchObject({ value: '5', source: '--timeout' });
   });
 
+  it('every setting but sender has a flag of its own on every command, named as the source by config list', async () => {
+    const { cli } = setup();
+    const key = 'FlagKey0123456789abcdefABCDEF';
+    const args = ['--profile', 'ci', '--api-key', key, '--base-url', 'https://flag.example.com', '-o', 'json', '--timeout', '7', '--retries', '1'];
+    const r = await cli([...args, 'config', 'list']);
+    expect(r.code).toBe(0);
+    const sources = Object.fromEntries((JSON.parse(r.stdout) as Array<{ setting: string; source: string }>).map((row) => [row.setting, row.source]));
+    expect(sources).toEqual({
+      profile: '--profile',
+      'api-key': '--api-key',
+      'base-url': '--base-url',
+      output: '--output',
+      timeout: '--timeout',
+      retries: '--retries',
+      sender: 'not set',
+    });
+  });
+
   it('profiles: --profile, SMSLINK_PROFILE and config use pick the profile', async () => {
     const { cli } = setup();
     await cli(['config', 'set', 'base-url', 'https://prod.example.com']);

@@ -1,4 +1,5 @@
 // One exit code per kind of failure, as README and --help document them.
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useRecordingServer } from '../helpers/recording-server.js';
@@ -79,5 +80,14 @@ describe('exit codes', () => {
     expect(help.stdout).toContain('6    not found (code 2)');
     const version = await cli(['--version']);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('--help lists the exit codes of README, with the same meanings', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').split('\n## Exit codes\n')[1].split('\n## ')[0];
+    const documented = [...readme.matchAll(/^\| (\d+) \| (.+) \|$/gm)].map((m) => [Number(m[1]), m[2]]);
+    const help = (await cli(['--help'])).stdout.split('\nExit codes:\n')[1];
+    const listed = [...help.matchAll(/^ {2}(\d+) +(.+)$/gm)].map((m) => [Number(m[1]), m[2]]);
+    expect(documented.map(([code]) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 130]);
+    expect(listed).toEqual(documented);
   });
 });

@@ -35,6 +35,19 @@ describe('help', () => {
     }
   });
 
+  it("shows each operation as the command its catalog entry names, with the entry's summary, arguments and flags", async () => {
+    for (const op of OPERATIONS) {
+      const help = (await runCli([...op.command, '--help'])).stdout;
+      const name = op.command.join(' ');
+      expect(help, name).toContain(`Usage: smslink ${name} `);
+      expect(help.replace(/\s+/g, ' '), name).toContain(op.summary);
+      for (const param of op.params) {
+        if (param.cli?.flag) expect(help, `${name} ${param.key}`).toContain(`${param.cli.flag.split(' ')[0]} `);
+        if (param.cli?.arg) expect(help, `${name} ${param.key}`).toContain(param.cli.arg.replace(/[<>[\].]/g, ''));
+      }
+    }
+  });
+
   it('suggests the noun or subcommand meant by a typo', async () => {
     const noun = await runCli(['mesage', 'send', '--to', '77011234567', '--text', 'hi']);
     expect(noun.code).toBe(2);

@@ -12,7 +12,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/run.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 import { binEnv, tempDir } from '../helpers/run-cli.js';
 
@@ -101,5 +103,38 @@ describe('modules loaded by the bin', () => {
     // libsql's binary, chosen without its detectors (scripts/libsql-native.cjs): no process.report, no child_process.
     expect([...sandbox.modules].filter((m) => m.startsWith('@libsql/'))).toHaveLength(1);
     expect([...sandbox.modules].filter((m) => /detect-libc|@neon-rs/.test(m))).toEqual([]);
+  });
+});
+
+describe('commands built by a run', () => {
+  /** Each command the run adds, and whether it is built in full (arguments, flags, action) or by name alone. */
+  function built(argv: string[]): Record<string, 'full' | 'name'> {
+    const out = { write: () => true };
+    const program = buildProgram({ stdout: out, stderr: out, stdin: process.stdin, env: {} }, async () => {}, argv);
+    const tree: Record<string, 'full' | 'name'> = {};
+    const walk = (cmd: Command, path: string[]) => {
+      for (const sub of cmd.commands) {
+        const name = [...path, sub.name()];
+        const full = sub.commands.length > 0 || sub.options.length > 0 || sub.registeredArguments.length > 0;
+        tree[name.join(' ')] = full ? 'full' : 'name';
+        walk(sub, name);
+      }
+    };
+    walk(program, []);
+    return tree;
+  }
+
+  it('--help adds every noun and none of their subcommands', () => {
+    const tree = built(['--help']);
+    expect(Object.keys(tree).filter((path) => /^(link|message|config|sandbox) /.test(path))).toEqual([]);
+    expect(Object.keys(tree)).toEqual(expect.arrayContaining(['link', 'message', 'config', 'sandbox', 'serve', 'api']));
+  });
+
+  it('link get builds link get alone in full, its siblings by name, and nothing of the other nouns', () => {
+    const tree = built(['link', 'get', '417863']);
+    expect(Object.entries(tree).filter(([path]) => path.startsWith('link ')).sort()).toEqual(
+      ['campaign', 'create', 'delete', 'get', 'list', 'stats', 'update'].map((verb) => [`link ${verb}`, verb === 'get' ? 'full' : 'name']),
+    );
+    expect(Object.keys(tree).filter((path) => /^(message|config|sandbox|serve) /.test(path))).toEqual([]);
   });
 });

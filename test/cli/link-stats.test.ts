@@ -56,6 +56,11 @@ describe('the interval sent', () => {
     expect(r.stdout).toMatch(/criteria\[dateFrom\]\s+2026-11-23 10:00:00\n\s+criteria\[dateTo\]\s+2026-11-24 10:00:00/);
     expect(rec.server.requests).toHaveLength(0);
   });
+
+  it('--dry-run JSON keeps every value of a repeated field', async () => {
+    const r = await rec.cli(['link', 'stats', '1', '2', '3', '--type', 'daily', '--dry-run']);
+    expect(JSON.parse(r.stdout).fields['ids[]']).toEqual(['1', '2', '3']);
+  });
 });
 
 describe('refused with exit 2, nothing sent', () => {
@@ -73,6 +78,13 @@ describe('refused with exit 2, nothing sent', () => {
     const r = await stats(['1', ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
+  it('link stats with no ids is a usage error, not an empty success', async () => {
+    const r = await rec.cli(['link', 'stats', '-', '--type', 'daily'], { stdin: '\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('<link...>');
     expect(rec.server.requests).toHaveLength(0);
   });
 });
@@ -164,5 +176,47 @@ describe('the chart of real clicks (emulator)', () => {
     expect(r.stdout).toBe(
       `period,clicks_${ids[0]},redirects_${ids[0]},clicks_${ids[1]},redirects_${ids[1]}\n2026-11-23,0,0,0,0\n2026-11-24,0,0,2,2\n`,
     );
+  });
+});
+
+describe('sent and shown', () => {
+  it('fills date-only --from/--to to the start and end of the day', async () => {
+    await rec.cli(['link', 'stats', '1', '2', '--type', 'daily', '--from', '2026-11-01', '--to', '2026-11-30']);
+    expect(decodeURIComponent(rec.server.requests[0].body)).toBe('ids[]=1&ids[]=2&type=daily&criteria[dateFrom]=2026-11-01 00:00:00&criteria[dateTo]=2026-11-30 23:59:59');
+  });
+
+  it('keeps full timestamps as given', async () => {
+    await rec.cli(['link', 'stats', '1', '--type', 'minute', '--from', '2026-11-01 10:00:00']);
+    expect(decodeURIComponent(rec.server.requests[0].body)).toContain('criteria[dateFrom]=2026-11-01 10:00:00');
+  });
+
+  it('keys columns by link id and draws bars scaled to the busiest period, then totals, links named by code', async () => {
+    const csv = await rec.cli(['link', 'stats', '417863', '417864', '--type', 'monthly', '-o', 'csv']);
+    expect(csv.stdout).toBe('period,clicks_417863,redirects_417863,clicks_417864,redirects_417864\n2026-10,1,1,0,0\n2026-11,4,3,2,2\n');
+    // The chart looks up the code of each id it was given.
+    rec.server.respond((req) =>
+      req.path.endsWith('/Get') ? { body: { code: 0, data: { id: req.body.slice(3), code: req.body === 'id=417863' ? 'ddoj' : 'ddok' }, message: '' } } : undefined,
+    );
+    const table = await rec.cli(['link', 'stats', '417863', '417864', '--type', 'monthly', '-o', 'table']);
+    const lines = table.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^period\s+link\s+clicks$/);
+    const bar = (line: string) => line.match(/█+/)?.[0].length ?? 0;
+    expect(lines[1]).toMatch(/^2026-10\s+ddoj\s+█+ 1 \(1 redirect\)$/);
+    expect(lines[2]).toMatch(/^2026-11\s+ddoj\s+█+ 4 \(3 redirects\)$/);
+    expect(lines[3]).toMatch(/^\s+ddok\s+█+ 2 \(2 redirects\)$/);
+    expect(bar(lines[2])).toBeGreaterThan(bar(lines[3]));
+    expect(bar(lines[3])).toBeGreaterThan(bar(lines[1]));
+    expect(bar(lines[2]) / bar(lines[1])).toBeCloseTo(4, 0);
+    expect(lines.slice(4)).toEqual(['total    ddoj  5 clicks, 4 redirects', '         ddok  2 clicks, 2 redirects']);
+  });
+
+  it.each([
+    [['1', '--type', 'weekly'], /--type: invalid value "weekly": must be one of monthly, daily, hourly, minute/],
+    [['1', '--type', 'daily', '--from', '2026-11-05', '--to', '2026-11-01'], /--to: invalid value "2026-11-01 23:59:59": must not be before/],
+  ])('%j is refused with exit 2', async (args, message) => {
+    const r = await rec.cli(['link', 'stats', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(rec.server.requests).toHaveLength(0);
   });
 });

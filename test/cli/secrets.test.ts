@@ -67,6 +67,15 @@ describe('the API key', () => {
     const script = await runCli(['link', 'get', '1', '--api-key', KEY], { env: { SMSLINK_BASE_URL: server.url } });
     expect(script.stderr).toBe('');
   });
+
+  it('short public keys are not scrubbed out of the data', async () => {
+    server.respond((req) =>
+      req.path.endsWith('Get') ? { body: { code: 0, data: { id: '1', code: 'sandbox', comment: 'sandbox test', fullLink: 'https://sandbox.example.com' }, message: '' } } : undefined,
+    );
+    const r = await runCli(['link', 'get', '1'], { env: { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'sandbox' } });
+    server.respond(undefined);
+    expect(JSON.parse(r.stdout)).toMatchObject({ code: 'sandbox', comment: 'sandbox test', fullLink: 'https://sandbox.example.com' });
+  });
 });
 
 describe('personal data in --verbose', () => {

@@ -69,6 +69,12 @@ describe('smslink serve', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);
   });
+
+  it('serve checks --faults even without --fault-rate', async () => {
+    const r = await runCli(['serve', '--port', '0', '--db', ':memory:', '--faults', 'bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--faults: unknown fault "bogus"');
+  });
 });
 
 describe('serve: inspector, seed files, control token', () => {

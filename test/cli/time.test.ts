@@ -1,7 +1,7 @@
 // The one parser of typed times (src/cli/time.ts): what each form becomes
 // on the wire against a fixed clock, and what is refused.
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/exit.js';
+import { UsageError } from '../../src/exit-codes.js';
 import { parseTime, timeFlag, wallMs, wireOf } from '../../src/cli/time.js';
 
 // Local time: the CLI sends the machine's wall clock.

@@ -91,4 +91,28 @@ describe('--wait', () => {
     expect(r.stderr).toContain('--wait-timeout: invalid value "soon": must be a duration such as 90s, 10m or 1h');
     expect(rec.server.requests).toHaveLength(0);
   });
+
+  it('send --wait names the message id before waiting, so an interrupted wait does not lose it', async () => {
+    const ac = new AbortController();
+    rec.server.respond((req) =>
+      req.path.endsWith('GetSMSStatus') ? { body: { code: 0, data: [{ id: '123456', status: 'ENQUEUD', segNum: '1', startSendTs: null, statusUpdateTs: null }], message: '' } } : undefined,
+    );
+    setTimeout(() => ac.abort(), 300);
+    const r = await rec.cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--wait'], { signal: ac.signal });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('sent: messageId 123456 (campaign 9001)');
+    expect(r.stderr).toContain('interrupted while waiting; not final yet: 123456');
+  });
+
+  it('message status --wait waits for the ids it finds and names the others (exit 5)', async () => {
+    rec.server.respond((req) => {
+      if (!req.path.endsWith('GetSMSStatus')) return undefined;
+      const ids = new URLSearchParams(req.body).get('ids')!.split(',').filter((id) => id !== '999');
+      return { body: { code: 0, data: ids.map((id) => ({ id, status: 'DELIVRD', segNum: '1', startSendTs: null, statusUpdateTs: null })), message: '' } };
+    });
+    const r = await rec.cli(['message', 'status', '1', '2', '999', '--wait', '-q']);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('DELIVRD\nDELIVRD\n');
+    expect(r.stderr).toContain('no message found for 999 (unknown, or not yours); waiting for the others');
+  });
 });

@@ -1,4 +1,4 @@
-// The local config store: profiles with apiKey, baseUrl and defaults, kept in
+// The config file: profiles with apiKey, baseUrl and defaults, kept in
 // one JSON file (mode 0600, directory 0700). Reading is a plain file read on
 // every command; writing goes through `conf` (atomic writes), loaded only by
 // `smslink config` commands.
@@ -13,7 +13,7 @@ export type SettingKey = (typeof SETTING_KEYS)[number];
 
 export type ProfileData = Partial<Record<SettingKey, string>>;
 
-export interface StoreData {
+export interface ConfigFile {
   currentProfile?: string;
   profiles?: Record<string, ProfileData>;
 }
@@ -43,8 +43,8 @@ function assertPrivate(path: string): void {
   }
 }
 
-/** Reads the store; an absent file is an empty store. */
-export function readStore(env: Env): StoreData {
+/** Reads the config file; an absent file is an empty one. */
+export function readConfigFile(env: Env): ConfigFile {
   const path = configPath(env);
   let text: string;
   try {
@@ -55,21 +55,21 @@ export function readStore(env: Env): StoreData {
   }
   assertPrivate(path);
   try {
-    const data = JSON.parse(text) as StoreData;
+    const data = JSON.parse(text) as ConfigFile;
     return data && typeof data === 'object' ? data : {};
   } catch {
     throw new ConfigError(`config file ${path} is not valid JSON; fix or delete it`);
   }
 }
 
-export interface WritableStore {
+export interface WritableConfigFile {
   path: string;
-  get<K extends keyof StoreData>(key: K): StoreData[K];
-  set<K extends keyof StoreData>(key: K, value: StoreData[K]): void;
+  get<K extends keyof ConfigFile>(key: K): ConfigFile[K];
+  set<K extends keyof ConfigFile>(key: K, value: ConfigFile[K]): void;
 }
 
-/** Opens the store for writing (conf: atomic writes, mode 0600, directory 0700). */
-export async function openStore(env: Env): Promise<WritableStore> {
+/** Opens the config file for writing (conf: atomic writes, mode 0600, directory 0700). */
+export async function openConfigFile(env: Env): Promise<WritableConfigFile> {
   const dir = configDir(env);
   // A directory smslink creates is private; one that exists already is left as its owner made it.
   const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -81,7 +81,7 @@ export async function openStore(env: Env): Promise<WritableStore> {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   const { default: Conf } = await import('conf');
-  const conf = new Conf<StoreData>({
+  const conf = new Conf<ConfigFile>({
     cwd: dir,
     configName: CONFIG_FILE.replace(/\.json$/, ''),
     projectName: 'smslink',
@@ -99,9 +99,9 @@ export async function openStore(env: Env): Promise<WritableStore> {
 
 /** Writes `values` into one profile, keeping its other settings; returns the file's path. */
 export async function writeProfile(env: Env, profile: string, values: ProfileData): Promise<string> {
-  const store = await openStore(env);
-  const profiles = { ...(store.get('profiles') ?? {}) };
+  const file = await openConfigFile(env);
+  const profiles = { ...(file.get('profiles') ?? {}) };
   profiles[profile] = { ...(profiles[profile] ?? {}), ...values };
-  store.set('profiles', profiles);
-  return store.path;
+  file.set('profiles', profiles);
+  return file.path;
 }

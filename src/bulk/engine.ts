@@ -7,8 +7,9 @@
 // way the summary is printed and the journal is right for the rerun.
 
 import type { CheckContext } from '../catalog/rules.js';
-import type { RunContext } from '../cli/context.js';
-import { EXIT, UsageError } from '../cli/exit.js';
+import type { SmsLinkClient } from '../client/client.js';
+import type { OutStream, View } from '../output/format.js';
+import { EXIT, UsageError } from '../exit-codes.js';
 import { columnsOf, InputReadError, openInput, readAllRows, readRows, type InputFile, type InputRow } from './input.js';
 import { Journal } from './journal.js';
 import { Limiter } from './limiter.js';
@@ -23,10 +24,11 @@ export type { BulkSpec, RowProblem } from './spec.js';
 
 /**
  * An input of at most this size is read whole and parsed at once, and pass
- * 2 sends from the rows pass 1 read (a streamed parse costs about a tenth of
- * a bulk run's CPU time per pass; a parse of the whole buffer a third of
- * that). Larger inputs are streamed, twice, so memory stays flat whatever
- * the size of the file.
+ * 2 sends from the rows pass 1 read: a streamed parse is a clear share of a
+ * bulk run's CPU time, per pass, and a parse of the whole buffer a fraction
+ * of that (a CPU profile of the bulk row of `npm run bench -- --only bulk`,
+ * its command run with `node --cpu-prof`, shows both). Larger inputs are
+ * streamed, twice, so memory stays flat whatever the size of the file.
  */
 const KEEP_ROWS_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -46,6 +48,36 @@ export interface BulkOptions {
   fresh: boolean;
 }
 
+/**
+ * What a bulk run needs of the command that starts it: its streams, signals,
+ * output view and client (src/cli/bulk.ts gives them from the run's context).
+ */
+export interface BulkHost {
+  readonly stdin: NodeJS.ReadableStream;
+  /** Where results go (the API key scrubbed out). */
+  readonly stdout: OutStream;
+  /** The terminal's stderr, where the progress bar is drawn. */
+  readonly stderr: OutStream;
+  /** stdout is a pipe or a socket, whose reader may go away (`| head -1`). */
+  readonly stdoutIsPipe: boolean;
+  /** Aborted on Ctrl-C (reason 'stdout-closed' when stdout's reader went away): no new requests. */
+  readonly signal?: AbortSignal;
+  /** Aborted on a second Ctrl-C: what is in flight is given up at once. */
+  readonly stopNow?: AbortSignal;
+  /** --dry-run: every row is checked, the first request shown, nothing sent. */
+  readonly dryRun: boolean;
+  /** The service the rows go to: `sandbox`, or its base URL (the journal keeps it without credentials). */
+  target(): string;
+  now(): Date;
+  /** A message for the user on stderr. */
+  note(message: string): void;
+  warn(message: string): Promise<void>;
+  /** The output view of result rows with these columns. */
+  view(columns: string[], primary: string): Promise<View>;
+  /** The client of the run's requests, made on first use (checks and dry runs prepare requests with it too). */
+  client(): Promise<SmsLinkClient>;
+}
+
 /** The service a journal's rows were sent to: the base URL without credentials, query or trailing slash. */
 function targetOf(baseUrl: string): string {
   try {
@@ -56,27 +88,27 @@ function targetOf(baseUrl: string): string {
   }
 }
 
-export async function runBulk(ctx: RunContext, spec: BulkSpec, opts: BulkOptions): Promise<number> {
-  const input = await openInput(opts.file, opts.format, ctx.io.stdin);
+export async function runBulk(host: BulkHost, spec: BulkSpec, opts: BulkOptions): Promise<number> {
+  const input = await openInput(opts.file, opts.format, host.stdin);
   try {
-    return await run(ctx, spec, opts, input);
+    return await runWithInput(host, spec, opts, input);
   } finally {
     input.cleanup();
   }
 }
 
-async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: InputFile): Promise<number> {
+async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, input: InputFile): Promise<number> {
   spec.checkColumns(await columnsOf(input));
   // --dry-run sends nothing: it checks every row and shows the first request.
-  const validateOnly = opts.validateOnly || ctx.globals.dryRun === true;
+  const validateOnly = opts.validateOnly || host.dryRun;
   const { RowWriter } = await import('../output/format.js');
   const columns = validateOnly ? ['row', 'column', 'error'] : ['row', 'state', ...spec.resultColumns, 'error'];
-  const view = await ctx.view({ output: { rows: 'array', columns, primary: validateOnly ? 'row' : spec.primary } });
-  const writer = new RowWriter(ctx.stdout, view);
+  const view = await host.view(columns, validateOnly ? 'row' : spec.primary);
+  const writer = new RowWriter(host.stdout, view);
   // "Now" for rules relative to the present, read when a row has such a value (most have none).
   const rules: CheckContext = {
     get now() {
-      return ctx.now();
+      return host.now();
     },
   };
 
@@ -110,37 +142,36 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
   }
   if (validateOnly) {
     await writer.end();
-    ctx.note(`${total} rows checked: ${total - invalid} valid, ${invalid} invalid. Nothing was sent.`);
-    if (ctx.globals.dryRun && firstValid) {
-      const req = (await ctx.client()).prepare(spec.op, firstValid);
-      ctx.note(`dry run: ${total - invalid} requests like this one would be sent:\n${req.method} ${req.redactedUrl}\nbody: ${req.body}`);
+    host.note(`${total} rows checked: ${total - invalid} valid, ${invalid} invalid. Nothing was sent.`);
+    if (host.dryRun && firstValid) {
+      const req = (await host.client()).prepare(spec.op, firstValid);
+      host.note(`dry run: ${total - invalid} requests like this one would be sent:\n${req.method} ${req.redactedUrl}\nbody: ${req.body}`);
     }
     return invalid ? EXIT.USAGE : EXIT.OK;
   }
   if (total === 0) {
     await writer.end();
-    ctx.note(`${input.label} has no rows; nothing to do.`);
+    host.note(`${input.label} has no rows; nothing to do.`);
     return EXIT.OK;
   }
 
-  // Thousands of requests: undici's start-up pays for itself in CPU per request (transport.ts).
-  const client = await ctx.client({ interruptible: false, httpClient: 'undici' });
+  const client = await host.client();
   // No key or base URL: say so now, before a journal says anything was sent.
   client.assertReady();
 
   const journalPath = opts.journal ?? (input.fromStdin ? undefined : `${input.path}.journal`);
-  if (!journalPath) await ctx.warn('reading stdin without --journal: this run cannot be resumed; pass --journal FILE to make it resumable');
+  if (!journalPath) await host.warn('reading stdin without --journal: this run cannot be resumed; pass --journal FILE to make it resumable');
   const { redact } = await import('../secrets.js');
   const journal = journalPath
     ? await Journal.open(
         journalPath,
-        { command: spec.command, input: input.label, target: ctx.sandbox ? 'sandbox' : targetOf(String(ctx.settings().baseUrl.value ?? '')) },
+        { command: spec.command, input: input.label, target: targetOf(host.target()) },
         { inputPath: input.path, scrub: redact },
       )
     : undefined;
   if (opts.fresh) {
     const done = journal?.counts().done ?? 0;
-    await ctx.warn(
+    await host.warn(
       done
         ? `--fresh: every row is sent again, the ${done} rows the journal records as done included: what they made before will exist twice`
         : '--fresh: every row is sent, whatever the journal says (it records none as done)',
@@ -148,7 +179,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
     journal?.fresh();
   }
 
-  const signal = ctx.io.signal;
+  const signal = host.signal;
   const reconciler = reconcilerFor(spec.command, client);
   const limiter = new Limiter(opts.concurrency, opts.rate, signal);
   const quiet = view.quiet === true;
@@ -157,8 +188,8 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
     // -q and table wait for the oldest row still out; this many rows may finish meanwhile.
     window: Math.max(1000, opts.concurrency * 50),
     quiet,
-    note: (m) => ctx.note(m),
-    pipe: ctx.io.stdoutIsPipe === true,
+    note: (m) => host.note(m),
+    pipe: host.stdoutIsPipe,
   });
   const unsettled = new Map<string, string>();
   const sender = new Sender(spec, client, journal, results, reconciler, limiter, signal, {
@@ -166,10 +197,10 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
     reconcile: opts.reconcile,
     unsettled,
   });
-  const progress = new Progress(ctx.io.stderr, ctx.io.stderr.isTTY === true, total, () => sender.counts);
+  const progress = new Progress(host.stderr, host.stderr.isTTY === true, total, () => sender.counts);
   const say = (message: string) => {
     progress.clear();
-    ctx.note(message);
+    host.note(message);
   };
   const onInterrupt = () => {
     // Requests still waiting for their answer (a slot is also held while its result is printed).
@@ -182,7 +213,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
     inFlightAtStop = sender.stop();
   };
   signal?.addEventListener('abort', onInterrupt);
-  ctx.io.stopNow?.addEventListener('abort', onStop);
+  host.stopNow?.addEventListener('abort', onStop);
 
   const earlier = { found: 0, absent: 0 };
   progress.start();
@@ -193,7 +224,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
     else sender.giveUpLost();
   } finally {
     signal?.removeEventListener('abort', onInterrupt);
-    ctx.io.stopNow?.removeEventListener('abort', onStop);
+    host.stopNow?.removeEventListener('abort', onStop);
     progress.stop();
     await results.finish();
     journal?.close();
@@ -216,7 +247,7 @@ async function run(ctx: RunContext, spec: BulkSpec, opts: BulkOptions, input: In
     stop,
     inFlightAtStop,
   }))
-    ctx.note(line);
+    host.note(line);
   if (stop !== 'none') return EXIT.INTERRUPTED;
   return counts.failed || counts.invalid || counts.unknown ? EXIT.PARTIAL : EXIT.OK;
 }

@@ -1,0 +1,49 @@
+// The exit codes a run ends with, each with its meaning (design rule 5), and
+// the errors that end a run with one of them. Both src/cli and src/bulk
+// raise these; src/cli/exit.ts maps every error to its code and message, and
+// `smslink --help` prints this table, as README's "Exit codes" does.
+
+/** Every exit code: its name in the code, its number, and its meaning as the user reads it. */
+const EXIT_CODES = {
+  OK: { code: 0, meaning: 'success' },
+  API: { code: 1, meaning: 'the service answered with an error code' },
+  // Also a confirmation answered no, as gh's exit code for a cancelled prompt.
+  USAGE: { code: 2, meaning: 'usage or invalid input, or a confirmation answered no; nothing was sent' },
+  TRANSPORT: { code: 3, meaning: 'network or transport failure (refused, timeout, HTTP 5xx, not the envelope)' },
+  CONFIG: { code: 4, meaning: 'authentication or configuration (no key or base URL; codes 8, 9, 13, 14)' },
+  PARTIAL: { code: 5, meaning: 'partly done (some ids or rows failed)' },
+  NOT_FOUND: { code: 6, meaning: 'not found (code 2)' },
+  UNDELIVERED: { code: 7, meaning: 'a waited message ended undelivered' },
+  INTERRUPTED: { code: 130, meaning: 'interrupted (Ctrl-C, at a prompt too; nothing is saved or deleted)' },
+} as const;
+
+type ExitName = keyof typeof EXIT_CODES;
+
+/** The exit codes by name: `EXIT.USAGE` is 2. */
+export const EXIT = Object.fromEntries(Object.entries(EXIT_CODES).map(([name, { code }]) => [name, code])) as {
+  readonly [N in ExitName]: (typeof EXIT_CODES)[N]['code'];
+};
+
+/** Each exit code with its meaning, in order. */
+export const EXIT_MEANINGS: ReadonlyArray<{ code: number; meaning: string }> = Object.values(EXIT_CODES);
+
+/** A problem with how the command was called; nothing was sent. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The command did part of its work; the message says what was left. */
+export class PartialError extends Error {
+  override name = 'PartialError';
+}
+
+/** An error that carries its own exit code (waits, interrupts). */
+export class ExitError extends Error {
+  override name = 'ExitError';
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}

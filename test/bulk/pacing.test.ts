@@ -1,0 +1,81 @@
+// How fast a bulk run sends: at most --concurrency requests in flight, at
+// most --rate per second as the service sees them (the Limiter itself:
+// limiter.test.ts).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { fakeService, type FakeService } from '../helpers/fake-service.js';
+
+let server: RecordingServer;
+let svc: FakeService;
+let env: Record<string, string>;
+let dir: string;
+const KEY = 'BulkKey0123456789abcdefABCDEF0123456789ab';
+
+beforeEach(async () => {
+  server = await startRecordingServer();
+  svc = fakeService(server);
+  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY };
+  dir = tempDir();
+});
+afterEach(() => server.close());
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+const links = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `https://example.com/p${from + i}`);
+const csvOf = (urls: string[]) => `fullLink,comment\n${urls.map((u, i) => `${u},row ${i + 1}`).join('\n')}\n`;
+
+describe('--concurrency and --rate', () => {
+  it('keeps at most --concurrency requests in flight', async () => {
+    svc.delayMs = 20;
+    const input = file('links.csv', csvOf(links(40)));
+    await runCli(['link', 'create', '--from-file', input, '--concurrency', '3'], { env });
+    expect(svc.inFlight.max).toBe(3);
+  });
+
+  it('--rate bounds requests per second', async () => {
+    const input = file('links.csv', csvOf(links(12)));
+    const started = Date.now();
+    await runCli(['link', 'create', '--from-file', input, '--rate', '5', '--concurrency', '8'], { env });
+    // 12 requests at 5 per second need at least two full intervals.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+  });
+});
+
+describe('--rate at the service (emulator)', () => {
+  const emulators: RunningEmulator[] = [];
+  afterEach(async () => {
+    for (const e of emulators.splice(0)) await e.close();
+  });
+
+  it('--rate 20 over 60 rows: no one-second window at the service holds more than 20 requests', async () => {
+    const arrivals: number[] = [];
+    const emu = await startEmulator({
+      port: 0,
+      db: ':memory:',
+      apiKeys: [KEY],
+      hooks: {
+        before(x) {
+          if (x.path.toLowerCase() === 'link/create') arrivals.push(performance.now());
+          return false;
+        },
+      },
+    });
+    emulators.push(emu);
+    const input = join(tempDir(), 'links.csv');
+    writeFileSync(input, `fullLink\n${Array.from({ length: 60 }, (_, i) => `https://example.com/rate/${i}`).join('\n')}\n`);
+    const r = await runCli(['link', 'create', '--from-file', input, '--rate', '20', '--concurrency', '8'], { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY } });
+    expect(r.code).toBe(0);
+    expect(arrivals).toHaveLength(60);
+    // Any window of one second holding 21 requests would have its first and 21st less than a second apart.
+    const gaps = arrivals.slice(20).map((t, i) => t - arrivals[i]);
+    console.log(`--rate 20: the closest 21 requests at the service spanned ${Math.min(...gaps).toFixed(1)} ms`);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000);
+  });
+});

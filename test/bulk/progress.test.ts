@@ -1,0 +1,106 @@
+// The progress of a bulk run on a terminal: a bar from the start, redrawn
+// while requests hang, that counts rows of unknown outcome apart from failed
+// ones and makes way for what Ctrl-C has to say.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/run-cli.js';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { fakeService, type FakeService } from '../helpers/fake-service.js';
+
+let server: RecordingServer;
+let svc: FakeService;
+let env: Record<string, string>;
+let dir: string;
+const KEY = 'BulkKey0123456789abcdefABCDEF0123456789ab';
+
+beforeEach(async () => {
+  server = await startRecordingServer();
+  svc = fakeService(server);
+  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY };
+  dir = tempDir();
+});
+afterEach(() => server.close());
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+const links = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `https://example.com/p${from + i}`);
+const csvOf = (urls: string[]) => `fullLink,comment\n${urls.map((u, i) => `${u},row ${i + 1}`).join('\n')}\n`;
+
+describe('the progress bar on a terminal', () => {
+  it('draws a progress bar on a terminal from the start: finished/total, rate, ETA, done, failed, unknown, in flight', async () => {
+    svc.delayMs = 20; // the bar is redrawn every 100 ms
+    const input = file('links.csv', csvOf(links(30)));
+    const r = await runCli(['link', 'create', '--from-file', input, '--no-color', '-q', '--concurrency', '2'], { env, tty: true });
+    expect(r.code).toBe(0);
+    const lines = r.stderr.split('\r\x1b[2K').filter(Boolean);
+    const bar = /^\[[█░]{24}\] (\d+)\/30 {2}[\d.]+\/s {2}ETA \S+ {2}(\d+) done {2}0 failed {2}0 unknown {2}(\d+) in flight$/;
+    expect(lines[0]).toMatch(bar);
+    expect(bar.exec(lines[0])!.slice(1, 3)).toEqual(['0', '0']);
+    expect(lines.some((line) => Number(bar.exec(line)?.[3]) === 2)).toBe(true);
+  });
+
+  it('the progress bar counts rows of unknown outcome apart from failed ones', async () => {
+    const input = file('sms.csv', `recipient,text\n${Array.from({ length: 30 }, (_, i) => `770100000${String(i + 10)},hello`).join('\n')}\n`);
+    svc.fault((k) => k === '77010000012', 'http502');
+    svc.delayMs = 20; // the bar is redrawn at most every 100 ms
+    // Without lookups (--no-reconcile) the row stays unknown.
+    const r = await runCli(['message', 'send', '--from-file', input, '--no-color', '-q', '--concurrency', '1', '--no-reconcile'], { env, tty: true });
+    expect(r.code).toBe(5);
+    const lines = r.stderr.split('\r\x1b[2K');
+    expect(lines.some((line) => / 0 failed {2}1 unknown {2}\d in flight$/.test(line))).toBe(true);
+    expect(lines.some((line) => / 1 failed/.test(line))).toBe(false);
+  });
+
+  it('the bar keeps moving while requests hang; Ctrl-C says what it waits for; a second one stops at once with the summary', async () => {
+    svc.delayMs = 10_000; // no answer comes within the test
+    const input = file('links.csv', `fullLink\n${Array.from({ length: 10 }, (_, i) => `https://example.com/stall${i}`).join('\n')}\n`);
+    const interrupt = new AbortController();
+    const stopNow = new AbortController();
+    const { run } = await import('../../src/cli/run.js');
+    const { Readable } = await import('node:stream');
+    let stderr = '';
+    let stdout = '';
+    let started = 0;
+    const marks: Record<string, number> = {};
+    // From the first bar on: Ctrl-C 600 ms later, and again 400 ms after that.
+    const onFirstBar = () => {
+      started = Date.now();
+      setTimeout(() => {
+        marks.bars = stderr.split('\r\x1b[2K').length - 1;
+        interrupt.abort();
+        marks.said = stderr.includes('stopping: waiting for 4 requests in flight (Ctrl-C again to stop now)') ? 1 : 0;
+      }, 600);
+      setTimeout(() => stopNow.abort(), 1000);
+    };
+    const code = await run(['link', 'create', '--from-file', input, '--no-color', '-o', 'csv'], {
+      stdout: { isTTY: true, write: (s: string) => ((stdout += s), true) },
+      stderr: {
+        isTTY: true,
+        write: (s: string) => {
+          if (!started && s.includes('\r\x1b[2K')) onFirstBar();
+          stderr += s;
+          return true;
+        },
+      },
+      stdin: Readable.from([]),
+      env: { ...env, SMSLINK_CONFIG_DIR: tempDir() },
+      signal: interrupt.signal,
+      stopNow: stopNow.signal,
+    });
+    const took = Date.now() - started;
+    expect(code).toBe(130);
+    expect(took).toBeLessThan(1500);
+    // Redrawn every 100 ms though nothing finished: ~6 bars in 600 ms, each with the 4 requests in flight.
+    expect(marks.bars).toBeGreaterThanOrEqual(4);
+    expect(stderr.split('\r\x1b[2K').filter((l) => l.endsWith('0 done  0 failed  0 unknown  4 in flight')).length).toBeGreaterThanOrEqual(4);
+    expect(marks.said).toBe(1);
+    expect(stderr).toContain('link create: 0 done, 4 unknown of 10 rows');
+    expect(stderr).toContain('Stopped at once, with 4 requests in flight (their rows are unknown now). Rerun the same command to continue.');
+    expect(stdout.split('\n')[0]).toBe('row,state,id,code,shortLink,error');
+    expect(stdout.trim().split('\n').slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['2,unknown', '3,unknown', '4,unknown', '5,unknown']);
+  });
+});
