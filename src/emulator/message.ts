@@ -4,7 +4,7 @@
 // first apply whatever lifecycle stages have come due.
 
 import { randomUUID } from 'node:crypto';
-import { isFullLink, parseDateTime } from '../catalog/rules.js';
+import { isFullLink, LINKS_IN_TEXT, parseDateTime } from '../catalog/rules.js';
 import { countSegments } from '../catalog/segments.js';
 import { ok, str, type Handler, type EmulatorSettings } from './handler.js';
 import { DEFAULT_VALIDITY_MIN, planLifecycle } from './lifecycle.js';
@@ -18,12 +18,11 @@ import { wallOf } from './time-zone.js';
 export const DEFAULT_SENDER = 'SMSLINK';
 
 /** Candidate links in a text; trailing punctuation is not part of a link. */
-const URL_IN_TEXT = /(?:https?:\/\/|www\.)[^\s<>"]+/gi;
 const TRAILING = /[.,;:!?)\]}'"]+$/;
 
 /** Replaces every link in `text` with a new short link of the campaign. */
 function shortenLinks(s: EmulatorSettings, accountId: number, now: number, campaignId: number, text: string): string {
-  return text.replace(URL_IN_TEXT, (match) => {
+  return text.replace(LINKS_IN_TEXT, (match) => {
     const tail = TRAILING.exec(match)?.[0] ?? '';
     const url = match.slice(0, match.length - tail.length);
     if (!isFullLink(url)) return match;

@@ -5,6 +5,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorSettings } from './handler.js';
+import { withScheme } from '../catalog/rules.js';
 
 /** A path that may name a short link: /<code>. */
 export const CODE_PATH = /^\/([0-9A-Za-z]{1,64})\/?$/;
@@ -22,7 +23,7 @@ function htmlPage(res: ServerResponse, status: number, title: string, text: stri
 /** Where a full link sends the browser: `www.` links get http://, everything is made ASCII-safe for the header. */
 export function locationOf(fullLink: string): string | null {
   try {
-    return new URL(/^www\./i.test(fullLink) ? `http://${fullLink}` : fullLink).href;
+    return new URL(withScheme(fullLink)).href;
   } catch {
     return null;
   }
