@@ -3,7 +3,7 @@
 // keep-alive dispatcher, and the output view. Heavy modules load on demand.
 
 import type { SmsLinkClient, RequestEvent } from '../client/client.js';
-import type { DispatchTarget, HttpClient } from '../client/transport.js';
+import type { HttpClient, Send } from '../client/send.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { rowFields } from '../catalog/columns.js';
 import { readStore, type StoreData } from '../config/store.js';
@@ -302,7 +302,7 @@ export class RunContext {
     const settings = this.settings();
     let baseUrl = this.credentials?.baseUrl ?? settings.baseUrl.value ?? '';
     let apiKey = this.credentials?.apiKey ?? settings.apiKey.value ?? '';
-    let dispatcher: DispatchTarget | undefined;
+    let send: Send | undefined;
     if (this.sandbox) {
       // The emulator answers in this process: the client's requests go through the whole client
       // (checks, retry policy, envelope) to its request handling, without a server or a socket.
@@ -315,7 +315,7 @@ export class RunContext {
       this.#cleanups.push(() => emu.close());
       baseUrl = emu.url;
       apiKey = emu.keys[0];
-      dispatcher = emu.dispatcher;
+      send = emu.send;
       if ((firstUse && this.io.stderr.isTTY) || this.globals.verbose) {
         this.note('Using the sandbox: a local emulator, nothing reaches the real service (`smslink sandbox path` shows where it keeps its data).');
       }
@@ -369,7 +369,7 @@ export class RunContext {
       proxy: this.globals.proxy,
       proxyEnv,
       ca,
-      dispatcher,
+      send,
       httpClient: opts.httpClient,
       now: () => this.now(),
       signal: opts.interruptible === false ? this.io.stopNow : this.io.signal,

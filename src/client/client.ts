@@ -30,12 +30,13 @@ import type {
 import { validateInput } from '../catalog/validate.js';
 import { userAgent } from '../version.js';
 import { dataOrThrow, parseEnvelope, type Envelope } from './envelope.js';
-import { ApiError, ConfigError, TransportError, ValidationError } from './errors.js';
+import { ApiError, ConfigError, describeFailure, TransportError, ValidationError } from './errors.js';
 import { normalize } from './normalize.js';
 import { arrayFormatOf, buildRequest, encodeForm, toWireParams, type PreparedRequest } from './request.js';
-import { createAgent, Transport, type DispatchTarget, type HttpClient, type OwnedDispatcher, type ProxyEnv } from './transport.js';
+import { answerOutcome, describeOutcome, failureOutcome, retryDelay, type Outcome, type RetryInfo, type RetryOptions } from './retry.js';
+import { openTransport, type HttpClient, type Send, type Transport } from './send.js';
+import type { DispatchTarget, ProxyEnv } from './undici.js';
 import { redact, registerSecret } from '../secrets.js';
-import type { RetryInfo } from './retry.js';
 
 export interface RequestEvent {
   operation: string;
@@ -77,6 +78,8 @@ export interface SmsLinkClientOptions {
   httpClient?: HttpClient;
   /** Use this dispatcher (any undici Dispatcher, or anything with its dispatch()) instead of creating an agent; close() leaves it open. */
   dispatcher?: DispatchTarget;
+  /** Send every request with this function instead (such as the in-process emulator's `send`); close() leaves it alone. */
+  send?: Send;
   userAgent?: string;
   /** Clock for rules relative to now (deferred sends). */
   now?: () => Date;
@@ -114,18 +117,23 @@ export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp
 
 export class SmsLinkClient {
   readonly #opts: SmsLinkClientOptions;
+  readonly #policy: RetryOptions;
+  /** The same headers on every request. */
+  readonly #headers: Record<string, string>;
   #transport: Promise<Transport> | undefined;
-  /** The transport once created: later requests need not wait a turn for it. */
+  /** The transport once open: later requests need not wait a turn for it. */
   #ready: Transport | undefined;
-  /** The agent this client created (a given dispatcher is the caller's to close). */
-  #agent: OwnedDispatcher | undefined;
   /** checkSettings() passed once: the settings never change, and a bulk run prepares thousands of requests. */
   #settingsChecked = false;
   /** Requests sent and not yet answered (a retry waiting for its turn included). */
   #inFlight = 0;
+  /** Settles when the last request in flight does (close() waits for it). */
+  #idle: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(options: SmsLinkClientOptions) {
-    this.#opts = { timeoutMs: 30_000, retries: 3, ...options };
+    const o = (this.#opts = { timeoutMs: 30_000, retries: 3, ...options });
+    this.#policy = { retries: o.retries!, baseDelayMs: o.retryBaseDelayMs ?? 250, maxDelayMs: o.retryMaxDelayMs ?? 8_000, attemptTimeoutMs: o.timeoutMs!, onRetry: o.onRetry };
+    this.#headers = { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8', accept: 'application/json', 'user-agent': o.userAgent ?? userAgent() };
     registerSecret(options.apiKey);
   }
 
@@ -246,7 +254,7 @@ export class SmsLinkClient {
 
   /** Sends a prepared request and parses the envelope (any code). */
   async execute(req: PreparedRequest, idempotent: boolean): Promise<Envelope> {
-    const transport = this.#ready ?? (await this.#getTransport());
+    const send = (this.#ready ?? (await this.#open())).send;
     const onRequest = this.#opts.onRequest;
     // Only a listener (--verbose) gets an event: a bulk run sends thousands of requests without one.
     const event: RequestEvent | undefined = onRequest && {
@@ -257,35 +265,100 @@ export class SmsLinkClient {
         return req.fields;
       },
     };
+    // Date.now(), not performance.now(): the first use of `performance` loads perf_hooks.
+    const started = Date.now();
     this.#inFlight += 1;
     try {
-      const res = await transport.send(req, idempotent, this.#opts.signal);
-      if (event) {
-        event.status = res.status;
-        event.ms = res.ms;
-      }
-      const text = redact(res.text);
-      // The interceptor's parse holds the answer as it came: usable only when there was no secret to take out.
-      const env = parseEnvelope(req.operation, res.status, text, !idempotent, text === res.text ? res.json : undefined);
-      if (event) event.code = env.code;
+      const { status, env } = await this.#exchange(send, req, idempotent);
+      if (event) Object.assign(event, { status, ms: Date.now() - started, code: env.code });
       return env;
     } catch (err) {
       if (event && err instanceof TransportError) event.error = err.message;
       throw err;
     } finally {
-      this.#inFlight -= 1;
+      if (--this.#inFlight === 0) {
+        this.#idle?.resolve();
+        this.#idle = undefined;
+      }
       if (event) onRequest!(event);
     }
   }
 
-  /** Closes the keep-alive connections of this client. */
+  /**
+   * The retry loop: send, classify the outcome, wait as the policy says
+   * (retry.ts), send again. Each attempt has its own time limit, connection
+   * included; the caller's signal ends the call at once, a wait included.
+   */
+  async #exchange(send: Send, req: PreparedRequest, idempotent: boolean): Promise<{ status: number; env: Envelope }> {
+    const { signal, timeoutMs } = this.#opts;
+    const context = { operation: req.operation, url: req.url, idempotent, attempts: 0, timeoutMs: timeoutMs!, proxy: this.#proxyHost() };
+    const request = { url: req.url, method: req.method, headers: this.#headers, body: req.body };
+    for (let attempt = 1; ; attempt++) {
+      context.attempts = attempt;
+      const limit = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        limit.abort(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'SMSLINK_ATTEMPT_TIMEOUT' }));
+      }, timeoutMs);
+      const onAbort = () => limit.abort(signal!.reason);
+      signal?.addEventListener('abort', onAbort);
+      let outcome: Outcome | null;
+      let failure: Error | undefined;
+      let answer: { status: number; env: Envelope } | undefined;
+      try {
+        if (signal?.aborted) onAbort();
+        const res = await send(request, limit.signal);
+        try {
+          answer = { status: res.status, env: parseEnvelope(req.operation, res.status, redact(res.text), !idempotent) };
+          outcome = answerOutcome(res.status, answer.env.code, res.headers);
+        } catch (err) {
+          failure = err as Error;
+          // Not the envelope, or an HTTP error status: no code to go by.
+          outcome = answerOutcome(res.status, null, res.headers);
+        }
+      } catch (err) {
+        const how = failureOutcome(err, timedOut);
+        failure = describeFailure(err, how, signal?.aborted === true, context);
+        if (signal?.aborted) throw failure;
+        outcome = how;
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      }
+      const delay = outcome && retryDelay(idempotent, outcome, attempt, this.#policy);
+      if (delay === null || delay === undefined) {
+        if (failure) throw failure;
+        return answer!;
+      }
+      this.#policy.onRetry?.({ operation: req.operation, attempt: attempt + 1, delayMs: delay, reason: describeOutcome(outcome!) });
+      // A retry follows only an attempt that changed nothing (or a safe one): an interrupted wait leaves no outcome unknown.
+      if (!(await pause(delay, signal))) throw new TransportError(req.operation, 'aborted', `${req.operation}: interrupted`, { outcomeUnknown: false, attempts: attempt });
+    }
+  }
+
+  /** host:port of the explicit proxy requests go through, to name it when it cannot be reached. */
+  #proxyHost(): string | undefined {
+    const o = this.#opts;
+    return o.proxy && !o.send && !o.dispatcher && !isLoopbackHost(new URL(o.baseUrl).hostname) ? new URL(o.proxy).host : undefined;
+  }
+
+  /** Waits for the requests in flight, then closes the keep-alive connections of this client. */
   async close(): Promise<void> {
     if (!this.#transport) return;
-    await this.#transport;
+    const transport = await this.#transport;
+    if (this.#inFlight > 0) {
+      if (!this.#idle) {
+        let resolve!: () => void;
+        this.#idle = { promise: new Promise<void>((r) => (resolve = r)), resolve };
+        this.#idle.resolve = resolve;
+      }
+      await this.#idle.promise;
+    }
+    if (this.#transport === undefined) return;
     this.#transport = undefined;
     this.#ready = undefined;
-    await this.#agent?.close();
-    this.#agent = undefined;
+    await transport.close?.();
   }
 
   /**
@@ -296,45 +369,43 @@ export class SmsLinkClient {
    */
   async release(): Promise<void> {
     if (!this.#transport) return;
-    await this.#transport;
+    const transport = await this.#transport;
     if (this.#inFlight > 0) return this.close();
-    const agent = this.#agent;
     this.#transport = undefined;
     this.#ready = undefined;
-    this.#agent = undefined;
-    // Each socket is destroyed at once; the promise only tells when their close events have come. The
-    // error reaches no request (none is in flight), but each socket's destroy() reads its stack: one
-    // given as text spares V8 formatting a stack trace (undici's own error would have one), which
-    // first has it reparse the bundled functions on the stack for their line numbers.
-    const released = new Error('the client was released');
-    released.stack = `Error: ${released.message}`;
-    agent?.destroy(released).catch(() => {});
+    transport.destroy?.();
   }
 
-  #getTransport(): Promise<Transport> {
+  #open(): Promise<Transport> {
     this.#transport ??= (async () => {
       const o = this.#opts;
-      // Loopback hosts are reached directly: through a proxy the key of a plain http:// URL would travel in clear.
-      const base = new URL(o.baseUrl);
-      const direct = isLoopbackHost(base.hostname);
-      const secure = base.protocol === 'https:';
-      const dispatcher =
-        o.dispatcher ?? (this.#agent = await createAgent({ proxy: o.proxy, proxyEnv: o.proxyEnv, direct, ca: o.ca, timeoutMs: o.timeoutMs!, secure, httpClient: o.httpClient ?? 'node' }));
-      return (this.#ready = new Transport(
-        dispatcher,
-        {
-          retries: o.retries!,
-          baseDelayMs: o.retryBaseDelayMs ?? 250,
-          maxDelayMs: o.retryMaxDelayMs ?? 8_000,
-          attemptTimeoutMs: o.timeoutMs!,
-          onRetry: o.onRetry,
-        },
-        o.userAgent ?? userAgent(),
-        o.proxy && !direct && !o.dispatcher ? new URL(o.proxy).host : undefined,
-      ));
+      if (o.send) return (this.#ready = { send: o.send });
+      if (o.dispatcher) {
+        const { dispatchSend } = await import('./undici.js');
+        return (this.#ready = { send: dispatchSend(o.dispatcher) });
+      }
+      const baseUrl = new URL(o.baseUrl);
+      const direct = isLoopbackHost(baseUrl.hostname);
+      return (this.#ready = await openTransport({ baseUrl, direct, proxy: o.proxy, proxyEnv: o.proxyEnv, ca: o.ca, timeoutMs: o.timeoutMs!, httpClient: o.httpClient ?? 'node' }));
     })();
     return this.#transport;
   }
+}
+
+/** Waits ms; false when the signal aborts first. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** Accepts both documented (totals: string) and live (totals: object) GetStats shapes. */
