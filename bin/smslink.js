@@ -20,9 +20,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 
 async function main() {
-  const interrupt = createInterrupt();
+  const interrupt = new AbortController();
   // A second Ctrl-C: a run that can give up what is in flight and still print its summary (bulk) listens here.
-  const stopNow = createInterrupt();
+  const stopNow = new AbortController();
   let interruptedAt = 0;
   let paging = false;
   const onSignal = () => {
@@ -34,7 +34,7 @@ async function main() {
     }
     // One within 0.3 s of the first is the same interrupt delivered twice (timeout(1) signals the process, then its group).
     if (Date.now() - interruptedAt <= 300) return;
-    if (stopNow.signal.aborted || !stopNow.listening()) process.exit(130);
+    if (stopNow.signal.aborted || require('node:events').getEventListeners(stopNow.signal, 'abort').length === 0) process.exit(130);
     stopNow.abort();
     // The run returns at once with its summary; should it not, exit anyway.
     setTimeout(() => process.exit(130), 800).unref();
@@ -103,48 +103,4 @@ async function main() {
   // Keep-alive sockets and timers are closed by run(); exit promptly regardless.
   if (stdoutClosed) process.exit(code);
   else process.stdout.write('', () => process.exit(code));
-}
-
-/**
- * The run's interrupt: an AbortController as far as the CLI and the Node APIs
- * it hands the signal to (timers/promises) use one: the signal's `aborted` and
- * `reason`, and its 'abort' listeners, each called once, in order, when it
- * aborts (a listener's error is uncaught, as with EventTarget). Node's own
- * cost every command ~0.8 ms (its module, and EventTarget's listener code
- * compiled on first use) for a Ctrl-C that rarely comes.
- */
-function createInterrupt() {
-  let listeners = [];
-  const signal = {
-    aborted: false,
-    reason: undefined,
-    addEventListener(type, listener) {
-      if (type === 'abort' && !signal.aborted && listener && !listeners.includes(listener)) listeners.push(listener);
-    },
-    removeEventListener(type, listener) {
-      if (type === 'abort') listeners = listeners.filter((l) => l !== listener);
-    },
-    throwIfAborted() {
-      if (signal.aborted) throw signal.reason;
-    },
-  };
-  const abort = (reason = new DOMException('This operation was aborted', 'AbortError')) => {
-    if (signal.aborted) return;
-    signal.aborted = true;
-    signal.reason = reason;
-    const called = listeners;
-    listeners = [];
-    const event = { type: 'abort', target: signal };
-    for (const listener of called) {
-      try {
-        if (typeof listener === 'function') listener.call(signal, event);
-        else listener.handleEvent(event);
-      } catch (err) {
-        process.nextTick(() => {
-          throw err;
-        });
-      }
-    }
-  };
-  return { signal, abort, listening: () => listeners.length > 0 };
 }
