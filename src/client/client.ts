@@ -1,38 +1,18 @@
-// SmsLinkClient: one typed method per operation of the catalog. Every call
-// checks its input against the contract, builds the form request, sends it
-// over one keep-alive dispatcher, parses the envelope and normalises the data.
+// SmsLinkClient: one typed method per operation of the catalog, made from
+// the catalog's entries. Every call checks its input against the contract,
+// builds the form request, sends it (send.ts) with retries, parses the
+// envelope and normalises the data.
 
-import { linkCampaign, linkCreate, linkDelete, linkGet, linkList, linkStats, linkUpdate } from '../catalog/link.js';
-import { messageList, messageSend, messageStatus } from '../catalog/message.js';
-import type {
-  CampaignLink,
-  CreateLinkInput,
-  CreateLinkResult,
-  DeleteLinksInput,
-  DeleteLinksResult,
-  GetCampaignLinksInput,
-  GetLinkInput,
-  GetLinkStatsInput,
-  GetMessageStatusInput,
-  Link,
-  LinkStatsResult,
-  ListLinksInput,
-  ListMessagesInput,
-  Message,
-  MessageStatusRecord,
-  OperationSpec,
-  Page,
-  SendMessageInput,
-  SendMessageResult,
-  UpdateLinkInput,
-  UpdateLinkResult,
-} from '../catalog/types.js';
+import { OPERATIONS } from '../catalog/index.js';
+import type { LINK_OPERATIONS } from '../catalog/link.js';
+import type { MESSAGE_OPERATIONS } from '../catalog/message.js';
+import type { InputOf, OperationSpec, ResultOf, Shape } from '../catalog/types.js';
 import { validateInput } from '../catalog/validate.js';
 import { userAgent } from '../version.js';
 import { dataOrThrow, parseEnvelope, type Envelope } from './envelope.js';
 import { ApiError, ConfigError, describeFailure, TransportError, ValidationError } from './errors.js';
 import { normalize } from './normalize.js';
-import { arrayFormatOf, buildRequest, encodeForm, toWireParams, type PreparedRequest } from './request.js';
+import { buildRequest, encodeParams, type PreparedRequest } from './request.js';
 import { answerOutcome, describeOutcome, failureOutcome, retryDelay, type Outcome, type RetryInfo, type RetryOptions } from './retry.js';
 import { openTransport, type HttpClient, type Send, type Transport } from './send.js';
 import type { DispatchTarget, ProxyEnv } from './undici.js';
@@ -115,6 +95,19 @@ export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp
   return url;
 }
 
+/** The operations the client has a method for, each a literal type. */
+type Operation = (typeof LINK_OPERATIONS)[number] | (typeof MESSAGE_OPERATIONS)[number];
+
+/** One method per operation, named by its catalog entry's `method`; an input with nothing required may be left out. */
+export type OperationMethods = {
+  [Op in Operation as Op['method']]: Partial<InputOf<Op>> extends InputOf<Op> ? (input?: InputOf<Op>) => Promise<ResultOf<Op>> : (input: InputOf<Op>) => Promise<ResultOf<Op>>;
+};
+
+// The methods of OperationMethods, declared here and made below from the catalog.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface SmsLinkClient extends OperationMethods {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class SmsLinkClient {
   readonly #opts: SmsLinkClientOptions;
   readonly #policy: RetryOptions;
@@ -141,65 +134,6 @@ export class SmsLinkClient {
     return this.#opts.baseUrl;
   }
 
-  /** Creates a short link (Link/Create). Not retried when the outcome is unknown. */
-  createLink(input: CreateLinkInput): Promise<CreateLinkResult> {
-    return this.call(linkCreate, input);
-  }
-  /** Reads one link by id, code or shortLink (Link/Get). */
-  getLink(input: GetLinkInput): Promise<Link> {
-    return this.call(linkGet, input);
-  }
-  /** Lists links with criteria, paging and sort (Link/List). */
-  listLinks(input: ListLinksInput = {}): Promise<Page<Link>> {
-    return this.call(linkList, input);
-  }
-  /**
-   * Updates a link (Link/Update). Careful: per the contract, omitting
-   * expirationDate makes the link valid indefinitely.
-   */
-  async updateLink(input: UpdateLinkInput): Promise<UpdateLinkResult> {
-    const data = await this.call(linkUpdate, input) as unknown;
-    return { shortLink: typeof data === 'string' && data !== '' ? data : null };
-  }
-  /** Deletes links (Link/Delete); ids not deleted come back in notProcessed. */
-  async deleteLinks(input: DeleteLinksInput): Promise<DeleteLinksResult> {
-    let r: DeleteLinksResult | null;
-    try {
-      r = await this.call(linkDelete, input);
-    } catch (err) {
-      // The live codes 98 (a bulk operation partly done, data has per-item detail) and 99 (nothing
-      // processed) carry the same answer as code 0: what was and was not deleted.
-      const detail = err instanceof ApiError && (err.code === 98 || err.code === 99) ? (err.data as Partial<DeleteLinksResult> | null) : null;
-      if (!Array.isArray(detail?.processed) && !Array.isArray(detail?.notProcessed)) throw err;
-      r = normalize(linkDelete.result, detail) as DeleteLinksResult;
-    }
-    return {
-      processed: Array.isArray(r?.processed) ? r.processed : [],
-      notProcessed: Array.isArray(r?.notProcessed) ? r.notProcessed : [],
-    };
-  }
-  /** Click statistics of at most 5 links (Link/GetStats). */
-  async getLinkStats(input: GetLinkStatsInput): Promise<LinkStatsResult> {
-    const r = await this.call(linkStats, input);
-    return normalizeStats(r);
-  }
-  /** Links of a campaign with clicks and redirects (Link/GetLinks). */
-  getCampaignLinks(input: GetCampaignLinksInput): Promise<CampaignLink[]> {
-    return this.call(linkCampaign, input).then((r) => (Array.isArray(r) ? r : []));
-  }
-  /** Sends one SMS (Message/SendSmsMessage). Not retried when the outcome is unknown. */
-  sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
-    return this.call(messageSend, input);
-  }
-  /** Delivery status of at most 100 messages (Message/GetSMSStatus); unknown ids are left out. */
-  getMessageStatus(input: GetMessageStatusInput): Promise<MessageStatusRecord[]> {
-    return this.call(messageStatus, input).then((r) => (Array.isArray(r) ? r : []));
-  }
-  /** Lists messages with criteria, paging and sort (Message/List). */
-  listMessages(input: ListMessagesInput = {}): Promise<Page<Message>> {
-    return this.call(messageList, input);
-  }
-
   /** Validates input and builds the request without sending it (--dry-run). */
   prepare(op: OperationSpec, input: object): PreparedRequest {
     const { values, issues } = validateInput(op, input as Record<string, unknown>, { now: this.#opts.now?.() ?? new Date() });
@@ -215,19 +149,27 @@ export class SmsLinkClient {
   prepareChecked(op: OperationSpec, values: Record<string, unknown>): PreparedRequest {
     const name = `${op.module}/${op.operation}`;
     this.assertReady();
-    return buildRequest(name, name, encodeForm(toWireParams(op, values), arrayFormatOf(op)), this.#opts);
+    return buildRequest(name, name, encodeParams(op, values), this.#opts);
   }
 
-  /** Validates, sends and returns the normalised data of any catalog operation. */
-  async call<I extends object, R>(op: OperationSpec<I, R>, input: I): Promise<R> {
+  /** Validates, sends and returns the result of any catalog operation (the typed methods call this). */
+  async call<R>(op: OperationSpec<unknown, R>, input: object): Promise<R> {
     // async: a broken rule rejects the promise, like every other failure of a call.
     return this.perform(op, this.prepare(op, input));
   }
 
-  /** Sends a request made by prepare() and returns the operation's normalised data. */
-  async perform<R>(op: OperationSpec<object, R>, req: PreparedRequest): Promise<R> {
+  /** Sends a request made by prepare() and returns the operation's result. */
+  async perform<R>(op: OperationSpec<unknown, R>, req: PreparedRequest): Promise<R> {
     const env = await this.execute(req, op.idempotent);
-    return normalize(op.result, dataOrThrow(req.operation, env, !op.idempotent)) as R;
+    let data: unknown;
+    try {
+      data = dataOrThrow(req.operation, env, !op.idempotent);
+    } catch (err) {
+      if (!(err instanceof ApiError && op.resultCodes?.includes(err.code) && hasFieldOf(op.result, err.data))) throw err;
+      data = err.data;
+    }
+    data = normalize(op.result, data);
+    return (op.finish ? op.finish(data as never) : data) as R;
   }
 
   /** Throws ConfigError when the base URL or key is missing or unsafe; nothing is sent. */
@@ -392,6 +334,23 @@ export class SmsLinkClient {
   }
 }
 
+for (const op of OPERATIONS) {
+  Object.defineProperty(SmsLinkClient.prototype, op.method, {
+    value(this: SmsLinkClient, input: object = {}) {
+      return this.call(op, input);
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+/** Whether data has a field of an object shape (an array where the shape has one). */
+function hasFieldOf(shape: Shape, data: unknown): boolean {
+  if (typeof shape !== 'object' || !('object' in shape) || !data || typeof data !== 'object') return false;
+  const fields = data as Record<string, unknown>;
+  return Object.entries(shape.object).some(([key, s]) => (typeof s === 'object' && 'array' in s ? Array.isArray(fields[key]) : fields[key] !== undefined));
+}
+
 /** Waits ms; false when the signal aborts first. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {
@@ -406,13 +365,4 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** Accepts both documented (totals: string) and live (totals: object) GetStats shapes. */
-function normalizeStats(r: LinkStatsResult | null): LinkStatsResult {
-  const items = Array.isArray(r?.items) ? r.items : [];
-  let totals: LinkStatsResult['totals'] = r?.totals ?? {};
-  if (typeof totals === 'string' && /^-?\d+$/.test(totals)) totals = Number(totals);
-  else if (totals && typeof totals === 'object') totals = normalize({ object: {}, rest: 'int' }, totals) as Record<string, number>;
-  return { items, totals };
 }
