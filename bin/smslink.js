@@ -1,20 +1,13 @@
 #!/usr/bin/env node
-// The only file that touches `process`: argv, env, stdio, signals, exit code.
-// CommonJS (bin/package.json), like the bundled CLI it runs (dist/bundle, see
-// scripts/bundle.mjs): Node's ES module loader would cost every start ~8 ms.
+// The only file that touches `process`: argv, env, stdio, signals, exit code. CommonJS
+// (bin/package.json), like the bundled CLI it runs (scripts/bundle.mjs): no ES module loader starts.
 
 const argv = process.argv.slice(2);
 
-// `--version` is answered before anything else loads: scripts call it often.
+// `--version` is answered before the CLI loads (measure: `npm run bench -- --only version,help`).
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  const { readFileSync, writeSync } = require('node:fs');
-  const text = `${JSON.parse(readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`;
-  try {
-    writeSync(1, text); // process.stdout on a pipe would first set up a socket stream
-  } catch (err) {
-    if (err.code !== 'EAGAIN') throw err;
-    process.stdout.write(text);
-  }
+  const { readFileSync } = require('node:fs');
+  process.stdout.write(`${JSON.parse(readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`);
 } else {
   main();
 }
@@ -29,8 +22,7 @@ async function main() {
     if (paging) return; // the pager has the terminal: Ctrl-C is the pager's
     if (!interruptedAt) {
       interruptedAt = Date.now();
-      interrupt.abort();
-      return;
+      return interrupt.abort();
     }
     // One within 0.3 s of the first is the same interrupt delivered twice (timeout(1) signals the process, then its group).
     if (Date.now() - interruptedAt <= 300) return;
@@ -39,15 +31,12 @@ async function main() {
     // The run returns at once with its summary; should it not, exit anyway.
     setTimeout(() => process.exit(130), 800).unref();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  // V8's compiled code of the bundle is kept between runs (bin/compile-cache.js).
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, onSignal);
   require('./compile-cache.js').enableCompileCache(process.env, `${__dirname}/../dist/bundle`, argv);
   const { run, redact } = require('../dist/bundle/run.cjs');
-  // A crash must not print the key either (undici errors can carry the URL).
+  // A crash must not print the key either (an error can carry the URL).
   const crash = (err) => {
-    const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    process.stderr.write(`smslink crashed (please report this): ${redact(text)}\n`);
+    process.stderr.write(`smslink crashed (please report this): ${redact(err?.stack ?? String(err))}\n`);
     process.exit(1);
   };
   process.on('uncaughtException', crash);
@@ -64,15 +53,9 @@ async function main() {
   };
   process.stdout.on('error', (err) => (err.code === 'EPIPE' ? onStdoutClosed() : crash(err)));
   const stdout = {
-    get isTTY() {
-      return process.stdout.isTTY;
-    },
-    get columns() {
-      return process.stdout.columns;
-    },
-    get rows() {
-      return process.stdout.rows;
-    },
+    get isTTY() { return process.stdout.isTTY; },
+    get columns() { return process.stdout.columns; },
+    get rows() { return process.stdout.rows; },
     write: (chunk) => {
       if (stdoutClosed) return true;
       const ok = process.stdout.write(chunk);
@@ -84,20 +67,13 @@ async function main() {
   const code = await run(argv, {
     stdout,
     stderr: process.stderr,
-    // Setting up stdin takes a few milliseconds; most commands never read it.
-    get stdin() {
-      return process.stdin;
-    },
+    // Most commands never read stdin: it is set up when read.
+    get stdin() { return process.stdin; },
     env: process.env,
     signal: interrupt.signal,
-    onPager: (running) => {
-      paging = running;
-    },
+    onPager: (running) => (paging = running),
     stopNow: stopNow.signal,
-    get stdoutIsPipe() {
-      const stat = require('node:fs').fstatSync(1);
-      return stat.isFIFO() || stat.isSocket();
-    },
+    get stdoutIsPipe() { const stat = require('node:fs').fstatSync(1); return stat.isFIFO() || stat.isSocket(); },
   });
   process.exitCode = code;
   // Keep-alive sockets and timers are closed by run(); exit promptly regardless.
