@@ -3,8 +3,7 @@ export { SmsLinkClient, checkSettings, isLoopbackHost, type SmsLinkClientOptions
 export { SmsLinkError, ValidationError, ConfigError, ApiError, TransportError, type TransportKind } from './client/errors.js';
 export type { Envelope } from './client/envelope.js';
 export type { PreparedRequest } from './client/request.js';
-export type { HttpClient, HttpRequest, HttpResponse, Send } from './client/send.js';
-export type { ProxyEnv } from './client/undici.js';
+export type { HttpClient, HttpRequest, HttpResponse, ProxyEnv, Send } from './client/send.js';
 export { OPERATIONS, findOperation, RESULT_CODES, describeCode, MESSAGE_STATUSES, FINAL_STATUSES, CAMPAIGN_STATUSES } from './catalog/index.js';
 export type * from './catalog/types.js';
 export type { CreateLinkInput, GetLinkInput, ListLinksInput, UpdateLinkInput, DeleteLinksInput, GetLinkStatsInput, GetCampaignLinksInput, LinkSortField, StatsType } from './catalog/link.js';

@@ -14,8 +14,8 @@ import { ApiError, ConfigError, describeFailure, TransportError, ValidationError
 import { normalize } from './normalize.js';
 import { buildRequest, encodeParams, type PreparedRequest } from './request.js';
 import { answerOutcome, describeOutcome, failureOutcome, retryDelay, type Outcome, type RetryInfo, type RetryOptions } from './retry.js';
-import { openTransport, type HttpClient, type Send, type Transport } from './send.js';
-import type { DispatchTarget, ProxyEnv } from './undici.js';
+import { openTransport, type HttpClient, type ProxyEnv, type Send, type Transport } from './send.js';
+import type { DispatchTarget } from './undici.js';
 import { redact, registerSecret } from '../secrets.js';
 
 export interface RequestEvent {
@@ -79,18 +79,12 @@ export function isLoopbackHost(hostname: string): boolean {
 export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp = false): URL {
   if (!baseUrl) throw new ConfigError('no base URL is set');
   if (!apiKey) throw new ConfigError('no API key is set');
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new ConfigError(`base URL "${baseUrl}" is not a valid URL`, 'usage');
-  }
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (!url) throw new ConfigError(`base URL "${baseUrl}" is not a valid URL`, 'usage');
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`base URL must use https:// (got ${url.protocol}//)`, 'usage');
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
-    throw new ConfigError(
-      `refusing to send the API key over plain http:// to ${url.host}; use https://, or pass --allow-insecure-http if you really mean it`,
-      'usage',
-    );
+    const why = `refusing to send the API key over plain http:// to ${url.host}; use https://, or pass --allow-insecure-http if you really mean it`;
+    throw new ConfigError(why, 'usage');
   }
   return url;
 }
@@ -118,10 +112,8 @@ export class SmsLinkClient {
   #ready: Transport | undefined;
   /** checkSettings() passed once: the settings never change, and a bulk run prepares thousands of requests. */
   #settingsChecked = false;
-  /** Requests sent and not yet answered (a retry waiting for its turn included). */
-  #inFlight = 0;
-  /** Settles when the last request in flight does (close() waits for it). */
-  #idle: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Requests sent and not yet answered (a retry waiting for its turn included): close() waits for them. */
+  readonly #inFlight = new Set<Promise<unknown>>();
 
   constructor(options: SmsLinkClientOptions) {
     const o = (this.#opts = { timeoutMs: 30_000, retries: 3, ...options });
@@ -189,40 +181,24 @@ export class SmsLinkClient {
     return buildRequest(path.replace(/^\/+|\/+$/g, ''), path, body, this.#opts);
   }
 
-  /** Sends a raw request; returns the envelope whatever its code. Unknown operations are never retried blindly. */
-  raw(path: string, body: string, options: { idempotent?: boolean } = {}): Promise<Envelope> {
-    return this.execute(this.prepareRaw(path, body), options.idempotent ?? false);
-  }
-
-  /** Sends a prepared request and parses the envelope (any code). */
+  /** Sends a prepared request and parses the envelope (any code); a raw request is idempotent only when the caller knows. */
   async execute(req: PreparedRequest, idempotent: boolean): Promise<Envelope> {
     const send = (this.#ready ?? (await this.#open())).send;
-    const onRequest = this.#opts.onRequest;
-    // Only a listener (--verbose) gets an event: a bulk run sends thousands of requests without one.
-    const event: RequestEvent | undefined = onRequest && {
-      operation: req.operation,
-      method: req.method,
-      url: req.redactedUrl,
-      get fields() {
-        return req.fields;
-      },
-    };
     // Date.now(), not performance.now(): the first use of `performance` loads perf_hooks.
     const started = Date.now();
-    this.#inFlight += 1;
+    const exchange = this.#exchange(send, req, idempotent);
+    this.#inFlight.add(exchange);
+    const report = this.#opts.onRequest;
+    const event = { operation: req.operation, method: req.method, url: req.redactedUrl };
     try {
-      const { status, env } = await this.#exchange(send, req, idempotent);
-      if (event) Object.assign(event, { status, ms: Date.now() - started, code: env.code });
+      const { status, env } = await exchange;
+      report?.({ ...event, fields: req.fields, status, ms: Date.now() - started, code: env.code });
       return env;
     } catch (err) {
-      if (event && err instanceof TransportError) event.error = err.message;
+      report?.({ ...event, fields: req.fields, error: err instanceof TransportError ? err.message : undefined });
       throw err;
     } finally {
-      if (--this.#inFlight === 0) {
-        this.#idle?.resolve();
-        this.#idle = undefined;
-      }
-      if (event) onRequest!(event);
+      this.#inFlight.delete(exchange);
     }
   }
 
@@ -274,8 +250,10 @@ export class SmsLinkClient {
         return answer!;
       }
       this.#policy.onRetry?.({ operation: req.operation, attempt: attempt + 1, delayMs: delay, reason: describeOutcome(outcome!) });
+      const { setTimeout: sleep } = await import('node:timers/promises');
+      await sleep(delay, undefined, { signal }).catch(() => {});
       // A retry follows only an attempt that changed nothing (or a safe one): an interrupted wait leaves no outcome unknown.
-      if (!(await pause(delay, signal))) throw new TransportError(req.operation, 'aborted', `${req.operation}: interrupted`, { outcomeUnknown: false, attempts: attempt });
+      if (signal?.aborted) throw new TransportError(req.operation, 'aborted', `${req.operation}: interrupted`, { outcomeUnknown: false, attempts: attempt });
     }
   }
 
@@ -289,14 +267,7 @@ export class SmsLinkClient {
   async close(): Promise<void> {
     if (!this.#transport) return;
     const transport = await this.#transport;
-    if (this.#inFlight > 0) {
-      if (!this.#idle) {
-        let resolve!: () => void;
-        this.#idle = { promise: new Promise<void>((r) => (resolve = r)), resolve };
-        this.#idle.resolve = resolve;
-      }
-      await this.#idle.promise;
-    }
+    await Promise.allSettled(this.#inFlight);
     if (this.#transport === undefined) return;
     this.#transport = undefined;
     this.#ready = undefined;
@@ -312,7 +283,7 @@ export class SmsLinkClient {
   async release(): Promise<void> {
     if (!this.#transport) return;
     const transport = await this.#transport;
-    if (this.#inFlight > 0) return this.close();
+    if (this.#inFlight.size > 0) return this.close();
     this.#transport = undefined;
     this.#ready = undefined;
     transport.destroy?.();
@@ -327,8 +298,8 @@ export class SmsLinkClient {
         return (this.#ready = { send: dispatchSend(o.dispatcher) });
       }
       const baseUrl = new URL(o.baseUrl);
-      const direct = isLoopbackHost(baseUrl.hostname);
-      return (this.#ready = await openTransport({ baseUrl, direct, proxy: o.proxy, proxyEnv: o.proxyEnv, ca: o.ca, timeoutMs: o.timeoutMs!, httpClient: o.httpClient ?? 'node' }));
+      const options = { baseUrl, direct: isLoopbackHost(baseUrl.hostname), timeoutMs: o.timeoutMs!, httpClient: o.httpClient ?? 'node' };
+      return (this.#ready = await openTransport({ ...o, ...options }));
     })();
     return this.#transport;
   }
@@ -344,25 +315,6 @@ for (const op of OPERATIONS) {
   });
 }
 
-/** Whether data has a field of an object shape (an array where the shape has one). */
-function hasFieldOf(shape: Shape, data: unknown): boolean {
-  if (typeof shape !== 'object' || !('object' in shape) || !data || typeof data !== 'object') return false;
-  const fields = data as Record<string, unknown>;
-  return Object.entries(shape.object).some(([key, s]) => (typeof s === 'object' && 'array' in s ? Array.isArray(fields[key]) : fields[key] !== undefined));
-}
-
-/** Waits ms; false when the signal aborts first. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+/** Whether data is an object with a field of an object shape. */
+const hasFieldOf = (shape: Shape, data: unknown) =>
+  typeof shape === 'object' && 'object' in shape && typeof data === 'object' && data !== null && Object.keys(shape.object).some((key) => key in data);

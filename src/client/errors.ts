@@ -92,20 +92,16 @@ export class TransportError extends SmsLinkError {
   }
 }
 
-/** What the client knew of a request that got no usable answer. */
-export interface FailureContext {
-  operation: string;
-  url: string;
-  /** Create/Send: a request that reached the service may have been carried out. */
-  idempotent: boolean;
-  attempts: number;
-  timeoutMs: number;
-  /** host:port of the explicit proxy every request goes through. */
-  proxy?: string;
-}
-
-/** A failed send in the user's terms: interrupted, timed out, a certificate, a name, a connection. */
-export function describeFailure(err: unknown, how: Outcome & { kind: 'error' }, aborted: boolean, c: FailureContext): TransportError {
+/**
+ * A failed send in the user's terms: interrupted, timed out, a certificate, a
+ * name, a connection. `proxy`: host:port of the --proxy requests go through.
+ */
+export function describeFailure(
+  err: unknown,
+  how: Outcome & { kind: 'error' },
+  aborted: boolean,
+  c: { operation: string; url: string; idempotent: boolean; attempts: number; timeoutMs: number; proxy?: string },
+): TransportError {
   const { operation, attempts } = c;
   const code = how.code;
   const outcomeUnknown = !c.idempotent && !how.nothingSent;

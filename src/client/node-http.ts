@@ -1,27 +1,19 @@
-// send() over Node's own http/https on one keep-alive agent: what a command
-// that sends a request or a few uses. Node's HTTP parser is native and its
-// code is in Node's own cache, where undici's first answer costs compiling
-// its WebAssembly parser (test/cli/lazy-loading.test.ts: a single request
-// loads no undici). Bulk runs and proxies use undici (undici.ts).
+// send() over Node's own http/https on one keep-alive agent, for a command
+// that sends a request or a few: Node's parser is native, where undici's
+// first answer compiles its WebAssembly one. Bulk runs and proxies use undici.ts.
 
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Socket } from 'node:net';
-import { Body, notSent, type HttpResponse, type Transport } from './send.js';
-
-export interface NodeHttpOptions {
-  /** https: or http: (the one protocol of the base URL). */
-  secure: boolean;
-  /** Trusted CA certificates (https only; replaces Node's list, so it includes the roots). */
-  ca?: Array<string | Buffer>;
-  /** Idle keep-alive connections are closed after this (below the usual 5 s of servers, as undici's default). */
-  keepAliveTimeoutMs?: number;
-}
+import { Body, notSent, type HttpRequest, type HttpResponse, type Transport } from './send.js';
 
 /**
- * The request is written only once its connection is up (TLS included): a
- * request that fails or is aborted before then sent nothing.
+ * For the one protocol of the base URL (`secure`: https), trusting `ca` (its
+ * roots included) instead of Node's list; idle connections close after
+ * `keepAliveTimeoutMs`, below the usual 5 s of servers, as undici's default.
+ * A request is written only once its connection is up (TLS included): one
+ * that fails or is aborted before then sent nothing.
  */
-export async function nodeHttpTransport(opts: NodeHttpOptions): Promise<Transport> {
+export async function nodeHttpTransport(opts: { secure: boolean; ca?: Array<string | Buffer>; keepAliveTimeoutMs?: number }): Promise<Transport> {
   const mod = opts.secure ? await import('node:https') : await import('node:http');
   const agent: Agent = new mod.Agent({ keepAlive: true, timeout: opts.keepAliveTimeoutMs ?? 4_000, ...(opts.ca ? { ca: opts.ca } : {}) });
   const request = mod.request as (options: RequestOptions) => ClientRequest;
@@ -29,7 +21,7 @@ export async function nodeHttpTransport(opts: NodeHttpOptions): Promise<Transpor
   /** Sockets whose connection is up: a reused keep-alive socket needs no wait. */
   const connected = new WeakSet<Socket>();
 
-  const send = (req: { url: string; method: string; headers: Record<string, string>; body?: string | Uint8Array }, signal: AbortSignal) =>
+  const send = (req: HttpRequest, signal: AbortSignal) =>
     new Promise<HttpResponse>((resolve, reject) => {
       let written = false;
       let res: IncomingMessage | undefined;

@@ -55,61 +55,23 @@ export function encodeParams(op: OperationSpec, values: Record<string, unknown>)
   return parts.join('&');
 }
 
-/** Decodes a form body back into [name, value] pairs (for display). */
+/** Decodes a form body back into [name, value] pairs, in order (for display). */
 export function decodeFields(body: string): Array<[string, string]> {
-  if (!body) return [];
-  return body.split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const name = eq < 0 ? pair : pair.slice(0, eq);
-    const value = eq < 0 ? '' : pair.slice(eq + 1);
-    const dec = (s: string) => {
-      try {
-        return decodeURIComponent(s.replace(/\+/g, ' '));
-      } catch {
-        return s;
-      }
-    };
-    return [dec(name), dec(value)];
-  });
+  return [...new URLSearchParams(body)];
 }
 
-/** URL and redacted URL of each (base URL, key, path) seen: a bulk run sends thousands of requests to one. */
-const urls = new Map<string, { url: string; redactedUrl: string }>();
-
-
-function urlsOf(path: string, settings: { baseUrl: string; apiKey: string }): { url: string; redactedUrl: string } {
-  const id = `${settings.baseUrl}\n${settings.apiKey}\n${path}`;
-  let known = urls.get(id);
-  if (!known) {
-    // serviceUrl() leaves no query or fragment: the query is appended as searchParams.set() would write it.
-    const url = `${serviceUrl(settings.baseUrl, path).href}?output=json&api=v1&apiKey=`;
-    known = { url: `${url}${formEncode(settings.apiKey)}`, redactedUrl: `${url}${REDACTED}` };
-    if (urls.size >= 100) urls.clear();
-    urls.set(id, known);
-  }
-  return known;
-}
-
-/** A built request; its fields are decoded when shown (--verbose, --dry-run), not for every request. */
-class Request implements PreparedRequest {
-  readonly method = 'POST';
-  #fields: Array<[string, string]> | undefined;
-
-  constructor(
-    readonly operation: string,
-    readonly url: string,
-    readonly redactedUrl: string,
-    readonly body: string,
-  ) {}
-
-  get fields(): Array<[string, string]> {
-    this.#fields ??= decodeFields(this.body);
-    return this.#fields;
-  }
-}
-
-/** The request of one operation: path `Module/Operation`, an encoded form body. */
+/** The request of one operation: path `Module/Operation`, an encoded form body; fields are decoded when shown (--verbose, --dry-run). */
 export function buildRequest(path: string, operationName: string, body: string, settings: { baseUrl: string; apiKey: string }): PreparedRequest {
-  const { url, redactedUrl } = urlsOf(path, settings);
-  return new Request(operationName, url, redactedUrl, body);
+  // serviceUrl() leaves no query or fragment: the query is appended as searchParams.set() would write it.
+  const url = `${serviceUrl(settings.baseUrl, path).href}?output=json&api=v1&apiKey=`;
+  return {
+    operation: operationName,
+    method: 'POST',
+    url: `${url}${formEncode(settings.apiKey)}`,
+    redactedUrl: `${url}${REDACTED}`,
+    body,
+    get fields() {
+      return decodeFields(body);
+    },
+  };
 }

@@ -5,8 +5,6 @@
 // this process (src/emulator/in-process.ts: --sandbox). Retries, timeouts
 // and the envelope are the client's (client.ts), never a send's.
 
-import type { ProxyEnv } from './undici.js';
-
 export interface HttpRequest {
   /** Full URL, the API key in its query: never shown (PreparedRequest.redactedUrl is). */
   url: string;
@@ -30,12 +28,10 @@ export interface HttpResponse {
  */
 export type Send = (request: HttpRequest, signal: AbortSignal) => Promise<HttpResponse>;
 
-/** A send with the connections it keeps open. */
+/** A send with the connections it keeps open: close() once nothing is in flight, or destroy() at once. */
 export interface Transport {
   send: Send;
-  /** Lets nothing new start, waits for requests in flight, closes the connections. */
   close?(): Promise<void>;
-  /** Closes the connections now. */
   destroy?(): void;
 }
 
@@ -48,40 +44,40 @@ export function notSent(err: unknown): Error {
 /** Answers are small JSON envelopes; anything bigger than this is refused, not buffered. */
 const MAX_BODY = 16 * 1024 * 1024;
 
-/** Collects an answer's chunks; says when it grew too large. */
+/** Collects an answer's chunks; its text as undici's body.text(): UTF-8, a byte order mark dropped. */
 export class Body {
   #chunks: Buffer[] = [];
   #size = 0;
 
-  /** Adds a chunk; returns an error when the answer is larger than any envelope. */
+  /** Adds a chunk; an error when the answer is larger than any envelope. */
   push(chunk: Buffer): Error | undefined {
-    this.#size += chunk.length;
-    if (this.#size > MAX_BODY) return new Error(`answer larger than ${MAX_BODY} bytes`);
     this.#chunks.push(chunk);
-    return undefined;
+    return (this.#size += chunk.length) > MAX_BODY ? new Error(`answer larger than ${MAX_BODY} bytes`) : undefined;
   }
 
-  /** As undici's body.text(): UTF-8, a byte order mark skipped. */
   text(): string {
-    const body = this.#chunks.length === 1 ? this.#chunks[0] : Buffer.concat(this.#chunks);
-    const bom = body.length > 2 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
-    return body.toString('utf8', bom ? 3 : 0);
+    const body = Buffer.concat(this.#chunks);
+    return body.toString('utf8', body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0);
   }
 }
 
-/**
- * Node's own HTTP client starts in a few milliseconds; undici spends less
- * CPU per request once started (bulk runs: `npm run bench` row "bulk").
- * Proxies always use undici.
- */
+/** Node's own HTTP client starts fastest; undici spends less CPU per request once started (bulk runs). Proxies use undici. */
 export type HttpClient = 'node' | 'undici';
+
+export interface ProxyEnv {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: string;
+}
 
 export interface TransportOptions {
   baseUrl: URL;
   /** Loopback hosts are reached directly: through a proxy the key of a plain http:// URL would travel in clear. */
   direct: boolean;
+  /** --proxy; otherwise HTTPS_PROXY/HTTP_PROXY/NO_PROXY, from proxyEnv or process.env. */
   proxy?: string;
   proxyEnv?: ProxyEnv;
+  /** Extra CA certificates, trusted besides Node's roots. */
   ca?: string | Buffer | ReadonlyArray<string | Buffer>;
   timeoutMs: number;
   httpClient: HttpClient;
@@ -104,5 +100,5 @@ export async function openTransport(o: TransportOptions): Promise<Transport> {
     return nodeHttpTransport({ secure: o.baseUrl.protocol === 'https:', ca });
   }
   const { undiciTransport } = await import('./undici.js');
-  return undiciTransport({ proxy: o.proxy, proxyEnv: o.proxyEnv, direct: o.direct, ca, timeoutMs: o.timeoutMs });
+  return undiciTransport({ ...o, ca });
 }

@@ -5,28 +5,10 @@
 // knows whether the request was written (onRequestStart comes right before).
 
 import type { Dispatcher } from 'undici';
-import { Body, notSent, type HttpRequest, type HttpResponse, type Send, type Transport } from './send.js';
+import { Body, notSent, type HttpRequest, type HttpResponse, type Send, type Transport, type TransportOptions } from './send.js';
 
 /** What the client needs of a dispatcher: any undici Dispatcher has it. */
 export type DispatchTarget = Pick<Dispatcher, 'dispatch'>;
-
-export interface ProxyEnv {
-  httpProxy?: string;
-  httpsProxy?: string;
-  noProxy?: string;
-}
-
-export interface AgentOptions {
-  /** Explicit proxy URL (--proxy); otherwise HTTPS_PROXY/HTTP_PROXY/NO_PROXY are honoured. */
-  proxy?: string;
-  /** Proxy variables to use instead of process.env. */
-  proxyEnv?: ProxyEnv;
-  /** Connect directly, never through a proxy (loopback hosts: the key must not travel to a proxy in clear). */
-  direct: boolean;
-  /** Trusted CAs (Node's roots included), or undefined for Node's own. */
-  ca?: Array<string | Buffer>;
-  timeoutMs: number;
-}
 
 /** send() through any dispatcher. */
 export function dispatchSend(dispatcher: DispatchTarget): Send {
@@ -78,7 +60,7 @@ export function dispatchSend(dispatcher: DispatchTarget): Send {
 }
 
 /** An undici agent for the base URL: direct, through --proxy, or as the proxy variables say. Certificate checks stay on. */
-export async function undiciTransport(opts: AgentOptions): Promise<Transport> {
+export async function undiciTransport(opts: Pick<TransportOptions, 'direct' | 'proxy' | 'proxyEnv' | 'timeoutMs'> & { ca?: Array<string | Buffer> }): Promise<Transport> {
   const { default: undici } = await import('undici');
   const tls = opts.ca ? { ca: opts.ca } : {};
   const common = { connect: { timeout: opts.timeoutMs, ...tls }, keepAliveTimeout: 4_000, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };

@@ -1,19 +1,13 @@
 // The emulator as a send() (src/client/send.ts), for `--sandbox`: the
-// client's requests (retry policy, envelope and all) reach the emulator's
-// request handling in this process, without a server, a socket or an HTTP
-// parser on either side, which would cost a one-request command more than
-// its answer. It answers /service/ requests as the HTTP server does (same
-// checks, same replies); short-link visits and faults need a real server.
+// client's requests reach its request handling in this process, without a
+// server, a socket or an HTTP parser. It answers /service/ requests as the
+// HTTP server does; short-link visits and faults need a real server.
 
 import type { HttpRequest, HttpResponse, Send } from '../client/send.js';
 import { MAX_BODY_BYTES, NOT_UTF8, decodeBody, serviceReply, servicePath, TOO_LARGE, wrongMethod, type Reply, type ServerParts } from './server.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const NOT_SERVICE: Reply = {
-  status: 404,
-  body: 'not found: the emulator in this process answers /service/ requests only\n',
-  headers: { 'content-type': 'text/plain; charset=utf-8' },
-};
+const NOT_SERVICE: Reply = { status: 404, body: 'not found: the emulator in this process answers /service/ requests only\n', headers: { 'content-type': 'text/plain; charset=utf-8' } };
 
 function replyTo(parts: ServerParts, req: HttpRequest): Reply {
   const url = new URL(req.url);
