@@ -179,3 +179,22 @@ describe.each(['node', 'undici'] as const)('closing a client over %s', (httpClie
     await Promise.all([c.close(), c.close(), inFlight]);
   });
 });
+
+describe("a caller's own dispatcher", () => {
+  it('carries the requests, with the retry policy, and close() leaves it open', async () => {
+    const { Agent } = await import('undici');
+    const agent = new Agent();
+    let n = 0;
+    answer = (_req, res) => (n++ === 0 ? res.writeHead(503).end('busy') : ok(res));
+    try {
+      const c = new SmsLinkClient({ baseUrl: url, apiKey: 'HttpKey0123456789', retryBaseDelayMs: 5, dispatcher: agent });
+      await expect(c.getLink({ id: 1 })).resolves.toMatchObject({ id: 1, code: 'abcd' });
+      expect(n).toBe(2);
+      await c.close();
+      // Still the caller's: it sends the next request.
+      await expect(new SmsLinkClient({ baseUrl: url, apiKey: 'HttpKey0123456789', dispatcher: agent }).getLink({ id: 1 })).resolves.toMatchObject({ id: 1 });
+    } finally {
+      await agent.close();
+    }
+  });
+});
