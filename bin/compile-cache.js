@@ -1,14 +1,12 @@
-// Keeps V8's compiled code of the bundle (dist/bundle/*.cjs) between runs:
-// Node >= 22.1 itself (module.enableCompileCache), Node 20 here, with one
-// vm.Script cachedData entry per bundle file and command, saved at exit (V8
-// saves the code of the functions that ran: --help's lacks `link get`'s).
-// Node 20 measured: link get 41.8 against 51.4 ms of CPU, --help 32.4 against
-// 39.1 (remeasure: `npm run bench -- --only help,get` with and without
-// NODE_DISABLE_COMPILE_CACHE=1). Any failure compiles from source instead.
+// Keeps V8's compiled code of the bundle between runs: Node >= 22.1 itself
+// (module.enableCompileCache); Node 20 here, one vm.Script cachedData entry per
+// bundle file and command saved at exit (V8 saves the code that ran: --help's
+// lacks `link get`'s). Node 20: link get 43.3 against 53.4 ms (CPU; remeasure:
+// `npm run bench -- --only get` with NODE_DISABLE_COMPILE_CACHE=1 and without).
 
 const fs = require('node:fs');
 const path = require('node:path');
-const Module = module.constructor; // require('node:module')'s export, without loading that module (Node 20)
+const Module = module.constructor; // require('node:module')'s export, without loading that module
 
 /** The command's first two words (`link get`), or its options alone, hashed (FNV-1a): nothing a user typed is written to disk. */
 function commandOf(argv) {
@@ -19,10 +17,9 @@ function commandOf(argv) {
   return (h >>> 0).toString(36);
 }
 
-function enableCompileCache(env, bundleDir, argv) {
+exports.enableCompileCache = function enableCompileCache(env, bundleDir, argv) {
   if (env.NODE_DISABLE_COMPILE_CACHE) return;
-  const root = env.SMSLINK_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache'), 'smslink');
-  const dir = path.join(root, 'v8');
+  const dir = path.join(env.SMSLINK_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache'), 'smslink'), 'v8');
   const own = Number(process.versions.node.split('.')[0]) >= 22 && require('node:module').enableCompileCache;
   if (own) return void own(dir);
   const vm = require('node:vm');
@@ -53,13 +50,11 @@ function enableCompileCache(env, bundleDir, argv) {
   process.on('exit', () => {
     try {
       if (unsaved.length) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // Written whole, then renamed: a run starting meanwhile reads the old entry or none.
       for (const { script, entry, key } of unsaved) {
-        // Written whole, then renamed: a run starting meanwhile reads the old entry or none.
         fs.writeFileSync(`${entry}.${process.pid}`, Buffer.concat([Buffer.from(key, 'latin1'), script.createCachedData()]), { mode: 0o600 });
         fs.renameSync(`${entry}.${process.pid}`, entry);
       }
     } catch { /* read-only or full disk: run without a cache */ }
   });
-}
-
-module.exports = { enableCompileCache };
+};

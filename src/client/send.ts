@@ -36,10 +36,7 @@ export interface Transport {
 }
 
 /** Marks an error as one that happened before anything was sent. */
-export function notSent(err: unknown): Error {
-  const e = err instanceof Error ? err : new Error(String(err));
-  return Object.assign(e, { nothingSent: true });
-}
+export const notSent = (err: unknown): Error => Object.assign(err instanceof Error ? err : new Error(String(err)), { nothingSent: true });
 
 /** Answers are small JSON envelopes; anything bigger than this is refused, not buffered. */
 const MAX_BODY = 16 * 1024 * 1024;

@@ -41,5 +41,9 @@ export function inProcessSend(parts: ServerParts): { send: Send; close(): Promis
         resolve({ status: r.status, headers, text: r.body });
       });
     });
-  return { send, close: () => ((closed = true), new Promise((resolve) => setImmediate(resolve))) };
+  const close = async () => {
+    closed = true;
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { send, close };
 }
