@@ -110,6 +110,8 @@ export class SmsLinkClient {
   #transport: Promise<Transport> | undefined;
   /** The transport once open: later requests need not wait a turn for it. */
   #ready: Transport | undefined;
+  /** host:port of the --proxy every request goes through, to name it when it cannot be reached. */
+  #proxy: string | undefined;
   /** checkSettings() passed once: the settings never change, and a bulk run prepares thousands of requests. */
   #settingsChecked = false;
   /** Requests sent and not yet answered (a retry waiting for its turn included): close() waits for them. */
@@ -209,7 +211,7 @@ export class SmsLinkClient {
    */
   async #exchange(send: Send, req: PreparedRequest, idempotent: boolean): Promise<{ status: number; env: Envelope }> {
     const { signal, timeoutMs } = this.#opts;
-    const context = { operation: req.operation, url: req.url, idempotent, attempts: 0, timeoutMs: timeoutMs!, proxy: this.#proxyHost() };
+    const context = { operation: req.operation, url: req.url, idempotent, attempts: 0, timeoutMs: timeoutMs!, proxy: this.#proxy };
     const request = { url: req.url, method: req.method, headers: this.#headers, body: req.body };
     for (let attempt = 1; ; attempt++) {
       context.attempts = attempt;
@@ -257,12 +259,6 @@ export class SmsLinkClient {
     }
   }
 
-  /** host:port of the explicit proxy requests go through, to name it when it cannot be reached. */
-  #proxyHost(): string | undefined {
-    const o = this.#opts;
-    return o.proxy && !o.send && !o.dispatcher && !isLoopbackHost(new URL(o.baseUrl).hostname) ? new URL(o.proxy).host : undefined;
-  }
-
   /** Waits for the requests in flight, then closes the keep-alive connections of this client. */
   async close(): Promise<void> {
     if (!this.#transport) return;
@@ -299,6 +295,7 @@ export class SmsLinkClient {
       }
       const baseUrl = new URL(o.baseUrl);
       const options = { baseUrl, direct: isLoopbackHost(baseUrl.hostname), timeoutMs: o.timeoutMs!, httpClient: o.httpClient ?? 'node' };
+      this.#proxy = o.proxy && !options.direct ? new URL(o.proxy).host : undefined;
       return (this.#ready = await openTransport({ ...o, ...options }));
     })();
     return this.#transport;

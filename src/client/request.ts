@@ -55,23 +55,26 @@ export function encodeParams(op: OperationSpec, values: Record<string, unknown>)
   return parts.join('&');
 }
 
-/** Decodes a form body back into [name, value] pairs, in order (for display). */
-export function decodeFields(body: string): Array<[string, string]> {
-  return [...new URLSearchParams(body)];
-}
+const urls = new Map<string, [url: string, redacted: string]>();
 
-/** The request of one operation: path `Module/Operation`, an encoded form body; fields are decoded when shown (--verbose, --dry-run). */
+/** The request of one operation: path `Module/Operation`, an encoded form body; its fields decoded when shown (--verbose, --dry-run). */
 export function buildRequest(path: string, operationName: string, body: string, settings: { baseUrl: string; apiKey: string }): PreparedRequest {
-  // serviceUrl() leaves no query or fragment: the query is appended as searchParams.set() would write it.
-  const url = `${serviceUrl(settings.baseUrl, path).href}?output=json&api=v1&apiKey=`;
+  const id = `${settings.baseUrl}\n${path}\n${settings.apiKey}`;
+  // serviceUrl() leaves no query or fragment: the query is appended as searchParams.set() would write it. Kept: a bulk run sends thousands.
+  let known = urls.get(id);
+  if (!known) {
+    const url = `${serviceUrl(settings.baseUrl, path).href}?output=json&api=v1&apiKey=`;
+    if (urls.size > 100) urls.clear();
+    urls.set(id, (known = [`${url}${formEncode(settings.apiKey)}`, `${url}${REDACTED}`]));
+  }
   return {
     operation: operationName,
     method: 'POST',
-    url: `${url}${formEncode(settings.apiKey)}`,
-    redactedUrl: `${url}${REDACTED}`,
+    url: known[0],
+    redactedUrl: known[1],
     body,
-    get fields() {
-      return decodeFields(body);
+    get fields(): Array<[string, string]> {
+      return [...new URLSearchParams(body)];
     },
   };
 }

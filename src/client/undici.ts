@@ -31,10 +31,10 @@ export function dispatchSend(dispatcher: DispatchTarget): Send {
       const onAbort = () => (controller ? controller.abort(signal.reason as Error) : settle(signal.reason as Error));
       if (signal.aborted) return reject(notSent(signal.reason));
       signal.addEventListener('abort', onAbort, { once: true });
-      const url = new URL(req.url);
+      const cut = req.url.indexOf('/', req.url.indexOf('//') + 2); // not new URL(): a bulk run sends thousands
       try {
         dispatcher.dispatch(
-          { origin: url.origin, path: `${url.pathname}${url.search}`, method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body },
+          { origin: req.url.slice(0, cut), path: req.url.slice(cut), method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body },
           {
             onRequestStart(c) {
               controller = c;
