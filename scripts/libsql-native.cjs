@@ -1,55 +1,34 @@
-// Loads libsql's prebuilt binary for this machine, for the emulator in the
-// bundled bin (scripts/bundle.mjs puts it in place of libsql's own
-// requireNative()). libsql picks the binary with @neon-rs/load, which asks
-// process.report for the C library (a full diagnostic report, ~5 ms), and
-// detect-libc, which loads child_process (~5 ms): together over half of
-// what opening the sandbox costs. The choice here is the same one: on Linux
-// the glibc build unless the C library is musl, read from /usr/bin/ldd as
-// detect-libc does first; when ldd says neither, the glibc build is tried
-// and then the musl one. Platforms not listed here go through libsql's own
-// detectors.
+// What libsql's index.js takes from @neon-rs/load and detect-libc, for the
+// bundled bin (scripts/bundle.mjs puts this file in their place): the name of
+// the prebuilt binary for this machine. @neon-rs/load asks process.report for
+// the C library (a full diagnostic report) and detect-libc loads
+// child_process: `--sandbox link get` measured 81.2 ms with them and 71.6 ms
+// with this file (remeasure: `npm run bench -- --only sandbox` with and
+// without the bundledLibsql plugin's onResolve). Like detect-libc, this reads
+// the C library's name from /usr/bin/ldd.
 'use strict';
 
-const { readFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
+const GLIBC = 'glibc';
+const MUSL = 'musl';
 
-/** 'musl', 'glibc' or undefined, from the text of /usr/bin/ldd. */
-function libcFamily() {
+function familySync() {
   try {
-    const ldd = readFileSync('/usr/bin/ldd', 'latin1');
-    if (ldd.includes('musl')) return 'musl';
-    if (ldd.includes('GNU C Library')) return 'glibc';
+    const ldd = require('node:fs').readFileSync('/usr/bin/ldd', 'latin1');
+    if (ldd.includes('musl')) return MUSL;
+    if (ldd.includes('GNU C Library')) return GLIBC;
   } catch {
-    // no ldd: decided by which binary loads
+    // no ldd: glibc, as most Linux systems
   }
-  return undefined;
+  return null;
 }
 
-/** The @libsql/<target> packages to try, in order. */
-function candidates() {
+/** @libsql/<target> for this machine, as @neon-rs/load names it. */
+function currentTarget() {
   const { platform, arch } = process;
-  if (platform === 'darwin' && (arch === 'x64' || arch === 'arm64')) return [`darwin-${arch}`];
-  if (platform === 'win32' && arch === 'x64') return ['win32-x64-msvc'];
-  if (platform !== 'linux') return [];
-  const [gnu, musl] = arch === 'arm' ? ['linux-arm-gnueabihf', 'linux-arm-musleabihf'] : arch === 'x64' || arch === 'arm64' ? [`linux-${arch}-gnu`, `linux-${arch}-musl`] : [];
-  if (!gnu) return [];
-  const family = libcFamily();
-  if (family === 'musl') return [musl];
-  if (family === 'glibc') return [gnu];
-  return [gnu, musl];
+  if (platform === 'win32') return `win32-${arch}-msvc`;
+  if (platform !== 'linux') return `${platform}-${arch}`;
+  const musl = familySync() === MUSL;
+  return arch === 'arm' ? `linux-arm-${musl ? 'musleabihf' : 'gnueabihf'}` : `linux-${arch}-${musl ? 'musl' : 'gnu'}`;
 }
 
-module.exports = function requireNative() {
-  // libsql's optional dependencies are resolved from libsql itself, wherever npm put it.
-  const fromLibsql = createRequire(createRequire(__filename).resolve('libsql'));
-  const targets = candidates();
-  for (let i = 0; i < targets.length; i++) {
-    try {
-      return fromLibsql(`@libsql/${targets[i]}`);
-    } catch (err) {
-      if (i === targets.length - 1) throw err;
-    }
-  }
-  const { currentTarget } = fromLibsql('@neon-rs/load');
-  return fromLibsql(`@libsql/${currentTarget()}`);
-};
+module.exports = { GLIBC, MUSL, familySync, currentTarget, load: () => require('libsql') };

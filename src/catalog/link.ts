@@ -12,28 +12,13 @@ import {
   pageSizeParam,
   sortParam,
 } from './shared.js';
-import type {
-  CampaignLink,
-  CreateLinkInput,
-  CreateLinkResult,
-  DeleteLinksInput,
-  DeleteLinksResult,
-  GetCampaignLinksInput,
-  GetLinkInput,
-  GetLinkStatsInput,
-  Link,
-  LinkStatsResult,
-  ListLinksInput,
-  OperationSpec,
-  Page,
-  UpdateLinkInput,
-  UpdateLinkResult,
-} from './types.js';
-
-const define = <I, R>(spec: OperationSpec<I, R>) => spec;
+import { define, type CampaignLink, type CreateLinkResult, type DeleteLinksResult, type InputOf, type Link, type LinkStatsResult, type Page, type UpdateLinkResult } from './types.js';
+import { normalize } from '../client/normalize.js';
 
 export const LINK_SORT_FIELDS = ['createTs', 'expirationDate', 'clickCnt', 'code', 'fullLink'] as const;
 export const STATS_TYPES = ['monthly', 'daily', 'hourly', 'minute'] as const;
+export type LinkSortField = (typeof LINK_SORT_FIELDS)[number];
+export type StatsType = (typeof STATS_TYPES)[number];
 
 /** Maximum interval per stats type (service-api.md Limits), in ms. */
 export const STATS_MAX_SPAN_MS = {
@@ -45,7 +30,7 @@ export const STATS_MAX_SPAN_MS = {
 
 const LINK_COLUMNS = ['id', 'code', 'shortLink', 'fullLink', 'status', 'moderatorStatus', 'clickCnt', 'createTs', 'expirationDate', 'comment'];
 
-export const linkCreate = define<CreateLinkInput, CreateLinkResult>({
+export const linkCreate = define<CreateLinkResult>()({
   id: 'link.create',
   module: 'Link',
   operation: 'Create',
@@ -70,7 +55,7 @@ export const linkCreate = define<CreateLinkInput, CreateLinkResult>({
   output: { rows: 'self', columns: ['id', 'code', 'shortLink'], primary: 'shortLink' },
 });
 
-export const linkGet = define<GetLinkInput, Link>({
+export const linkGet = define<Link>()({
   id: 'link.get',
   module: 'Link',
   operation: 'Get',
@@ -95,7 +80,7 @@ export const linkGet = define<GetLinkInput, Link>({
   output: { rows: 'self', columns: LINK_COLUMNS, primary: 'shortLink', labels: LINK_LABELS },
 });
 
-export const linkList = define<ListLinksInput, Page<Link>>({
+export const linkList = define<Page<Link>>()({
   id: 'link.list',
   module: 'Link',
   operation: 'List',
@@ -147,7 +132,7 @@ export const linkList = define<ListLinksInput, Page<Link>>({
   },
 });
 
-export const linkUpdate = define<UpdateLinkInput, UpdateLinkResult>({
+export const linkUpdate = define<UpdateLinkResult>()({
   id: 'link.update',
   module: 'Link',
   operation: 'Update',
@@ -163,10 +148,11 @@ export const linkUpdate = define<UpdateLinkInput, UpdateLinkResult>({
   ],
   // Documented: the short link string. Live: `true`. The client turns both into {shortLink}.
   result: 'any',
+  finish: (data: unknown): UpdateLinkResult => ({ shortLink: typeof data === 'string' && data !== '' ? data : null }),
   output: { rows: 'self', columns: ['id', 'shortLink', 'status', 'expirationDate', 'comment'], primary: 'shortLink', labels: LINK_LABELS },
 });
 
-export const linkDelete = define<DeleteLinksInput, DeleteLinksResult>({
+export const linkDelete = define<DeleteLinksResult>()({
   id: 'link.delete',
   module: 'Link',
   operation: 'Delete',
@@ -186,10 +172,16 @@ export const linkDelete = define<DeleteLinksInput, DeleteLinksResult>({
     },
   ],
   result: { object: { processed: { array: 'int' }, notProcessed: { array: 'int' } } },
+  // Live: 98 (a bulk operation partly done) and 99 (nothing processed) carry what code 0 does.
+  resultCodes: [98, 99],
+  finish: (r: Partial<DeleteLinksResult> | null): DeleteLinksResult => ({
+    processed: Array.isArray(r?.processed) ? r.processed : [],
+    notProcessed: Array.isArray(r?.notProcessed) ? r.notProcessed : [],
+  }),
   output: { rows: 'self', columns: ['processed', 'notProcessed'], primary: 'processed' },
 });
 
-export const linkStats = define<GetLinkStatsInput, LinkStatsResult>({
+export const linkStats = define<LinkStatsResult>()({
   id: 'link.stats',
   module: 'Link',
   operation: 'GetStats',
@@ -235,7 +227,7 @@ export const linkStats = define<GetLinkStatsInput, LinkStatsResult>({
       cli: { flag: '--until <time>', help: 'end: YYYY-MM-DD [HH:MM[:SS]], now, or 1d for a day ago (alias --to)', fillTime: 'end' },
     },
   ],
-  crossCheck: (input) =>
+  crossCheck: (input: Record<string, unknown>) =>
     typeof input.dateFrom === 'string' && typeof input.dateTo === 'string' && input.dateTo < input.dateFrom
       ? [['dateTo', `must not be before ${input.dateFrom}`]]
       : [],
@@ -245,10 +237,11 @@ export const linkStats = define<GetLinkStatsInput, LinkStatsResult>({
       totals: 'any',
     },
   },
+  finish: normalizeStats,
   output: { rows: 'items', columns: ['param'], primary: 'param' },
 });
 
-export const linkCampaign = define<GetCampaignLinksInput, CampaignLink[]>({
+export const linkCampaign = define<CampaignLink[]>()({
   id: 'link.campaign',
   module: 'Link',
   operation: 'GetLinks',
@@ -272,7 +265,25 @@ export const linkCampaign = define<GetCampaignLinksInput, CampaignLink[]>({
       object: { id: 'int', code: 'string', fullLink: 'string', shortLink: 'string', clickCnt: 'int', redirectCnt: 'int', comment: 'string' },
     },
   },
+  finish: (r: CampaignLink[] | null) => (Array.isArray(r) ? r : []),
   output: { rows: 'array', columns: ['id', 'code', 'shortLink', 'fullLink', 'clickCnt', 'redirectCnt', 'comment'], primary: 'id' },
 });
 
+/** Accepts both documented (totals: string) and live (totals: object) GetStats shapes. */
+function normalizeStats(r: LinkStatsResult | null): LinkStatsResult {
+  const items = Array.isArray(r?.items) ? r.items : [];
+  let totals: LinkStatsResult['totals'] = r?.totals ?? {};
+  if (typeof totals === 'string' && /^-?\d+$/.test(totals)) totals = Number(totals);
+  else if (totals && typeof totals === 'object') totals = normalize({ object: {}, rest: 'int' }, totals) as Record<string, number>;
+  return { items, totals };
+}
+
 export const LINK_OPERATIONS = [linkCreate, linkGet, linkList, linkUpdate, linkDelete, linkStats, linkCampaign] as const;
+
+export type CreateLinkInput = InputOf<typeof linkCreate>;
+export type GetLinkInput = InputOf<typeof linkGet>;
+export type ListLinksInput = InputOf<typeof linkList>;
+export type UpdateLinkInput = InputOf<typeof linkUpdate>;
+export type DeleteLinksInput = InputOf<typeof linkDelete>;
+export type GetLinkStatsInput = InputOf<typeof linkStats>;
+export type GetCampaignLinksInput = InputOf<typeof linkCampaign>;

@@ -2,24 +2,14 @@
 
 import { CAMPAIGN_STATUSES, MESSAGE_STATUS_WORDS, MESSAGE_STATUSES } from './codes.js';
 import { currentPageParam, datetimeRange, MESSAGE_SHAPE, pageShape, pageSizeParam, sortParam } from './shared.js';
-import type {
-  GetMessageStatusInput,
-  ListMessagesInput,
-  Message,
-  MessageStatusRecord,
-  OperationSpec,
-  Page,
-  SendMessageInput,
-  SendMessageResult,
-} from './types.js';
-
-const define = <I, R>(spec: OperationSpec<I, R>) => spec;
+import { define, type InputOf, type Message, type MessageStatusRecord, type Page, type SendMessageResult } from './types.js';
 
 export const MESSAGE_SORT_FIELDS = ['campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum'] as const;
+export type MessageSortField = (typeof MESSAGE_SORT_FIELDS)[number];
 
 const HOUR = 3_600_000;
 
-export const messageSend = define<SendMessageInput, SendMessageResult>({
+export const messageSend = define<SendMessageResult>()({
   id: 'message.send',
   module: 'Message',
   operation: 'SendSmsMessage',
@@ -97,7 +87,7 @@ export const messageSend = define<SendMessageInput, SendMessageResult>({
   },
 });
 
-export const messageStatus = define<GetMessageStatusInput, MessageStatusRecord[]>({
+export const messageStatus = define<MessageStatusRecord[]>()({
   id: 'message.status',
   module: 'Message',
   operation: 'GetSMSStatus',
@@ -122,10 +112,11 @@ export const messageStatus = define<GetMessageStatusInput, MessageStatusRecord[]
   result: {
     array: { object: { id: 'int', status: 'string', segNum: 'int', startSendTs: 'string', statusUpdateTs: 'string' } },
   },
+  finish: (r: MessageStatusRecord[] | null) => (Array.isArray(r) ? r : []),
   output: { rows: 'array', columns: ['id', 'status', 'segNum', 'startSendTs', 'statusUpdateTs'], primary: 'status' },
 });
 
-export const messageList = define<ListMessagesInput, Page<Message>>({
+export const messageList = define<Page<Message>>()({
   id: 'message.list',
   module: 'Message',
   operation: 'List',
@@ -224,3 +215,7 @@ export const messageList = define<ListMessagesInput, Page<Message>>({
 });
 
 export const MESSAGE_OPERATIONS = [messageSend, messageStatus, messageList] as const;
+
+export type SendMessageInput = InputOf<typeof messageSend>;
+export type GetMessageStatusInput = InputOf<typeof messageStatus>;
+export type ListMessagesInput = InputOf<typeof messageList>;

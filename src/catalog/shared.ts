@@ -4,7 +4,7 @@ import type { ParamSpec, Shape } from './types.js';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
 
-export function pageSizeParam(): ParamSpec {
+export function pageSizeParam() {
   return {
     key: 'pageSize',
     wire: 'pagination[pageSize]',
@@ -12,10 +12,10 @@ export function pageSizeParam(): ParamSpec {
     oneOf: PAGE_SIZES,
     doc: 'pagination[pageSize]: 25, 50 or 100',
     cli: { flag: '--page-size <n>', help: 'items per page: 25 (default), 50 or 100; --all uses 100 unless given' },
-  };
+  } as const satisfies ParamSpec;
 }
 
-export function currentPageParam(): ParamSpec {
+export function currentPageParam() {
   return {
     key: 'currentPage',
     wire: 'pagination[currentPage]',
@@ -23,10 +23,10 @@ export function currentPageParam(): ParamSpec {
     min: 0,
     doc: 'pagination[currentPage]: page numbering starts at 0',
     cli: { flag: '--page <n>', help: 'page number, starting at 0' },
-  };
+  } as const satisfies ParamSpec;
 }
 
-export function sortParam(fields: readonly string[]): ParamSpec {
+export function sortParam<const F extends readonly string[]>(fields: F) {
   return {
     key: 'sort',
     wire: 'sort',
@@ -37,13 +37,13 @@ export function sortParam(fields: readonly string[]): ParamSpec {
       flag: '--sort <field[:asc|desc]>',
       help: `sort by ${fields.join(', ')} (repeatable; asc by default)`,
     },
-  };
+  } as const satisfies ParamSpec;
 }
 
 export const STATUS_ALIASES = { active: 1, inactive: 0 } as const;
 export const MODERATOR_ALIASES = { approved: 1, blocked: 0 } as const;
 
-export function linkStatusParam(wire: string, help: string): ParamSpec {
+export function linkStatusParam(wire: string, help: string) {
   return {
     key: 'status',
     wire,
@@ -51,10 +51,10 @@ export function linkStatusParam(wire: string, help: string): ParamSpec {
     oneOf: [0, 1],
     doc: `${wire}: 0 inactive, 1 active`,
     cli: { flag: '--status <status>', help, aliases: STATUS_ALIASES },
-  };
+  } as const satisfies ParamSpec;
 }
 
-export function commentParam(): ParamSpec {
+export function commentParam() {
   return {
     key: 'comment',
     wire: 'data[comment]',
@@ -62,21 +62,21 @@ export function commentParam(): ParamSpec {
     maxLength: 255,
     doc: 'data[comment]: max 255 characters',
     cli: { flag: '--comment <text>', help: 'your comment, at most 255 characters' },
-  };
+  } as const satisfies ParamSpec;
 }
 
-export function expiresParam(help: string): ParamSpec {
+export function expiresParam(help: string) {
   return {
     key: 'expirationDate',
     wire: 'data[expirationDate]',
     type: 'date',
     doc: 'data[expirationDate]: YYYY-MM-DD; valid until the end of that day in the user time zone',
     cli: { flag: '--expires <YYYY-MM-DD>', help },
-  };
+  } as const satisfies ParamSpec;
 }
 
 /** A range criterion pair (…From / …To) in `YYYY-MM-DD HH:MM:SS`. */
-export function datetimeRange(base: string, flagBase: string, what: string): ParamSpec[] {
+export function datetimeRange<const B extends string>(base: B, flagBase: string, what: string) {
   return [
     {
       key: `${base}From`,
@@ -92,10 +92,10 @@ export function datetimeRange(base: string, flagBase: string, what: string): Par
       doc: `criteria[${base}To]: YYYY-MM-DD HH:MM:SS`,
       cli: { flag: `--${flagBase}-to <time>`, help: `${what} up to (YYYY-MM-DD [HH:MM[:SS]], now, or 1d for a day ago)`, fillTime: 'end' },
     },
-  ];
+  ] as const satisfies readonly ParamSpec[];
 }
 
-export const LINK_SHAPE: Shape = {
+export const LINK_SHAPE = {
   object: {
     id: 'int',
     code: 'string',
@@ -113,9 +113,9 @@ export const LINK_SHAPE: Shape = {
     comment: 'string',
     moderatorComment: 'string',
   },
-};
+} as const satisfies Shape;
 
-export const MESSAGE_SHAPE: Shape = {
+export const MESSAGE_SHAPE = {
   object: {
     id: 'int',
     campaignId: 'int',
@@ -132,9 +132,9 @@ export const MESSAGE_SHAPE: Shape = {
     startSendTs: 'string',
     statusUpdateTs: 'string',
   },
-};
+} as const satisfies Shape;
 
-export function pageShape(item: Shape): Shape {
+export function pageShape<const I extends Shape>(item: I): { object: { items: { array: I }; totalItemCount: 'int' } } {
   return { object: { items: { array: item }, totalItemCount: 'int' } };
 }
 

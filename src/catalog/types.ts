@@ -1,5 +1,8 @@
-// Types of the operation catalog, and the typed inputs and results of the ten
-// operations that the client exposes.
+// Types of the operation catalog. The client's input types are derived from
+// each operation's parameters (InputOf); its result types are written here,
+// richer than the normaliser's shapes, and checked against them (define).
+
+import type { MESSAGE_STATUSES } from './codes.js';
 
 export type ParamType = 'string' | 'integer' | 'url' | 'date' | 'datetime' | 'phone' | 'ids' | 'strings' | 'sort';
 
@@ -71,7 +74,7 @@ export interface OutputSpec {
   labels?: Record<string, Record<string, string>>;
 }
 
-export interface OperationSpec<Input = object, Result = unknown> {
+export interface OperationSpec<Input = unknown, Result = unknown> {
   /** Catalog id, also the emulator handler name: `link.create`. */
   id: string;
   module: 'Link' | 'Message';
@@ -79,7 +82,7 @@ export interface OperationSpec<Input = object, Result = unknown> {
   /** Client method name. */
   method: string;
   /** CLI noun and verb. */
-  command: [noun: string, verb: string];
+  command: readonly [noun: string, verb: string];
   summary: string;
   /** Safe to repeat: retried on transport faults. */
   idempotent: boolean;
@@ -89,12 +92,76 @@ export interface OperationSpec<Input = object, Result = unknown> {
   /** Rules across parameters; returns [key, rule] pairs. */
   crossCheck?: (input: Record<string, unknown>) => Array<[string, string]>;
   result: Shape;
+  /** Codes besides 0 whose data is still the result when it has a field of the result's shape (Link/Delete: 98 partly done, 99 nothing done). */
+  resultCodes?: readonly number[];
+  /** The client's result from the normalised data, where the service sends more than one shape. */
+  finish?: (data: never) => unknown;
   output: OutputSpec;
   /** Phantom fields that carry the TypeScript types of input and result. */
   readonly _types?: { input: Input; result: Result };
 }
 
-// ---- typed inputs and results ------------------------------------------
+// ---- types derived from the catalog --------------------------------------
+
+/** A parameter's type in the client's input, from its catalog entry. */
+type ValueOf<P> = P extends { oneOf: infer V extends readonly unknown[] }
+  ? V[number]
+  : P extends { type: 'integer' }
+    ? number
+    : P extends { type: 'ids' }
+      ? number[]
+      : P extends { type: 'strings' }
+        ? string[]
+        : P extends { type: 'sort'; sortFields: infer F extends readonly string[] }
+          ? Partial<Record<F[number], SortDirection>>
+          : string;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+type ParamsInput<Ps extends readonly ParamSpec[]> = Simplify<
+  { [P in Ps[number] as P extends { required: true } ? P['key'] : never]: ValueOf<P> } & {
+    [P in Ps[number] as P extends { required: true } ? never : P['key']]?: ValueOf<P>;
+  }
+>;
+
+/** One object type per key of `exactlyOne`, with that key required. */
+type ExactlyOne<I, Keys extends keyof I> = Keys extends unknown ? Simplify<Omit<I, Keys> & Required<Pick<I, Keys>>> : never;
+
+/** The client's input of an operation: its parameters by key, required ones required. */
+export type InputOf<Op> = Op extends { params: infer Ps extends readonly ParamSpec[] }
+  ? Op extends { exactlyOne: readonly (infer K extends keyof ParamsInput<Ps>)[] }
+    ? ExactlyOne<ParamsInput<Ps>, K>
+    : ParamsInput<Ps>
+  : never;
+
+export type ResultOf<Op> = Op extends OperationSpec<unknown, infer R> ? R : never;
+
+/** Field names of a type, without its index signature. */
+type NamedKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: 0 };
+
+/** Whether every named field of a result type is in the result's shape, all the way down. */
+type Fits<R, S> = S extends { array: infer I }
+  ? R extends readonly (infer E)[]
+    ? Fits<E, I>
+    : false
+  : S extends { object: infer O }
+    ? [Exclude<NamedKeys<R>, keyof O>] extends [never]
+      ? false extends { [K in NamedKeys<R> & keyof O]: Fits<NonNullable<R[K]>, O[K]> }[NamedKeys<R> & keyof O]
+        ? false
+        : true
+      : false
+    : true;
+
+/**
+ * Defines an operation whose client result is R: the input type comes from
+ * the parameters, and R must not name a field the result's shape lacks.
+ */
+export function define<R>() {
+  return <const S extends OperationSpec>(spec: S & (Fits<R, S['result']> extends true ? unknown : { result: 'does not have every field of the result type' })) =>
+    spec as S & OperationSpec<InputOf<S>, R>;
+}
+
+// ---- results, as the client returns them ------------------------------------
 
 export type LinkStatus = 0 | 1;
 export type SortDirection = 'ASC' | 'DESC' | 'asc' | 'desc';
@@ -115,63 +182,27 @@ export interface Link {
   [extra: string]: unknown;
 }
 
-export interface CreateLinkInput {
-  fullLink: string;
-  status?: LinkStatus;
-  expirationDate?: string;
-  comment?: string;
-}
 export interface CreateLinkResult {
   id: number;
   code: string;
   shortLink: string;
 }
 
-export type GetLinkInput = { id: number } | { code: string } | { shortLink: string };
-
-export type LinkSortField = 'createTs' | 'expirationDate' | 'clickCnt' | 'code' | 'fullLink';
-export interface ListLinksInput {
-  status?: LinkStatus;
-  moderatorStatus?: 0 | 1;
-  createTsFrom?: string;
-  createTsTo?: string;
-  query?: string;
-  pageSize?: 25 | 50 | 100;
-  currentPage?: number;
-  sort?: Partial<Record<LinkSortField, SortDirection>>;
-}
 export interface Page<T> {
   items: T[];
   totalItemCount: number;
 }
 
-export interface UpdateLinkInput {
-  id: number;
-  status?: LinkStatus;
-  /** Omitted: the service makes the link valid indefinitely (service-api.md Link/Update). */
-  expirationDate?: string;
-  comment?: string;
-}
 export interface UpdateLinkResult {
   /** The short link, when the service sends it (documented); null when it answers `true` (live). */
   shortLink: string | null;
 }
 
-export interface DeleteLinksInput {
-  ids: number[];
-}
 export interface DeleteLinksResult {
   processed: number[];
   notProcessed: number[];
 }
 
-export type StatsType = 'monthly' | 'daily' | 'hourly' | 'minute';
-export interface GetLinkStatsInput {
-  ids: number[];
-  type: StatsType;
-  dateFrom?: string;
-  dateTo?: string;
-}
 /** One period: `param` is the label, clicksN/redirectsN per position N of the ids sent. */
 export interface LinkStatsRow {
   param: string;
@@ -183,9 +214,6 @@ export interface LinkStatsResult {
   totals: Record<string, number> | number | string;
 }
 
-export interface GetCampaignLinksInput {
-  campaignId: number;
-}
 export interface CampaignLink {
   id: number;
   code: string;
@@ -197,15 +225,6 @@ export interface CampaignLink {
   [extra: string]: unknown;
 }
 
-export interface SendMessageInput {
-  recipient: string;
-  text: string;
-  from?: string;
-  name?: string;
-  deferredToTs?: string;
-  shortenLinks?: 0 | 1;
-  validity?: number;
-}
 export interface SendMessageResult {
   campaignId: number;
   messageId: number;
@@ -213,10 +232,7 @@ export interface SendMessageResult {
   status: 1 | 2;
 }
 
-export type MessageStatus = 'NEW' | 'ENQUEUD' | 'ACCEPTD' | 'PDLIVRD' | 'DELIVRD' | 'UNDELIV' | 'REJECTD' | 'EXPIRED' | 'DELETED';
-export interface GetMessageStatusInput {
-  ids: number[];
-}
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export interface MessageStatusRecord {
   id: number;
   status: MessageStatus | string;
@@ -226,28 +242,6 @@ export interface MessageStatusRecord {
   [extra: string]: unknown;
 }
 
-export type MessageSortField = 'campaignId' | 'from' | 'to' | 'text' | 'status' | 'startSendTs' | 'statusUpdateTs' | 'segNum';
-export interface ListMessagesInput {
-  withNumberInfo?: 0 | 1;
-  campaignIds?: number[];
-  from?: string;
-  to?: string;
-  text?: string;
-  status?: MessageStatus | string;
-  groups?: string[];
-  campaignStatus?: string;
-  campaignCreateTsFrom?: string;
-  campaignCreateTsTo?: string;
-  campaignSentTsFrom?: string;
-  campaignSentTsTo?: string;
-  startSendTsFrom?: string;
-  startSendTsTo?: string;
-  statusUpdateTsFrom?: string;
-  statusUpdateTsTo?: string;
-  pageSize?: 25 | 50 | 100;
-  currentPage?: number;
-  sort?: Partial<Record<MessageSortField, SortDirection>>;
-}
 export interface Message {
   id: number;
   campaignId: number;

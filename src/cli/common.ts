@@ -9,13 +9,9 @@ import type { RunContext } from './context.js';
 import { UsageError } from '../exit-codes.js';
 import { splitIds } from './operation.js';
 
-type Method = (input: object) => Promise<unknown>;
-
-/** Calls an operation through the client's typed method of the same catalog entry. */
-export async function callOperation<R>(ctx: RunContext, op: OperationSpec, input: object): Promise<R> {
-  const client = await ctx.client();
-  const method = (client as unknown as Record<string, Method>)[op.method];
-  return (await method.call(client, input)) as R;
+/** Calls an operation with input the client checks (the client's typed methods do the same). */
+export async function callOperation<R>(ctx: RunContext, op: OperationSpec<unknown, R>, input: object): Promise<R> {
+  return (await ctx.client()).call(op, input);
 }
 
 /** Fields as an object; a name given several times (ids[]=1&ids[]=2) keeps every value, in a list. */

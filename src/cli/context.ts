@@ -1,61 +1,21 @@
 // Everything a command needs for one run: the streams (with the API key
-// scrubbed from anything written), resolved settings, one client with one
-// keep-alive dispatcher, and the output view. Heavy modules load on demand.
+// scrubbed from anything written), resolved settings, a handle on the run's
+// client (made by connect.ts), and the output view. Heavy modules load on demand.
 
-import type { SmsLinkClient, RequestEvent } from '../client/client.js';
-import type { DispatchTarget, HttpClient } from '../client/transport.js';
+import type { SmsLinkClient } from '../client/client.js';
+import type { ClientChoice } from './connect.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { rowFields } from '../catalog/columns.js';
 import { readConfigFile, type ConfigFile } from '../config/file.js';
-import { isHttpUrl, OUTPUT_FORMATS, resolveSettings, type OutputFormat, type ResolvedSettings } from '../config/resolve.js';
+import { OUTPUT_FORMATS, resolveSettings, type OutputFormat, type ResolvedSettings } from '../config/resolve.js';
 import { painter, useColor, type Paint } from '../output/color.js';
 import type { OutStream, View } from '../output/format.js';
 import { UsageError } from '../exit-codes.js';
-import { ConfigError } from '../client/errors.js';
 import { redact, registerSecret } from '../secrets.js';
 import { pagerCommand, runPager, screenRows } from './pager.js';
 import { PageBuffer, ScrubbedStream } from './streams.js';
 import { reflow } from '../output/text.js';
 import type { CliIO, GlobalOptions } from './run.js';
-
-/** A URL as it may be shown: a password in it is masked. */
-function withoutCredentials(value: string): string {
-  try {
-    const url = new URL(value);
-    if (!url.password) return value;
-    url.password = '***';
-    return url.href;
-  } catch {
-    return value;
-  }
-}
-
-/** A proxy is a scheme, a host and a port, with credentials perhaps; no path, query or fragment (undici refuses them). */
-function isProxyUrl(value: string): boolean {
-  if (!isHttpUrl(value)) return false;
-  const { pathname, search, hash } = new URL(value);
-  return (pathname === '/' || pathname === '') && !search && !hash;
-}
-
-/** A proxy setting must be an http(s) proxy URL; say which setting is wrong before anything is sent. */
-function checkProxy(value: string | undefined, name: string, kind: 'usage' | 'config'): void {
-  if (!value || isProxyUrl(value)) return;
-  const message = `${name}: "${withoutCredentials(value)}" is not a proxy URL such as http://proxy.example.com:3128 (a scheme, a host and a port; no path)`;
-  if (kind === 'usage') throw new UsageError(message);
-  throw new ConfigError(message);
-}
-
-function maskPhone(v: string): string {
-  return v.length > 4 ? `${'*'.repeat(v.length - 4)}${v.slice(-4)}` : v;
-}
-
-function shorten(v: string): string {
-  const chars = [...v];
-  return chars.length > 12 ? `${chars.slice(0, 8).join('')}… (${chars.length} chars)` : v;
-}
-
-const PHONE_FIELDS = new Set(['recipient', 'criteria[to]']);
-const TEXT_FIELDS = new Set(['text', 'criteria[text]']);
 
 export class RunContext {
   readonly #stdout: OutStream;
@@ -64,10 +24,9 @@ export class RunContext {
   #paged: PageBuffer | undefined;
   #settings: ResolvedSettings | undefined;
   #store: ConfigFile | undefined;
-  #client: SmsLinkClient | undefined;
+  #client: Promise<SmsLinkClient> | undefined;
   #paint: Paint | undefined;
   #cleanups: Array<() => Promise<void>> = [];
-  #warnedKeyFlag = false;
   /** Requests retried so far in this run. */
   retried = 0;
   /** The command being run, as typed (`link get`): errors name it. */
@@ -244,111 +203,21 @@ export class RunContext {
   }
 
   /**
-   * The run's client; created once (one dispatcher for every request).
-   * `interruptible: false` lets requests in flight finish on Ctrl-C, and drops them on a second one (bulk runs);
+   * The run's client, made on first use (src/cli/connect.ts) with one
+   * transport for every request. `interruptible: false` lets requests in
+   * flight finish on Ctrl-C and drops them on a second one (bulk runs);
    * `httpClient` chooses Node's HTTP client or undici (SmsLinkClientOptions).
    */
-  async client(opts: { interruptible?: boolean; httpClient?: HttpClient } = {}): Promise<SmsLinkClient> {
-    if (this.#client) return this.#client;
-    const settings = this.settings();
-    let baseUrl = this.credentials?.baseUrl ?? settings.baseUrl.value ?? '';
-    let apiKey = this.credentials?.apiKey ?? settings.apiKey.value ?? '';
-    let dispatcher: DispatchTarget | undefined;
-    if (this.sandbox) {
-      // The emulator answers in this process: the client's requests go through the whole client
-      // (checks, retry policy, envelope) to its request handling, without a server or a socket.
-      const { openEmulatorInProcess, sandboxOptions } = await import('../emulator/index.js');
-      const options = sandboxOptions(this.io.env);
-      const { existsSync } = await import('node:fs');
-      // Said once, when the sandbox is first made in this data directory (and with --verbose).
-      const firstUse = typeof options.db === 'string' && !existsSync(options.db);
-      const emu = openEmulatorInProcess(options);
-      this.#cleanups.push(() => emu.close());
-      baseUrl = emu.url;
-      apiKey = emu.keys[0];
-      dispatcher = emu.dispatcher;
-      if ((firstUse && this.io.stderr.isTTY) || this.globals.verbose) {
-        this.note('Using the sandbox: a local emulator, nothing reaches the real service (`smslink sandbox path` shows where it keeps its data).');
-      }
-    } else if (!this.credentials) {
-      if (settings.apiKey.source === 'flag' && this.io.stderr.isTTY && !this.#warnedKeyFlag) {
-        this.#warnedKeyFlag = true;
-        await this.warn('--api-key is visible to other users in the process list; prefer SMSLINK_API_KEY or `smslink config set api-key -`.');
-      }
-      if (!this.globals.dryRun && settings.profile.source !== 'default' && !this.store().profiles?.[settings.profile.value!]) {
-        const { ConfigError } = await import('../client/errors.js');
-        throw new ConfigError(`profile "${settings.profile.value}" (from ${settings.profile.origin}) does not exist; create it with \`smslink config set --profile ${settings.profile.value} base-url https://...\``);
-      }
-      // A dry run shows the request even before a key is configured.
-      if (this.globals.dryRun && !apiKey) apiKey = 'YOUR_API_KEY';
-    }
-    const proxyEnv = {
-      httpProxy: this.io.env.HTTP_PROXY ?? this.io.env.http_proxy,
-      httpsProxy: this.io.env.HTTPS_PROXY ?? this.io.env.https_proxy,
-      noProxy: this.io.env.NO_PROXY ?? this.io.env.no_proxy,
-    };
-    if (!this.sandbox) {
-      checkProxy(this.globals.proxy, '--proxy', 'usage');
-      checkProxy(proxyEnv.httpProxy, 'HTTP_PROXY', 'config');
-      checkProxy(proxyEnv.httpsProxy, 'HTTPS_PROXY', 'config');
-    }
-    const { SmsLinkClient } = await import('../client/client.js');
-    let ca: Buffer[] | undefined;
-    if (this.globals.caFile) {
-      const { readFileSync } = await import('node:fs');
-      try {
-        ca = [readFileSync(this.globals.caFile)];
-      } catch (err) {
-        throw new UsageError(`--ca-file: cannot read "${this.globals.caFile}": ${(err as Error).message}`);
-      }
-      // Giving TLS a CA list replaces Node's defaults, NODE_EXTRA_CA_CERTS included: keep it.
-      const extra = this.io.env.NODE_EXTRA_CA_CERTS;
-      if (extra) {
-        try {
-          ca.unshift(readFileSync(extra));
-        } catch {
-          // Node warns about an unreadable NODE_EXTRA_CA_CERTS itself
-        }
-      }
-    }
-    this.#client = new SmsLinkClient({
-      baseUrl,
-      apiKey,
-      timeoutMs: this.timeoutMs(),
-      retries: Number(settings.retries.value),
-      allowInsecureHttp: this.globals.allowInsecureHttp,
-      proxy: this.globals.proxy,
-      proxyEnv,
-      ca,
-      dispatcher,
-      httpClient: opts.httpClient,
-      now: () => this.now(),
-      signal: opts.interruptible === false ? this.io.stopNow : this.io.signal,
-      onRequest: this.globals.verbose ? (e) => this.#logRequest(e) : undefined,
-      onRetry: (r) => {
-        this.retried += 1;
-        if (this.globals.verbose) this.note(`~ ${r.operation}: ${r.reason}; retry ${r.attempt - 1} of ${settings.retries.value} in ${r.delayMs} ms`);
-      },
-    });
-    // The run ends with its requests: nothing needs a keep-alive connection closed gracefully.
-    this.#cleanups.push(() => this.#client!.release());
+  client(opts: ClientChoice = {}): Promise<SmsLinkClient> {
+    this.#client ??= import('./connect.js').then(({ connect }) => connect(this, opts));
+    // A client that could not be made (no such profile, say) is not kept: the next call says why again.
+    this.#client.catch(() => (this.#client = undefined));
     return this.#client;
   }
 
-  /** Redacts personal data in a decoded field for display, unless --show-pii. */
-  displayField(name: string, value: string): string {
-    if (this.globals.showPii) return value;
-    if (PHONE_FIELDS.has(name)) return maskPhone(value);
-    if (TEXT_FIELDS.has(name)) return shorten(value);
-    return value;
-  }
-
-  #logRequest(e: RequestEvent): void {
-    const lines = [`> ${e.method} ${e.url}`];
-    for (const [name, value] of e.fields) lines.push(`>   ${name} = ${this.displayField(name, value)}`);
-    if (e.error) lines.push(`< ${e.error}`);
-    else lines.push(`< HTTP ${e.status}, code ${e.code ?? '?'}, ${Math.round(e.ms ?? 0)} ms`);
-    this.note(lines.join('\n'));
+  /** Runs fn when the run ends (close()), after what was registered later. */
+  onClose(fn: () => Promise<void>): void {
+    this.#cleanups.push(fn);
   }
 
   async close(): Promise<void> {

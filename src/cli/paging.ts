@@ -44,7 +44,7 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
   let total = 0;
   const pageSize = Number(input.pageSize);
   for (;;) {
-    const result = await callOperation<Page<Record<string, unknown>>>(ctx, op, { ...input, currentPage: page });
+    const result = (await callOperation(ctx, op, { ...input, currentPage: page })) as Page<Record<string, unknown>> | null;
     const items = Array.isArray(result?.items) ? result.items : [];
     total = Number(result?.totalItemCount ?? items.length);
     const take = limit !== undefined ? items.slice(0, limit - seen) : items;

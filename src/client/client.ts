@@ -1,41 +1,22 @@
-// SmsLinkClient: one typed method per operation of the catalog. Every call
-// checks its input against the contract, builds the form request, sends it
-// over one keep-alive dispatcher, parses the envelope and normalises the data.
+// SmsLinkClient: one typed method per operation of the catalog, made from
+// the catalog's entries. Every call checks its input against the contract,
+// builds the form request, sends it (send.ts) with retries, parses the
+// envelope and normalises the data.
 
-import { linkCampaign, linkCreate, linkDelete, linkGet, linkList, linkStats, linkUpdate } from '../catalog/link.js';
-import { messageList, messageSend, messageStatus } from '../catalog/message.js';
-import type {
-  CampaignLink,
-  CreateLinkInput,
-  CreateLinkResult,
-  DeleteLinksInput,
-  DeleteLinksResult,
-  GetCampaignLinksInput,
-  GetLinkInput,
-  GetLinkStatsInput,
-  GetMessageStatusInput,
-  Link,
-  LinkStatsResult,
-  ListLinksInput,
-  ListMessagesInput,
-  Message,
-  MessageStatusRecord,
-  OperationSpec,
-  Page,
-  SendMessageInput,
-  SendMessageResult,
-  UpdateLinkInput,
-  UpdateLinkResult,
-} from '../catalog/types.js';
+import { OPERATIONS } from '../catalog/index.js';
+import type { LINK_OPERATIONS } from '../catalog/link.js';
+import type { MESSAGE_OPERATIONS } from '../catalog/message.js';
+import type { InputOf, OperationSpec, ResultOf, Shape } from '../catalog/types.js';
 import { validateInput } from '../catalog/validate.js';
 import { userAgent } from '../version.js';
 import { dataOrThrow, parseEnvelope, type Envelope } from './envelope.js';
-import { ApiError, ConfigError, TransportError, ValidationError } from './errors.js';
+import { ApiError, ConfigError, describeFailure, TransportError, ValidationError } from './errors.js';
 import { normalize } from './normalize.js';
-import { arrayFormatOf, buildRequest, encodeForm, toWireParams, type PreparedRequest } from './request.js';
-import { createAgent, Transport, type DispatchTarget, type HttpClient, type OwnedDispatcher, type ProxyEnv } from './transport.js';
+import { buildRequest, encodeParams, type PreparedRequest } from './request.js';
+import { answerOutcome, describeOutcome, failureOutcome, retryDelay, type Outcome, type RetryInfo, type RetryOptions } from './retry.js';
+import { openTransport, type HttpClient, type ProxyEnv, type Send, type Transport } from './send.js';
+import type { DispatchTarget } from './undici.js';
 import { redact, registerSecret } from '../secrets.js';
-import type { RetryInfo } from './retry.js';
 
 export interface RequestEvent {
   operation: string;
@@ -77,6 +58,8 @@ export interface SmsLinkClientOptions {
   httpClient?: HttpClient;
   /** Use this dispatcher (any undici Dispatcher, or anything with its dispatch()) instead of creating an agent; close() leaves it open. */
   dispatcher?: DispatchTarget;
+  /** Send every request with this function instead (such as the in-process emulator's `send`); close() leaves it alone. */
+  send?: Send;
   userAgent?: string;
   /** Clock for rules relative to now (deferred sends). */
   now?: () => Date;
@@ -96,100 +79,53 @@ export function isLoopbackHost(hostname: string): boolean {
 export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp = false): URL {
   if (!baseUrl) throw new ConfigError('no base URL is set');
   if (!apiKey) throw new ConfigError('no API key is set');
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new ConfigError(`base URL "${baseUrl}" is not a valid URL`, 'usage');
-  }
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (!url) throw new ConfigError(`base URL "${baseUrl}" is not a valid URL`, 'usage');
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`base URL must use https:// (got ${url.protocol}//)`, 'usage');
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
-    throw new ConfigError(
-      `refusing to send the API key over plain http:// to ${url.host}; use https://, or pass --allow-insecure-http if you really mean it`,
-      'usage',
-    );
+    const why = `refusing to send the API key over plain http:// to ${url.host}; use https://, or pass --allow-insecure-http if you really mean it`;
+    throw new ConfigError(why, 'usage');
   }
   return url;
 }
 
+/** The operations the client has a method for, each a literal type. */
+type Operation = (typeof LINK_OPERATIONS)[number] | (typeof MESSAGE_OPERATIONS)[number];
+
+/** One method per operation, named by its catalog entry's `method`; an input with nothing required may be left out. */
+export type OperationMethods = {
+  [Op in Operation as Op['method']]: Partial<InputOf<Op>> extends InputOf<Op> ? (input?: InputOf<Op>) => Promise<ResultOf<Op>> : (input: InputOf<Op>) => Promise<ResultOf<Op>>;
+};
+
+// The methods of OperationMethods, declared here and made below from the catalog.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface SmsLinkClient extends OperationMethods {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class SmsLinkClient {
   readonly #opts: SmsLinkClientOptions;
+  readonly #policy: RetryOptions;
+  /** The same headers on every request. */
+  readonly #headers: Record<string, string>;
   #transport: Promise<Transport> | undefined;
-  /** The transport once created: later requests need not wait a turn for it. */
+  /** The transport once open: later requests need not wait a turn for it. */
   #ready: Transport | undefined;
-  /** The agent this client created (a given dispatcher is the caller's to close). */
-  #agent: OwnedDispatcher | undefined;
+  /** host:port of the --proxy every request goes through, to name it when it cannot be reached. */
+  #proxy: string | undefined;
   /** checkSettings() passed once: the settings never change, and a bulk run prepares thousands of requests. */
   #settingsChecked = false;
-  /** Requests sent and not yet answered (a retry waiting for its turn included). */
-  #inFlight = 0;
+  /** Requests sent and not yet answered (a retry waiting for its turn included): close() waits for them. */
+  readonly #inFlight = new Set<Promise<unknown>>();
 
   constructor(options: SmsLinkClientOptions) {
-    this.#opts = { timeoutMs: 30_000, retries: 3, ...options };
+    const o = (this.#opts = { timeoutMs: 30_000, retries: 3, ...options });
+    this.#policy = { retries: o.retries!, baseDelayMs: o.retryBaseDelayMs ?? 250, maxDelayMs: o.retryMaxDelayMs ?? 8_000, attemptTimeoutMs: o.timeoutMs!, onRetry: o.onRetry };
+    this.#headers = { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8', accept: 'application/json', 'user-agent': o.userAgent ?? userAgent() };
     registerSecret(options.apiKey);
   }
 
   get baseUrl(): string {
     return this.#opts.baseUrl;
-  }
-
-  /** Creates a short link (Link/Create). Not retried when the outcome is unknown. */
-  createLink(input: CreateLinkInput): Promise<CreateLinkResult> {
-    return this.call(linkCreate, input);
-  }
-  /** Reads one link by id, code or shortLink (Link/Get). */
-  getLink(input: GetLinkInput): Promise<Link> {
-    return this.call(linkGet, input);
-  }
-  /** Lists links with criteria, paging and sort (Link/List). */
-  listLinks(input: ListLinksInput = {}): Promise<Page<Link>> {
-    return this.call(linkList, input);
-  }
-  /**
-   * Updates a link (Link/Update). Careful: per the contract, omitting
-   * expirationDate makes the link valid indefinitely.
-   */
-  async updateLink(input: UpdateLinkInput): Promise<UpdateLinkResult> {
-    const data = await this.call(linkUpdate, input) as unknown;
-    return { shortLink: typeof data === 'string' && data !== '' ? data : null };
-  }
-  /** Deletes links (Link/Delete); ids not deleted come back in notProcessed. */
-  async deleteLinks(input: DeleteLinksInput): Promise<DeleteLinksResult> {
-    let r: DeleteLinksResult | null;
-    try {
-      r = await this.call(linkDelete, input);
-    } catch (err) {
-      // The live codes 98 (a bulk operation partly done, data has per-item detail) and 99 (nothing
-      // processed) carry the same answer as code 0: what was and was not deleted.
-      const detail = err instanceof ApiError && (err.code === 98 || err.code === 99) ? (err.data as Partial<DeleteLinksResult> | null) : null;
-      if (!Array.isArray(detail?.processed) && !Array.isArray(detail?.notProcessed)) throw err;
-      r = normalize(linkDelete.result, detail) as DeleteLinksResult;
-    }
-    return {
-      processed: Array.isArray(r?.processed) ? r.processed : [],
-      notProcessed: Array.isArray(r?.notProcessed) ? r.notProcessed : [],
-    };
-  }
-  /** Click statistics of at most 5 links (Link/GetStats). */
-  async getLinkStats(input: GetLinkStatsInput): Promise<LinkStatsResult> {
-    const r = await this.call(linkStats, input);
-    return normalizeStats(r);
-  }
-  /** Links of a campaign with clicks and redirects (Link/GetLinks). */
-  getCampaignLinks(input: GetCampaignLinksInput): Promise<CampaignLink[]> {
-    return this.call(linkCampaign, input).then((r) => (Array.isArray(r) ? r : []));
-  }
-  /** Sends one SMS (Message/SendSmsMessage). Not retried when the outcome is unknown. */
-  sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
-    return this.call(messageSend, input);
-  }
-  /** Delivery status of at most 100 messages (Message/GetSMSStatus); unknown ids are left out. */
-  getMessageStatus(input: GetMessageStatusInput): Promise<MessageStatusRecord[]> {
-    return this.call(messageStatus, input).then((r) => (Array.isArray(r) ? r : []));
-  }
-  /** Lists messages with criteria, paging and sort (Message/List). */
-  listMessages(input: ListMessagesInput = {}): Promise<Page<Message>> {
-    return this.call(messageList, input);
   }
 
   /** Validates input and builds the request without sending it (--dry-run). */
@@ -207,19 +143,27 @@ export class SmsLinkClient {
   prepareChecked(op: OperationSpec, values: Record<string, unknown>): PreparedRequest {
     const name = `${op.module}/${op.operation}`;
     this.assertReady();
-    return buildRequest(name, name, encodeForm(toWireParams(op, values), arrayFormatOf(op)), this.#opts);
+    return buildRequest(name, name, encodeParams(op, values), this.#opts);
   }
 
-  /** Validates, sends and returns the normalised data of any catalog operation. */
-  async call<I extends object, R>(op: OperationSpec<I, R>, input: I): Promise<R> {
+  /** Validates, sends and returns the result of any catalog operation (the typed methods call this). */
+  async call<R>(op: OperationSpec<unknown, R>, input: object): Promise<R> {
     // async: a broken rule rejects the promise, like every other failure of a call.
     return this.perform(op, this.prepare(op, input));
   }
 
-  /** Sends a request made by prepare() and returns the operation's normalised data. */
-  async perform<R>(op: OperationSpec<object, R>, req: PreparedRequest): Promise<R> {
+  /** Sends a request made by prepare() and returns the operation's result. */
+  async perform<R>(op: OperationSpec<unknown, R>, req: PreparedRequest): Promise<R> {
     const env = await this.execute(req, op.idempotent);
-    return normalize(op.result, dataOrThrow(req.operation, env, !op.idempotent)) as R;
+    let data: unknown;
+    try {
+      data = dataOrThrow(req.operation, env, !op.idempotent);
+    } catch (err) {
+      if (!(err instanceof ApiError && op.resultCodes?.includes(err.code) && hasFieldOf(op.result, err.data))) throw err;
+      data = err.data;
+    }
+    data = normalize(op.result, data);
+    return (op.finish ? op.finish(data as never) : data) as R;
   }
 
   /** Throws ConfigError when the base URL or key is missing or unsafe; nothing is sent. */
@@ -239,53 +183,91 @@ export class SmsLinkClient {
     return buildRequest(path.replace(/^\/+|\/+$/g, ''), path, body, this.#opts);
   }
 
-  /** Sends a raw request; returns the envelope whatever its code. Unknown operations are never retried blindly. */
-  raw(path: string, body: string, options: { idempotent?: boolean } = {}): Promise<Envelope> {
-    return this.execute(this.prepareRaw(path, body), options.idempotent ?? false);
-  }
-
-  /** Sends a prepared request and parses the envelope (any code). */
+  /** Sends a prepared request and parses the envelope (any code); a raw request is idempotent only when the caller knows. */
   async execute(req: PreparedRequest, idempotent: boolean): Promise<Envelope> {
-    const transport = this.#ready ?? (await this.#getTransport());
-    const onRequest = this.#opts.onRequest;
-    // Only a listener (--verbose) gets an event: a bulk run sends thousands of requests without one.
-    const event: RequestEvent | undefined = onRequest && {
-      operation: req.operation,
-      method: req.method,
-      url: req.redactedUrl,
-      get fields() {
-        return req.fields;
-      },
-    };
-    this.#inFlight += 1;
+    const send = (this.#ready ?? (await this.#open())).send;
+    // Date.now(), not performance.now(): the first use of `performance` loads perf_hooks.
+    const started = Date.now();
+    const exchange = this.#exchange(send, req, idempotent);
+    this.#inFlight.add(exchange);
+    const report = this.#opts.onRequest;
+    const event = { operation: req.operation, method: req.method, url: req.redactedUrl };
     try {
-      const res = await transport.send(req, idempotent, this.#opts.signal);
-      if (event) {
-        event.status = res.status;
-        event.ms = res.ms;
-      }
-      const text = redact(res.text);
-      // The interceptor's parse holds the answer as it came: usable only when there was no secret to take out.
-      const env = parseEnvelope(req.operation, res.status, text, !idempotent, text === res.text ? res.json : undefined);
-      if (event) event.code = env.code;
+      const { status, env } = await exchange;
+      report?.({ ...event, fields: req.fields, status, ms: Date.now() - started, code: env.code });
       return env;
     } catch (err) {
-      if (event && err instanceof TransportError) event.error = err.message;
+      report?.({ ...event, fields: req.fields, error: err instanceof TransportError ? err.message : undefined });
       throw err;
     } finally {
-      this.#inFlight -= 1;
-      if (event) onRequest!(event);
+      this.#inFlight.delete(exchange);
     }
   }
 
-  /** Closes the keep-alive connections of this client. */
+  /**
+   * The retry loop: send, classify the outcome, wait as the policy says
+   * (retry.ts), send again. Each attempt has its own time limit, connection
+   * included; the caller's signal ends the call at once, a wait included.
+   */
+  async #exchange(send: Send, req: PreparedRequest, idempotent: boolean): Promise<{ status: number; env: Envelope }> {
+    const { signal, timeoutMs } = this.#opts;
+    const context = { operation: req.operation, url: req.url, idempotent, attempts: 0, timeoutMs: timeoutMs!, proxy: this.#proxy };
+    const request = { url: req.url, method: req.method, headers: this.#headers, body: req.body };
+    for (let attempt = 1; ; attempt++) {
+      context.attempts = attempt;
+      const limit = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        limit.abort(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'SMSLINK_ATTEMPT_TIMEOUT' }));
+      }, timeoutMs);
+      const onAbort = () => limit.abort(signal!.reason);
+      signal?.addEventListener('abort', onAbort);
+      let outcome: Outcome | null;
+      let failure: Error | undefined;
+      let answer: { status: number; env: Envelope } | undefined;
+      try {
+        if (signal?.aborted) onAbort();
+        const res = await send(request, limit.signal);
+        try {
+          answer = { status: res.status, env: parseEnvelope(req.operation, res.status, redact(res.text), !idempotent) };
+          outcome = answerOutcome(res.status, answer.env.code, res.headers);
+        } catch (err) {
+          failure = err as Error;
+          // Not the envelope, or an HTTP error status: no code to go by.
+          outcome = answerOutcome(res.status, null, res.headers);
+        }
+      } catch (err) {
+        const how = failureOutcome(err, timedOut);
+        failure = describeFailure(err, how, signal?.aborted === true, context);
+        if (signal?.aborted) throw failure;
+        outcome = how;
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      }
+      const delay = outcome && retryDelay(idempotent, outcome, attempt, this.#policy);
+      if (delay === null || delay === undefined) {
+        if (failure) throw failure;
+        return answer!;
+      }
+      this.#policy.onRetry?.({ operation: req.operation, attempt: attempt + 1, delayMs: delay, reason: describeOutcome(outcome!) });
+      const { setTimeout: sleep } = await import('node:timers/promises');
+      await sleep(delay, undefined, { signal }).catch(() => {});
+      // A retry follows only an attempt that changed nothing (or a safe one): an interrupted wait leaves no outcome unknown.
+      if (signal?.aborted) throw new TransportError(req.operation, 'aborted', `${req.operation}: interrupted`, { outcomeUnknown: false, attempts: attempt });
+    }
+  }
+
+  /** Waits for the requests in flight, then closes the keep-alive connections of this client. */
   async close(): Promise<void> {
     if (!this.#transport) return;
-    await this.#transport;
+    const transport = await this.#transport;
+    await Promise.allSettled(this.#inFlight);
+    if (this.#transport === undefined) return;
     this.#transport = undefined;
     this.#ready = undefined;
-    await this.#agent?.close();
-    this.#agent = undefined;
+    await transport.close?.();
   }
 
   /**
@@ -296,52 +278,40 @@ export class SmsLinkClient {
    */
   async release(): Promise<void> {
     if (!this.#transport) return;
-    await this.#transport;
-    if (this.#inFlight > 0) return this.close();
-    const agent = this.#agent;
+    const transport = await this.#transport;
+    if (this.#inFlight.size > 0) return this.close();
     this.#transport = undefined;
     this.#ready = undefined;
-    this.#agent = undefined;
-    // Each socket is destroyed at once; the promise only tells when their close events have come. The
-    // error reaches no request (none is in flight), but each socket's destroy() reads its stack: one
-    // given as text spares V8 formatting a stack trace (undici's own error would have one), which
-    // first has it reparse the bundled functions on the stack for their line numbers.
-    const released = new Error('the client was released');
-    released.stack = `Error: ${released.message}`;
-    agent?.destroy(released).catch(() => {});
+    transport.destroy?.();
   }
 
-  #getTransport(): Promise<Transport> {
+  #open(): Promise<Transport> {
     this.#transport ??= (async () => {
       const o = this.#opts;
-      // Loopback hosts are reached directly: through a proxy the key of a plain http:// URL would travel in clear.
-      const base = new URL(o.baseUrl);
-      const direct = isLoopbackHost(base.hostname);
-      const secure = base.protocol === 'https:';
-      const dispatcher =
-        o.dispatcher ?? (this.#agent = await createAgent({ proxy: o.proxy, proxyEnv: o.proxyEnv, direct, ca: o.ca, timeoutMs: o.timeoutMs!, secure, httpClient: o.httpClient ?? 'node' }));
-      return (this.#ready = new Transport(
-        dispatcher,
-        {
-          retries: o.retries!,
-          baseDelayMs: o.retryBaseDelayMs ?? 250,
-          maxDelayMs: o.retryMaxDelayMs ?? 8_000,
-          attemptTimeoutMs: o.timeoutMs!,
-          onRetry: o.onRetry,
-        },
-        o.userAgent ?? userAgent(),
-        o.proxy && !direct && !o.dispatcher ? new URL(o.proxy).host : undefined,
-      ));
+      if (o.send) return (this.#ready = { send: o.send });
+      if (o.dispatcher) {
+        const { dispatchSend } = await import('./undici.js');
+        return (this.#ready = { send: dispatchSend(o.dispatcher) });
+      }
+      const baseUrl = new URL(o.baseUrl);
+      const options = { baseUrl, direct: isLoopbackHost(baseUrl.hostname), timeoutMs: o.timeoutMs!, httpClient: o.httpClient ?? 'node' };
+      this.#proxy = o.proxy && !options.direct ? new URL(o.proxy).host : undefined;
+      return (this.#ready = await openTransport({ ...o, ...options }));
     })();
     return this.#transport;
   }
 }
 
-/** Accepts both documented (totals: string) and live (totals: object) GetStats shapes. */
-function normalizeStats(r: LinkStatsResult | null): LinkStatsResult {
-  const items = Array.isArray(r?.items) ? r.items : [];
-  let totals: LinkStatsResult['totals'] = r?.totals ?? {};
-  if (typeof totals === 'string' && /^-?\d+$/.test(totals)) totals = Number(totals);
-  else if (totals && typeof totals === 'object') totals = normalize({ object: {}, rest: 'int' }, totals) as Record<string, number>;
-  return { items, totals };
+for (const op of OPERATIONS) {
+  Object.defineProperty(SmsLinkClient.prototype, op.method, {
+    value(this: SmsLinkClient, input: object = {}) {
+      return this.call(op, input);
+    },
+    writable: true,
+    configurable: true,
+  });
 }
+
+/** Whether data is an object with a field of an object shape. */
+const hasFieldOf = (shape: Shape, data: unknown) =>
+  typeof shape === 'object' && 'object' in shape && typeof data === 'object' && data !== null && Object.keys(shape.object).some((key) => key in data);

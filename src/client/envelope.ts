@@ -51,37 +51,19 @@ export function envelopeCode(answer: unknown): number | null {
   return (typeof raw === 'number' || typeof raw === 'string') && Number.isInteger(code) ? code : null;
 }
 
-/**
- * Reads the envelope from a response body; throws TransportError when it is
- * not one. `parsed`: the text already parsed as JSON (by the retry
- * interceptor), so it is not parsed twice.
- */
-export function parseEnvelope(operation: string, status: number, text: string, outcomeUnknown: boolean, parsed?: unknown): Envelope {
-  if (status < 200 || status > 299) {
-    throw new TransportError(operation, 'http', `${operation}: the server answered ${describeStatus(status, text)}`, {
-      status,
-      bodyStart: startOf(text),
-      outcomeUnknown,
-    });
-  }
+/** Reads the envelope from a response body; throws TransportError when it is not one. */
+export function parseEnvelope(operation: string, status: number, text: string, outcomeUnknown: boolean): Envelope {
+  const fail = (kind: 'http' | 'protocol', what: string) => new TransportError(operation, kind, `${operation}: ${what}`, { status, bodyStart: startOf(text), outcomeUnknown });
+  if (status < 200 || status > 299) throw fail('http', `the server answered ${describeStatus(status, text)}`);
+  let parsed: unknown;
   try {
-    parsed ??= JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     const shown = htmlTitle(text) !== undefined ? `an HTML page (${describeStatus(status, text)})` : startOf(text) || '(empty body)';
-    throw new TransportError(operation, 'protocol', `${operation}: the answer is not JSON (HTTP ${status}): ${shown}`, {
-      status,
-      bodyStart: startOf(text),
-      outcomeUnknown,
-    });
+    throw fail('protocol', `the answer is not JSON (HTTP ${status}): ${shown}`);
   }
   const code = envelopeCode(parsed);
-  if (code === null) {
-    throw new TransportError(operation, 'protocol', `${operation}: the answer is not the service envelope: ${startOf(text)}`, {
-      status,
-      bodyStart: startOf(text),
-      outcomeUnknown,
-    });
-  }
+  if (code === null) throw fail('protocol', `the answer is not the service envelope: ${startOf(text)}`);
   const obj = parsed as Record<string, unknown>;
   return { code, data: obj.data ?? null, message: typeof obj.message === 'string' ? obj.message : '' };
 }

@@ -3,6 +3,8 @@
 
 import { AUTH_CODES, describeCode } from '../catalog/codes.js';
 import type { Issue } from '../catalog/validate.js';
+import { redact } from '../secrets.js';
+import { isCertificateError, type Outcome } from './retry.js';
 
 export class SmsLinkError extends Error {
   override name = 'SmsLinkError';
@@ -88,4 +90,39 @@ export class TransportError extends SmsLinkError {
   get outcomeUnknown(): boolean {
     return this.details.outcomeUnknown ?? false;
   }
+}
+
+/**
+ * A failed send in the user's terms: interrupted, timed out, a certificate, a
+ * name, a connection. `proxy`: host:port of the --proxy requests go through.
+ */
+export function describeFailure(
+  err: unknown,
+  how: Outcome & { kind: 'error' },
+  aborted: boolean,
+  c: { operation: string; url: string; idempotent: boolean; attempts: number; timeoutMs: number; proxy?: string },
+): TransportError {
+  const { operation, attempts } = c;
+  const code = how.code;
+  const outcomeUnknown = !c.idempotent && !how.nothingSent;
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  if (aborted) return new TransportError(operation, 'aborted', `${operation}: interrupted`, { outcomeUnknown, attempts });
+  if (how.timeout) {
+    const seconds = `${Math.round(c.timeoutMs / 100) / 10} s`;
+    return new TransportError(operation, 'timeout', `${operation}: no answer within the ${seconds} timeout (--timeout)${tries}`, { outcomeUnknown, attempts });
+  }
+  const url = new URL(c.url);
+  if (isCertificateError(code)) {
+    const why = `the TLS certificate of ${url.host} could not be verified (${code}); if it is signed by a private CA, pass --ca-file or set NODE_EXTRA_CA_CERTS`;
+    return new TransportError(operation, 'connection', `${operation}: ${why}`, { outcomeUnknown: false, attempts });
+  }
+  if ((code === 'ENOTFOUND' || code === 'EAI_AGAIN') && !c.proxy) {
+    const why = code === 'EAI_AGAIN' ? ' (the DNS lookup failed for now: EAI_AGAIN)' : '';
+    return new TransportError(operation, 'connection', `${operation}: could not resolve host ${url.hostname}${why}${tries}`, { outcomeUnknown: false, attempts });
+  }
+  const reason = code === 'ECONNREFUSED' ? 'connection refused' : code ? `connection failed (${code})` : 'connection failed';
+  const detail = err instanceof Error && !code ? `: ${redact(err.message)}` : '';
+  // Through a proxy, a socket error is the proxy's: a target it cannot reach comes back as its HTTP answer.
+  const by = c.proxy && code ? `the proxy ${c.proxy} (--proxy), on the way to ${url.host}` : url.host;
+  return new TransportError(operation, 'connection', `${operation}: ${reason} by ${by}${detail}${tries}`, { outcomeUnknown, attempts });
 }

@@ -1,4 +1,5 @@
-// The retry policy, in one place, and the undici interceptor that applies it.
+// The retry policy, in one place and pure: what is retried for which
+// operation, and how long to wait. The client's loop (client.ts) applies it.
 //
 // Safe operations (reads, Update, Delete) are retried on connection errors,
 // timeouts, HTTP 429/500/502/503/504, spoiled answers and service codes 30
@@ -6,9 +7,6 @@
 // service provably did nothing: code 30, or the request never left this
 // machine (refused connection). Anything else is reported, never resent.
 // Delays: exponential backoff with full jitter, at least Retry-After.
-
-import type { Dispatcher } from 'undici';
-import { envelopeCode } from './envelope.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt. */
@@ -84,7 +82,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-function describe(outcome: Outcome): string {
+/** Why an attempt is retried, in words (--verbose). */
+export function describeOutcome(outcome: Outcome): string {
   switch (outcome.kind) {
     case 'error':
       return outcome.timeout ? 'timeout' : `connection error${outcome.code ? ` (${outcome.code})` : ''}`;
@@ -97,205 +96,17 @@ function describe(outcome: Outcome): string {
   }
 }
 
-/** The error an attempt ends with when it runs out of time. */
-export class AttemptTimeoutError extends Error {
-  readonly code = 'SMSLINK_ATTEMPT_TIMEOUT';
-  constructor(ms: number) {
-    super(`no answer within ${ms} ms`);
-  }
+/** The outcome of an answer: null for a success (envelope code 0). */
+export function answerOutcome(status: number, code: number | null, headers: Record<string, string | string[] | undefined>): Outcome | null {
+  const retryAfterMs = parseRetryAfter(headers['retry-after']);
+  if (status < 200 || status > 299) return { kind: 'status', status, retryAfterMs };
+  if (code === null) return { kind: 'garbled' };
+  return code === 0 ? null : { kind: 'envelope', code, retryAfterMs };
 }
 
-const MAX_BODY = 16 * 1024 * 1024;
-
-type Controller = Dispatcher.DispatchController;
-type Handler = Dispatcher.DispatchHandler;
-type DispatchFn = Dispatcher['dispatch'];
-
-/** A 2xx answer as the interceptor read it: its text, and that text parsed as JSON (undefined when it is not JSON). */
-export interface ReadAnswer {
-  text: string;
-  json: unknown;
-}
-
-/**
- * A handler that may also take the final answer as the interceptor read it
- * (before onResponseStart), so the caller need not decode and parse it again.
- */
-export interface ReadAnswerHandler extends Handler {
-  onAnswerRead?(answer: ReadAnswer): void;
-}
-
-function readAnswer(body: Buffer): ReadAnswer {
-  const text = body.toString('utf8');
-  try {
-    return { text, json: JSON.parse(text) as unknown };
-  } catch {
-    return { text, json: undefined };
-  }
-}
-
-/**
- * Runs attempts of one request. Answers are buffered (they are small JSON
- * envelopes) so that a code 30 or a spoiled body can be retried before the
- * caller sees anything; only the final attempt reaches the caller's handler.
- * It is also the controller the caller's handler gets: one that stands for
- * whichever attempt runs, or the wait between two (a class rather than an
- * object of closures per request: a bulk run makes thousands).
- */
-class RetryingHandler implements Handler, Controller {
-  #attempt = 0;
-  #target: Controller | null = null;
-  #requestStarted = false;
-  #forwardedStart = false;
-  #done = false;
-  #userAbort: Error | null = null;
-  #timedOut = false;
-  #attemptTimer: NodeJS.Timeout | undefined;
-  #waitTimer: NodeJS.Timeout | undefined;
-  #status = 0;
-  #headers: Record<string, string | string[] | undefined> = {};
-  #statusMessage = '';
-  #chunks: Buffer[] = [];
-  #size = 0;
-
-  constructor(
-    private readonly dispatch: DispatchFn,
-    private readonly opts: Dispatcher.DispatchOptions,
-    private readonly handler: ReadAnswerHandler,
-    private readonly idempotent: boolean,
-    private readonly policy: RetryOptions,
-  ) {}
-
-  get aborted(): boolean {
-    return this.#userAbort !== null || (this.#target?.aborted ?? false);
-  }
-
-  get paused(): boolean {
-    return this.#target?.paused ?? false;
-  }
-
-  get reason(): Error | null {
-    return this.#userAbort ?? this.#target?.reason ?? null;
-  }
-
-  abort(reason: Error): void {
-    this.#userAbort = reason;
-    if (this.#target && !this.#target.aborted) this.#target.abort(reason);
-    else this.#finishWithError(reason);
-  }
-
-  pause(): void {
-    this.#target?.pause();
-  }
-
-  resume(): void {
-    this.#target?.resume();
-  }
-
-  start(): boolean {
-    this.#attempt += 1;
-    this.#target = null;
-    this.#requestStarted = false;
-    this.#timedOut = false;
-    this.#chunks = [];
-    this.#size = 0;
-    this.#attemptTimer = setTimeout(() => {
-      this.#timedOut = true;
-      this.#target?.abort(new AttemptTimeoutError(this.policy.attemptTimeoutMs));
-    }, this.policy.attemptTimeoutMs);
-    return this.dispatch(this.opts, this);
-  }
-
-  onRequestStart(controller: Controller, context: unknown): void {
-    this.#target = controller;
-    // Aborting here happens before undici writes the request: still nothing sent.
-    if (this.#userAbort) return controller.abort(this.#userAbort);
-    if (this.#timedOut) return controller.abort(new AttemptTimeoutError(this.policy.attemptTimeoutMs));
-    this.#requestStarted = true;
-    if (!this.#forwardedStart) {
-      this.#forwardedStart = true;
-      this.handler.onRequestStart?.(this, context);
-    }
-  }
-
-  onResponseStart(_c: Controller, statusCode: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
-    this.#status = statusCode;
-    this.#headers = headers;
-    this.#statusMessage = statusMessage ?? '';
-  }
-
-  onResponseData(controller: Controller, chunk: Buffer): void {
-    this.#size += chunk.length;
-    if (this.#size > MAX_BODY) return controller.abort(new Error(`answer larger than ${MAX_BODY} bytes`));
-    this.#chunks.push(chunk);
-  }
-
-  onResponseEnd(_c: Controller, trailers: Record<string, string | string[] | undefined>): void {
-    clearTimeout(this.#attemptTimer);
-    const body = Buffer.concat(this.#chunks);
-    const retryAfterMs = parseRetryAfter(this.#headers['retry-after']);
-    let outcome: Outcome | null = null;
-    let answer: ReadAnswer | undefined;
-    if (this.#status >= 200 && this.#status < 300) {
-      answer = readAnswer(body);
-      const code = envelopeCode(answer.json);
-      outcome = code === null ? { kind: 'garbled' } : code === 0 ? null : { kind: 'envelope', code, retryAfterMs };
-    } else {
-      outcome = { kind: 'status', status: this.#status, retryAfterMs };
-    }
-    if (outcome && this.#retry(outcome)) return;
-    if (this.#done) return;
-    this.#done = true;
-    if (!this.#forwardedStart) {
-      this.#forwardedStart = true;
-      this.handler.onRequestStart?.(this, {});
-    }
-    if (answer) this.handler.onAnswerRead?.(answer);
-    this.handler.onResponseStart?.(this, this.#status, this.#headers, this.#statusMessage);
-    if (body.length) this.handler.onResponseData?.(this, body);
-    this.handler.onResponseEnd?.(this, trailers);
-  }
-
-  onResponseError(_c: Controller, err: Error): void {
-    clearTimeout(this.#attemptTimer);
-    if (this.#userAbort) return this.#finishWithError(this.#userAbort);
-    const code = (err as { code?: string }).code;
-    const error = this.#timedOut && !(err instanceof AttemptTimeoutError) ? new AttemptTimeoutError(this.policy.attemptTimeoutMs) : err;
-    const outcome: Outcome = {
-      kind: 'error',
-      // The request was never handed to a socket, or the connection was refused: nothing reached the service.
-      nothingSent: !this.#requestStarted || code === 'ECONNREFUSED',
-      timeout: error instanceof AttemptTimeoutError || /TIMEOUT/.test(code ?? ''),
-      code,
-    };
-    Object.assign(error, { nothingSent: outcome.nothingSent, attempts: this.#attempt });
-    if (this.#retry(outcome)) return;
-    this.#finishWithError(error);
-  }
-
-  #retry(outcome: Outcome): boolean {
-    const delay = retryDelay(this.idempotent, outcome, this.#attempt, this.policy);
-    if (delay === null) return false;
-    const operation = /\/service\/([^?]+)/.exec(String(this.opts.path))?.[1] ?? '';
-    this.policy.onRetry?.({ operation, attempt: this.#attempt + 1, delayMs: delay, reason: describe(outcome) });
-    this.#target = null;
-    this.#waitTimer = setTimeout(() => {
-      if (this.#userAbort) return this.#finishWithError(this.#userAbort);
-      this.start();
-    }, delay);
-    return true;
-  }
-
-  #finishWithError(err: Error): void {
-    clearTimeout(this.#attemptTimer);
-    clearTimeout(this.#waitTimer);
-    if (this.#done) return;
-    this.#done = true;
-    this.handler.onResponseError?.(this, err);
-  }
-}
-
-/** An undici interceptor applying the policy for safe (idempotent) or unsafe operations. */
-export function retryInterceptor(idempotent: boolean, policy: RetryOptions): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (opts, handler) => new RetryingHandler(dispatch, opts, handler, idempotent, policy).start();
+/** The outcome of a send that failed: a refused connection, or one the send marks, sent nothing. */
+export function failureOutcome(err: unknown, timedOut: boolean): Outcome & { kind: 'error' } {
+  const e = err as { code?: string; cause?: { code?: string }; nothingSent?: boolean } | undefined;
+  const code = e?.code ?? e?.cause?.code;
+  return { kind: 'error', nothingSent: e?.nothingSent === true || code === 'ECONNREFUSED', timeout: timedOut || /TIMEOUT/.test(code ?? ''), code };
 }

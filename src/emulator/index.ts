@@ -6,10 +6,10 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Dispatcher } from 'undici';
+import type { Send } from '../client/send.js';
 import type { FaultState } from './controls.js';
 import { openCore, type EmulatorOptions } from './core.js';
-import { InProcessDispatcher } from './in-process.js';
+import { inProcessSend } from './in-process.js';
 import { requestListener } from './server.js';
 import type { SeedCounts } from './seed-apply.js';
 import type { Database } from './database.js';
@@ -107,18 +107,18 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
 export type InProcessOptions = Omit<EmulatorOptions, 'host' | 'port' | 'limits' | 'hooks' | 'faultRate' | 'faults' | 'seed' | 'faultSeed' | 'inspector' | 'controlToken'>;
 
 export interface InProcessEmulator {
-  /** The base URL to give a client along with `dispatcher`: the address `smslink serve` takes by default; nothing listens on it for this emulator. */
+  /** The base URL to give a client along with `send`: the address `smslink serve` takes by default; nothing listens on it for this emulator. */
   url: string;
   /** Accepted API keys. */
   keys: string[];
-  /** Give it to a client (SmsLinkClient's `dispatcher`): its requests are answered here, without a socket. */
-  dispatcher: Pick<Dispatcher, 'dispatch'>;
+  /** Give it to a client (SmsLinkClient's `send`): its requests are answered here, without a socket. */
+  send: Send;
   /** Answers the requests already made, then closes the database. */
   close(): Promise<void>;
 }
 
 /**
- * The emulator in this process, reached through a dispatcher instead of a
+ * The emulator in this process, reached through a send() instead of a
  * socket (`--sandbox`): a one-request command spends no time on a server, a
  * connection or HTTP parsing. Host, port, limits and faults, which belong to
  * a socket, are not taken (a fault rate is refused); `serve` and the tests
@@ -129,13 +129,13 @@ export function openEmulatorInProcess(opts: InProcessOptions = {}): InProcessEmu
   if ((given.faultRate ?? 0) !== 0 || given.hooks) throw new RangeError('faults need a socket: use startEmulator');
   const url = `http://${DEFAULTS.host}:${DEFAULTS.port}`;
   const { parts, db, bench } = openCore({ ...opts, shortBase: opts.shortBase ?? url }, false);
-  const dispatcher = new InProcessDispatcher(parts);
+  const local = inProcessSend(parts);
   let closing: Promise<void> | undefined;
   return {
     url,
     keys: [...bench.keys],
-    dispatcher,
-    close: () => (closing ??= dispatcher.close().then(() => db.close())),
+    send: local.send,
+    close: () => (closing ??= local.close().then(() => db.close())),
   };
 }
 

@@ -3,7 +3,7 @@
 // with them (addLink, expiryInstant).
 
 import { parseDate, parseDateTime } from '../catalog/rules.js';
-import type { StatsType } from '../catalog/types.js';
+import type { StatsType } from '../catalog/link.js';
 import { fail, ok, RawJson, type Handler, type EmulatorSettings } from './handler.js';
 import { instantOf, likePattern, ListQuery } from './list-query.js';
 import type { LinkRow } from './rows.js';

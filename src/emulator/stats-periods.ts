@@ -3,7 +3,7 @@
 // or a month is a calendar day or month whatever daylight saving does.
 
 import { STATS_MAX_SPAN_MS } from '../catalog/link.js';
-import type { StatsType } from '../catalog/types.js';
+import type { StatsType } from '../catalog/link.js';
 import { DAY_MS, formatWall } from './time-zone.js';
 
 export interface WallInterval {

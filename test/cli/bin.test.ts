@@ -75,7 +75,7 @@ describe('bin/smslink.js', () => {
     }
   });
 
-  // The bin's interrupt (createInterrupt in bin/smslink.js) stands in for an AbortController.
+  // The bin aborts the run's AbortSignal on the first Ctrl-C.
   describe('Ctrl-C', () => {
     /** Starts the bin, sends SIGINT once `ready()` holds, and resolves with its exit. */
     async function interrupted(args: string[], env: Record<string, string>, ready: () => boolean) {

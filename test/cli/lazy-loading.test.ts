@@ -5,7 +5,7 @@
 // sources and packages esbuild put in it (dist/bundle/contents.json). The
 // same probe must see undici and libsql where they are used, or it proves
 // nothing. A command that sends a request or a few uses Node's own HTTP
-// client; bulk runs and proxies use undici (src/client/transport.ts).
+// client; bulk runs and proxies use undici (src/client/send.ts).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -96,7 +96,7 @@ describe('modules loaded by the bin', () => {
     });
     expect(proxied.status).toBe(3);
     expect(heavyIn(proxied.modules)).toEqual(['undici']);
-    // The sandbox's emulator answers in the process, through a dispatcher: no HTTP client, no server.
+    // The sandbox's emulator answers in the process, through its send(): no HTTP client, no server.
     const sandbox = await loadedBy(['--sandbox', 'link', 'list']);
     expect(sandbox.status).toBe(0);
     expect(heavyIn(sandbox.modules)).toEqual(['libsql', 'src/emulator']);

@@ -1,14 +1,15 @@
-// The two HTTP clients behind the transport (src/client/node-http.ts, Node's
-// own; undici for bulk runs and proxies) must be interchangeable: the same
-// answers reach the client, a client's requests share one connection, and an
-// answer cut short is never taken for a whole one.
+// The two HTTP clients behind the client's send() (src/client/node-http.ts,
+// Node's own; src/client/undici.ts for bulk runs and proxies) must be
+// interchangeable: the same answers reach the client, a client's requests
+// share one connection, and an answer cut short is never taken for a whole one.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
-import { Agent, type Dispatcher } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SmsLinkClient, TransportError } from '../../src/index.js';
-import { createNodeHttpDispatcher, type NodeHttpDispatcher } from '../../src/client/node-http.js';
-import { dispatchOnce } from '../helpers/dispatch.js';
+import { nodeHttpTransport } from '../../src/client/node-http.js';
+import type { Transport } from '../../src/client/send.js';
+import { undiciTransport } from '../../src/client/undici.js';
+import { sendOnce } from '../helpers/send.js';
 
 const LINK = { id: '1', code: 'abcd', shortLink: 'http://s/abcd', fullLink: 'https://e.com', status: '1' };
 
@@ -41,9 +42,9 @@ afterEach(async () => {
 const ok = (res: ServerResponse) =>
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 0, data: LINK, message: '' }));
 
-/** One Link/Get through a dispatcher, answered in full. */
-const exchange = (d: Pick<Dispatcher, 'dispatch'>, origin: string) =>
-  dispatchOnce(d, { origin, path: '/service/Link/Get?x=1', method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'id=1' });
+/** One Link/Get through a transport, answered in full. */
+const exchange = (t: Transport, origin: string) =>
+  sendOnce(t.send, { url: `${origin}/service/Link/Get?x=1`, method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'id=1' });
 
 describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
   const client = () => {
@@ -114,11 +115,11 @@ describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
   });
 });
 
-describe("Node's HTTP client behind undici's dispatch()", () => {
-  let node: NodeHttpDispatcher;
-  afterEach(() => node?.destroy());
+describe("Node's HTTP client behind send()", () => {
+  let node: Transport | undefined;
+  afterEach(() => node?.destroy?.());
 
-  it('hands the handler what undici does: status, header names and values, body', async () => {
+  it('hands the client what undici does: status, header names and values, body', async () => {
     answer = (_req, res) => {
       res.setHeader('Content-Type', 'application/json');
       res.setHeader('RETRY-AFTER', '3');
@@ -126,20 +127,20 @@ describe("Node's HTTP client behind undici's dispatch()", () => {
       res.setHeader('x-Custom-HEADER', 'v');
       res.writeHead(503).end('{"busy":true}');
     };
-    node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000 });
-    const undici = new Agent({ keepAliveTimeout: 4_000 });
+    node = await nodeHttpTransport({ secure: false });
+    const undici = await undiciTransport({ direct: true, timeoutMs: 2_000 });
     try {
       const [viaNode, viaUndici] = [await exchange(node, url), await exchange(undici, url)];
       expect(viaNode).toEqual(viaUndici);
       expect(viaNode).toMatchObject({ status: 503, text: '{"busy":true}', headers: { 'retry-after': '3', 'set-cookie': ['a=1', 'b=2'] } });
     } finally {
-      await undici.close();
+      await undici.close?.();
     }
   });
 
   it('an answer slower than the idle timeout still arrives; an idle connection is then closed', async () => {
     answer = (_req, res) => setTimeout(() => ok(res), 300);
-    node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000, keepAliveTimeoutMs: 100 });
+    node = await nodeHttpTransport({ secure: false, keepAliveTimeoutMs: 100 });
     const got = await exchange(node, url);
     expect(JSON.parse(got.text)).toMatchObject({ code: 0, data: { id: '1' } });
     expect(sockets).toHaveLength(1);
@@ -148,52 +149,52 @@ describe("Node's HTTP client behind undici's dispatch()", () => {
     expect((await closed) - idleFrom).toBeLessThan(2_000);
   });
 
-  it('close() lets a request in flight finish, then refuses new ones without sending them', async () => {
+  it('refuses a request for another protocol than its own', async () => {
+    node = await nodeHttpTransport({ secure: false });
+    await expect(exchange(node, url.replace('http:', 'https:'))).rejects.toThrow('this client sends http: requests, not https:');
+  });
+});
+
+describe.each(['node', 'undici'] as const)('closing a client over %s', (httpClient) => {
+  it('close() lets a request in flight finish', async () => {
     let served = 0;
     answer = (_req, res) => {
       served += 1;
       setTimeout(() => ok(res), 100);
     };
-    node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000 });
-    const inFlight = exchange(node, url);
+    const c = new SmsLinkClient({ baseUrl: url, apiKey: 'HttpKey0123456789', httpClient });
+    const inFlight = c.getLink({ id: 1 });
     await new Promise((resolve) => setTimeout(resolve, 30));
-    const closing = node.close();
-    await expect(inFlight).resolves.toMatchObject({ status: 200 });
+    const closing = c.close();
+    await expect(inFlight).resolves.toMatchObject({ id: 1 });
     await closing;
-    await expect(exchange(node, url)).rejects.toThrow('the client is closed');
     expect(served).toBe(1);
-  });
-
-  it('an abort while the answer is read reports the abort, even when the answer was already whole', async () => {
-    answer = (_req, res) => ok(res);
-    node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000 });
-    const outcome = await new Promise<string>((resolve) => {
-      node.dispatch(
-        { origin: url, path: '/service/Link/Get', method: 'POST', headers: {}, body: 'id=1' },
-        {
-          onResponseData(controller) {
-            controller.abort(new Error('too much'));
-          },
-          onResponseEnd: () => resolve('end'),
-          onResponseError: (_c, err) => resolve(`error: ${err.message}`),
-        },
-      );
-    });
-    expect(outcome).toBe('error: too much');
-    // The connection stays usable for the next request.
-    await expect(exchange(node, url)).resolves.toMatchObject({ status: 200 });
   });
 
   it('close() called twice returns both times', async () => {
     answer = (_req, res) => setTimeout(() => ok(res), 50);
-    node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000 });
-    const inFlight = exchange(node, url);
+    const c = new SmsLinkClient({ baseUrl: url, apiKey: 'HttpKey0123456789', httpClient });
+    const inFlight = c.getLink({ id: 1 });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await Promise.all([node.close(), node.close(), inFlight]);
+    await Promise.all([c.close(), c.close(), inFlight]);
   });
+});
 
-  it('refuses a request for another protocol than its own', async () => {
-    node = await createNodeHttpDispatcher({ secure: false, connectTimeoutMs: 2_000 });
-    await expect(exchange(node, url.replace('http:', 'https:'))).rejects.toThrow('this dispatcher sends http: requests, not https:');
+describe("a caller's own dispatcher", () => {
+  it('carries the requests, with the retry policy, and close() leaves it open', async () => {
+    const { Agent } = await import('undici');
+    const agent = new Agent();
+    let n = 0;
+    answer = (_req, res) => (n++ === 0 ? res.writeHead(503).end('busy') : ok(res));
+    try {
+      const c = new SmsLinkClient({ baseUrl: url, apiKey: 'HttpKey0123456789', retryBaseDelayMs: 5, dispatcher: agent });
+      await expect(c.getLink({ id: 1 })).resolves.toMatchObject({ id: 1, code: 'abcd' });
+      expect(n).toBe(2);
+      await c.close();
+      // Still the caller's: it sends the next request.
+      await expect(new SmsLinkClient({ baseUrl: url, apiKey: 'HttpKey0123456789', dispatcher: agent }).getLink({ id: 1 })).resolves.toMatchObject({ id: 1 });
+    } finally {
+      await agent.close();
+    }
   });
 });

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, validateInput } from '../../src/catalog/index.js';
-import { buildRequest, encodeForm, formEncode, serviceUrl, toWireParams, arrayFormatOf } from '../../src/client/request.js';
+import { encodeForm } from '../../src/client/form.js';
+import { buildRequest, encodeParams, formEncode, serviceUrl } from '../../src/client/request.js';
 import { normalize } from '../../src/client/normalize.js';
 
 const op = (id: string) => OPERATIONS.find((o) => o.id === id)!;
@@ -18,7 +19,7 @@ describe('request builder round-trips through qs', () => {
         // Through the same rules the client applies before encoding.
         const { values, issues } = validateInput(op('message.send'), { recipient: '+7 701 123-45-67', text: t, from, name }, { now: new Date() });
         expect(issues).toEqual([]);
-        const body = encodeForm(toWireParams(op('message.send'), values), arrayFormatOf(op('message.send')));
+        const body = encodeParams(op('message.send'), values);
         expect(qs.parse(body).recipient).toBe('77011234567');
         expect(body).toMatch(/^[A-Za-z0-9%._~\-=&[\]]*$/);
         const decoded = qs.parse(body);
@@ -48,7 +49,7 @@ describe('request builder round-trips through qs', () => {
           const { values: checked, issues } = validateInput(op('link.list'), input, { now: new Date() });
           expect(issues).toEqual([]);
           const values = input;
-          const decoded = qs.parse(encodeForm(toWireParams(op('link.list'), checked)));
+          const decoded = qs.parse(encodeParams(op('link.list'), checked));
           const criteria = (decoded.criteria ?? {}) as Record<string, string>;
           const pagination = (decoded.pagination ?? {}) as Record<string, string>;
           if (values.status !== undefined) expect(criteria.status).toBe(String(values.status));
@@ -68,7 +69,7 @@ describe('request builder round-trips through qs', () => {
         for (const id of ['link.delete', 'link.stats', 'message.status']) {
           const o = op(id);
           const sent = id === 'link.stats' ? ids.slice(0, 5) : ids;
-          const decoded = qs.parse(encodeForm(toWireParams(o, { ids: sent, type: 'daily' }), arrayFormatOf(o)), { arrayLimit: 1000 });
+          const decoded = qs.parse(encodeParams(o, { ids: sent, type: 'daily' }), { arrayLimit: 1000 });
           const got = typeof decoded.ids === 'string' ? decoded.ids.split(',') : (decoded.ids as string[]);
           expect(got.map(Number)).toEqual(sent);
         }

@@ -1,23 +1,23 @@
 // The emulator in this process (--sandbox): the client reaches it through a
-// dispatcher instead of a socket, and must see exactly what the HTTP server
+// send() instead of a socket, and must see exactly what the HTTP server
 // would have answered.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Dispatcher } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock, openEmulatorInProcess, startEmulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { MAX_BODY_BYTES } from '../../src/emulator/server.js';
 import { ApiError, SmsLinkClient, TransportError } from '../../src/index.js';
-import { dispatchOnce } from '../helpers/dispatch.js';
+import type { Send } from '../../src/client/send.js';
+import { sendOnce } from '../helpers/send.js';
 import { serviceQuery, startTestEmulator, TEST_START, type RawAnswer } from '../helpers/emulator.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smslink-in-process-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** One request to the emulator through a dispatcher. */
-const dispatchRaw = (dispatcher: Pick<Dispatcher, 'dispatch'>, method: string, path: string, body?: string | Buffer): Promise<RawAnswer> =>
-  dispatchOnce(dispatcher, { origin: 'http://127.0.0.1:8080', path, method: method as Dispatcher.HttpMethod, body });
+/** One request to the emulator through its send(). */
+const dispatchRaw = (send: Send, method: string, path: string, body?: string | Buffer): Promise<RawAnswer> =>
+  sendOnce(send, { url: `http://127.0.0.1:8080${path}`, method, headers: {}, body });
 
 /** The envelope without the random parts (link codes, and the short links made of them). */
 function envelopeOf(text: string): unknown {
@@ -47,13 +47,13 @@ describe('the emulator in this process', () => {
     ];
     try {
       for (const [method, path, body] of cases) {
-        const [viaSocket, here] = [await server.raw(method, path, body), await dispatchRaw(local.dispatcher, method, path, body)];
+        const [viaSocket, here] = [await server.raw(method, path, body), await dispatchRaw(local.send, method, path, body)];
         const label = `${method} ${path.split('?')[0]}`;
         expect(here.status, label).toBe(viaSocket.status);
         expect(envelopeOf(here.text), label).toEqual(envelopeOf(viaSocket.text));
         for (const name of ['content-type', 'content-length', 'allow']) expect(here.headers[name], `${label}: ${name}`).toEqual(viaSocket.headers[name]);
       }
-      expect((await dispatchRaw(local.dispatcher, 'GET', '/abcd')).status).toBe(404);
+      expect((await dispatchRaw(local.send, 'GET', '/abcd')).status).toBe(404);
     } finally {
       await Promise.all([server.close(), local.close()]);
     }
@@ -63,30 +63,30 @@ describe('the emulator in this process', () => {
     const db = join(dir, 'shared.db');
     const local = openEmulatorInProcess({ db, apiKeys: ['sandbox'] });
     const served = await startEmulator({ port: 0, db, apiKeys: ['sandbox'], shortBase: 'http://127.0.0.1:8080' });
-    const viaDispatcher = new SmsLinkClient({ baseUrl: local.url, apiKey: 'sandbox', dispatcher: local.dispatcher });
+    const viaSend = new SmsLinkClient({ baseUrl: local.url, apiKey: 'sandbox', send: local.send });
     const viaSocket = new SmsLinkClient({ baseUrl: served.url, apiKey: 'sandbox' });
     try {
-      const made = await viaDispatcher.createLink({ fullLink: 'https://example.com/both', comment: 'here' });
+      const made = await viaSend.createLink({ fullLink: 'https://example.com/both', comment: 'here' });
       expect(made.shortLink).toBe(`http://127.0.0.1:8080/${made.code}`);
-      expect(await viaSocket.getLink({ id: made.id })).toEqual(await viaDispatcher.getLink({ id: made.id }));
+      expect(await viaSocket.getLink({ id: made.id })).toEqual(await viaSend.getLink({ id: made.id }));
       const other = await viaSocket.createLink({ fullLink: 'https://example.com/served' });
-      expect((await viaDispatcher.listLinks({ pageSize: 25 })).items.map((l) => l.id)).toEqual(expect.arrayContaining([made.id, other.id]));
+      expect((await viaSend.listLinks({ pageSize: 25 })).items.map((l) => l.id)).toEqual(expect.arrayContaining([made.id, other.id]));
       // Answers that are errors go through the same envelope checks.
-      const err = await viaDispatcher.getLink({ id: 999_999 }).catch((e: unknown) => e);
+      const err = await viaSend.getLink({ id: 999_999 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApiError);
       expect(err).toMatchObject({ code: 2 });
     } finally {
-      await Promise.all([viaDispatcher.close(), viaSocket.close()]);
+      await Promise.all([viaSend.close(), viaSocket.close()]);
       await Promise.all([local.close(), served.close()]);
     }
   });
 
   it('answers the requests made before close(), then refuses new ones', async () => {
     const local = openEmulatorInProcess({ apiKeys: ['k'] });
-    const pending = dispatchRaw(local.dispatcher, 'POST', `/service/Link/Create?${serviceQuery('k')}`, 'data[fullLink]=https://example.com/last');
+    const pending = dispatchRaw(local.send, 'POST', `/service/Link/Create?${serviceQuery('k')}`, 'data[fullLink]=https://example.com/last');
     await local.close();
     expect(JSON.parse((await pending).text)).toMatchObject({ code: 0, data: { id: '1' } });
-    const client = new SmsLinkClient({ baseUrl: local.url, apiKey: 'k', dispatcher: local.dispatcher, retries: 0 });
+    const client = new SmsLinkClient({ baseUrl: local.url, apiKey: 'k', send: local.send, retries: 0 });
     const err = await client.getLink({ id: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(err).toMatchObject({ kind: 'connection' });
@@ -95,12 +95,12 @@ describe('the emulator in this process', () => {
   it('aborts a request that has not been answered yet: it is not carried out', async () => {
     const local = openEmulatorInProcess({ apiKeys: ['k'] });
     const ac = new AbortController();
-    const client = new SmsLinkClient({ baseUrl: local.url, apiKey: 'k', dispatcher: local.dispatcher, signal: ac.signal });
+    const client = new SmsLinkClient({ baseUrl: local.url, apiKey: 'k', send: local.send, signal: ac.signal });
     try {
       const pending = client.createLink({ fullLink: 'https://example.com/never' }).catch((e: unknown) => e);
       ac.abort();
       expect(await pending).toMatchObject({ kind: 'aborted' });
-      const check = new SmsLinkClient({ baseUrl: local.url, apiKey: 'k', dispatcher: local.dispatcher });
+      const check = new SmsLinkClient({ baseUrl: local.url, apiKey: 'k', send: local.send });
       expect((await check.listLinks({})).totalItemCount).toBe(0);
     } finally {
       await local.close();

@@ -171,7 +171,7 @@ describe('database file', () => {
   it('opens an up-to-date database without writing: reads go on while another process holds the write lock', async () => {
     const db = join(dir, 'locked.db');
     const first = openEmulatorInProcess({ db, apiKeys: ['k'] });
-    const made = await new SmsLinkClient({ baseUrl: first.url, apiKey: 'k', dispatcher: first.dispatcher }).createLink({ fullLink: 'https://example.com/locked' });
+    const made = await new SmsLinkClient({ baseUrl: first.url, apiKey: 'k', send: first.send }).createLink({ fullLink: 'https://example.com/locked' });
     await first.close();
     const Database = createRequire(import.meta.url)('libsql');
     const writer = new Database(db);
@@ -179,7 +179,7 @@ describe('database file', () => {
     const started = Date.now();
     const again = openEmulatorInProcess({ db, apiKeys: ['k'] });
     try {
-      expect(await new SmsLinkClient({ baseUrl: again.url, apiKey: 'k', dispatcher: again.dispatcher }).getLink({ id: made.id })).toMatchObject({ id: made.id });
+      expect(await new SmsLinkClient({ baseUrl: again.url, apiKey: 'k', send: again.send }).getLink({ id: made.id })).toMatchObject({ id: made.id });
       // Waiting for the lock would take the 10 s busy timeout.
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
