@@ -5,55 +5,34 @@
 // the emulator for a fixed row.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { fakeService, type FakeService } from '../helpers/fake-service.js';
+import { BULK_KEY, csvOf, links, ndjson, useBulkService } from '../helpers/bulk-files.js';
 
-let server: RecordingServer;
-let svc: FakeService;
-let env: Record<string, string>;
-let dir: string;
-const KEY = 'BulkKey0123456789abcdefABCDEF0123456789ab';
-
-beforeEach(async () => {
-  server = await startRecordingServer();
-  svc = fakeService(server);
-  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY };
-  dir = tempDir();
-});
-afterEach(() => server.close());
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
-const links = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `https://example.com/p${from + i}`);
-const csvOf = (urls: string[]) => `fullLink,comment\n${urls.map((u, i) => `${u},row ${i + 1}`).join('\n')}\n`;
-const ndjson = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const bulk = useBulkService();
+const { file } = bulk;
 
 describe('journals', () => {
   it('a rerun skips rows already done and retries failed ones', async () => {
     const input = file('links.csv', csvOf(links(10)));
-    svc.fault((k) => k.endsWith('/p4'), 'code1');
-    const first = await runCli(['link', 'create', '--from-file', input], { env });
+    bulk.svc.fault((k) => k.endsWith('/p4'), 'code1');
+    const first = await runCli(['link', 'create', '--from-file', input], { env: bulk.env });
     expect(first.code).toBe(5);
     expect(existsSync(`${input}.journal`)).toBe(true);
-    const before = server.requests.length;
-    svc.fault(() => false, 'code1');
+    const before = bulk.server.requests.length;
+    bulk.svc.fault(() => false, 'code1');
     // the fault is still planned for p4: it fails again, nothing else is resent
-    const second = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env });
-    expect(server.requests.length - before).toBe(1);
+    const second = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env: bulk.env });
+    expect(bulk.server.requests.length - before).toBe(1);
     expect(second.stderr).toContain('9 already done');
-    expect(readFileSync(`${input}.journal`, 'utf8')).not.toContain(KEY);
+    expect(readFileSync(`${input}.journal`, 'utf8')).not.toContain(BULK_KEY);
   });
 
   it('each request reaches the service only after its row is journaled as sending', async () => {
     const input = file('links.csv', csvOf(links(300)));
     const early: number[] = [];
-    server.respond((req) => {
+    bulk.server.respond((req) => {
       // https://example.com/pN is on row N + 1 (the header is row 1).
       const row = Number(/\/p(\d+)$/.exec(new URLSearchParams(req.body).get('data[fullLink]') ?? '')?.[1]) + 1;
       const lines = readFileSync(`${input}.journal`, 'utf8').split('\n').filter(Boolean);
@@ -61,41 +40,41 @@ describe('journals', () => {
       if (!entries.some((e) => e.row === row && e.state === 'sending')) early.push(row);
       return undefined;
     });
-    const r = await runCli(['link', 'create', '--from-file', input, '--concurrency', '16'], { env });
+    const r = await runCli(['link', 'create', '--from-file', input, '--concurrency', '16'], { env: bulk.env });
     expect(r.code).toBe(0);
-    expect(server.requests).toHaveLength(300);
+    expect(bulk.server.requests).toHaveLength(300);
     expect(early).toEqual([]);
   });
 
   it('with --no-reconcile, never resends a row whose outcome is unknown, unless --resend-unknown', async () => {
     const recipients = ['77010000001', '77010000002', '77010000003'];
     const input = file('sms.csv', `recipient,text\n${recipients.map((r) => `${r},hello`).join('\n')}\n`);
-    svc.fault((k) => k === '77010000002', 'http502');
+    bulk.svc.fault((k) => k === '77010000002', 'http502');
     const args = ['message', 'send', '--from-file', input, '-o', 'ndjson', '--no-reconcile'];
-    const first = await runCli(args, { env });
+    const first = await runCli(args, { env: bulk.env });
     expect(first.code).toBe(5);
     expect(ndjson(first.stdout).find((x) => x.row === 3)).toMatchObject({ state: 'unknown' });
-    const second = await runCli(args, { env });
+    const second = await runCli(args, { env: bulk.env });
     expect(second.code).toBe(5);
     expect(second.stderr).toContain('Outcome unknown for row 3: the request may have reached the service; not sent again (lookups are off: --no-reconcile)');
-    expect(svc.created.get('77010000002')).toBe(1);
-    const third = await runCli([...args, '--resend-unknown'], { env });
-    expect(svc.created.get('77010000002')).toBe(2);
+    expect(bulk.svc.created.get('77010000002')).toBe(1);
+    const third = await runCli([...args, '--resend-unknown'], { env: bulk.env });
+    expect(bulk.svc.created.get('77010000002')).toBe(2);
     expect(third.code).toBe(5); // the planned fault answers 502 again
-    expect(svc.created.get('77010000001')).toBe(1);
+    expect(bulk.svc.created.get('77010000001')).toBe(1);
   });
 
   it('rows are known by content: after an edit and an append, done rows are skipped and new and changed rows sent, and the summary says so', async () => {
     const input = file('links.csv', csvOf(links(3)));
-    expect((await runCli(['link', 'create', '--from-file', input], { env })).code).toBe(0);
+    expect((await runCli(['link', 'create', '--from-file', input], { env: bulk.env })).code).toBe(0);
     // Row 3 (p2) is changed, two rows are appended, and a row is inserted before the others.
     writeFileSync(input, `fullLink,comment\nhttps://example.com/first,row 0\nhttps://example.com/p1,row 1\nhttps://example.com/p2-fixed,row 2\nhttps://example.com/p3,row 3\n${csvOf(links(2, 4)).split('\n').slice(1).join('\n')}`);
-    const rerun = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env });
+    const rerun = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env: bulk.env });
     expect(rerun.code).toBe(0);
     expect(rerun.stderr).toContain('link create: 4 done, 2 already done of 6 rows');
     expect(rerun.stderr).toContain('3 new rows since the last run: sent; 1 row changed since the last run: sent as new rows.');
     expect(ndjson(rerun.stdout).map((x) => x.row).sort()).toEqual([2, 4, 6, 7]);
-    expect([...svc.created.entries()].sort()).toEqual(
+    expect([...bulk.svc.created.entries()].sort()).toEqual(
       ['first', 'p1', 'p2', 'p2-fixed', 'p3', 'p4', 'p5'].map((p) => [`https://example.com/${p}`, 1]),
     );
     expect(rerun.stderr).not.toMatch(/delete/i);
@@ -103,70 +82,70 @@ describe('journals', () => {
 
   it('a journal of another command (or of the earlier format) is refused, and the message never suggests deleting it', async () => {
     const input = file('links.csv', csvOf(links(2)));
-    await runCli(['link', 'create', '--from-file', input], { env });
+    await runCli(['link', 'create', '--from-file', input], { env: bulk.env });
     const sms = file('sms.csv', 'recipient,text\n77011234567,hi\n');
-    const other = await runCli(['message', 'send', '--from-file', sms, '--journal', `${input}.journal`], { env });
+    const other = await runCli(['message', 'send', '--from-file', sms, '--journal', `${input}.journal`], { env: bulk.env });
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('was written by `smslink link create`, not `smslink message send`; give this run its own --journal FILE');
     expect(other.stderr).not.toMatch(/delete/i);
     // A journal of the earlier format, which knew rows by position, cannot say which rows are done.
     const old = file('old.csv', csvOf(links(1)));
     writeFileSync(`${old}.journal`, `${JSON.stringify({ smslinkJournal: 1, command: 'link create', inputHash: 'sha256:x', input: old })}\n{"row":1,"state":"done"}\n`);
-    const before = server.requests.length;
-    const v1 = await runCli(['link', 'create', '--from-file', old], { env });
+    const before = bulk.server.requests.length;
+    const v1 = await runCli(['link', 'create', '--from-file', old], { env: bulk.env });
     expect(v1.code).toBe(2);
     expect(v1.stderr).toContain('was written by an earlier smslink, which knew rows by their position in the file');
     expect(v1.stderr).not.toMatch(/delete/i);
-    expect(server.requests.length).toBe(before);
+    expect(bulk.server.requests.length).toBe(before);
   });
 
   it('a journal of a run against another service is refused; other flag values or another --text make new rows, sent as such', async () => {
     const input = file('links.csv', csvOf(links(2)));
     const trial = await runCli(['--sandbox', 'link', 'create', '--from-file', input], { env: { SMSLINK_DATA_DIR: tempDir() } });
     expect(trial.code).toBe(0);
-    const real = await runCli(['link', 'create', '--from-file', input], { env });
+    const real = await runCli(['link', 'create', '--from-file', input], { env: bulk.env });
     expect(real.code).toBe(2);
-    expect(real.stderr).toContain(`records a run against sandbox, not ${server.url}: its rows were sent there, not here. Give this run its own --journal FILE`);
+    expect(real.stderr).toContain(`records a run against sandbox, not ${bulk.server.url}: its rows were sent there, not here. Give this run its own --journal FILE`);
     expect(real.stderr).not.toMatch(/delete/i);
-    expect(server.requests).toHaveLength(0);
+    expect(bulk.server.requests).toHaveLength(0);
 
     const more = file('more.csv', 'fullLink\nhttps://example.com/x\n');
-    expect((await runCli(['link', 'create', '--from-file', more, '--comment', 'spring'], { env })).code).toBe(0);
-    const autumn = await runCli(['link', 'create', '--from-file', more, '--comment', 'autumn'], { env });
+    expect((await runCli(['link', 'create', '--from-file', more, '--comment', 'spring'], { env: bulk.env })).code).toBe(0);
+    const autumn = await runCli(['link', 'create', '--from-file', more, '--comment', 'autumn'], { env: bulk.env });
     expect(autumn.code).toBe(0);
     expect(autumn.stderr).toContain('1 row changed since the last run: sent as new rows');
-    const forms = () => server.requests.map((q) => new URLSearchParams(q.body).get('data[comment]'));
+    const forms = () => bulk.server.requests.map((q) => new URLSearchParams(q.body).get('data[comment]'));
     expect(forms()).toEqual(['spring', 'autumn']);
-    const again = await runCli(['link', 'create', '--from-file', more, '--comment', 'spring'], { env });
+    const again = await runCli(['link', 'create', '--from-file', more, '--comment', 'spring'], { env: bulk.env });
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('1 already done');
-    expect(server.requests).toHaveLength(2);
+    expect(bulk.server.requests).toHaveLength(2);
 
     const sms = file('sms.csv', 'recipient,name\n77011234567,Ann\n');
-    expect((await runCli(['message', 'send', '--from-file', sms, '--text', 'Hi {{name}}'], { env })).code).toBe(0);
-    const reworded = await runCli(['message', 'send', '--from-file', sms, '--text', 'Hi {{name}}!'], { env });
+    expect((await runCli(['message', 'send', '--from-file', sms, '--text', 'Hi {{name}}'], { env: bulk.env })).code).toBe(0);
+    const reworded = await runCli(['message', 'send', '--from-file', sms, '--text', 'Hi {{name}}!'], { env: bulk.env });
     expect(reworded.code).toBe(0);
-    expect(server.requests.slice(2).map((q) => new URLSearchParams(q.body).get('text'))).toEqual(['Hi Ann', 'Hi Ann!']);
+    expect(bulk.server.requests.slice(2).map((q) => new URLSearchParams(q.body).get('text'))).toEqual(['Hi Ann', 'Hi Ann!']);
   });
 
   it('--fresh says in plain words that every row is sent again, and does it', async () => {
     const input = file('links.csv', csvOf(links(2)));
-    expect((await runCli(['link', 'create', '--from-file', input], { env })).code).toBe(0);
-    const fresh = await runCli(['link', 'create', '--from-file', input, '--fresh'], { env });
+    expect((await runCli(['link', 'create', '--from-file', input], { env: bulk.env })).code).toBe(0);
+    const fresh = await runCli(['link', 'create', '--from-file', input, '--fresh'], { env: bulk.env });
     expect(fresh.code).toBe(0);
     expect(fresh.stderr).toContain('--fresh: every row is sent again, the 2 rows the journal records as done included: what they made before will exist twice');
-    expect(svc.created.get('https://example.com/p1')).toBe(2);
+    expect(bulk.svc.created.get('https://example.com/p1')).toBe(2);
     // After --fresh the journal counts the new run: a plain rerun sends nothing.
-    const rerun = await runCli(['link', 'create', '--from-file', input], { env });
+    const rerun = await runCli(['link', 'create', '--from-file', input], { env: bulk.env });
     expect(rerun.stderr).toContain('0 done, 2 already done of 2 rows');
-    expect(svc.created.get('https://example.com/p1')).toBe(2);
+    expect(bulk.svc.created.get('https://example.com/p1')).toBe(2);
   });
 
   it('the journal names the service by its base URL without credentials or query', async () => {
     const input = file('links.csv', csvOf(links(1)));
-    const url = new URL(server.url);
+    const url = new URL(bulk.server.url);
     const withCredentials = `${url.protocol}//user:pw-in-url@${url.host}/?debug=1`;
-    const r = await runCli(['link', 'create', '--from-file', input], { env: { ...env, SMSLINK_BASE_URL: withCredentials } });
+    const r = await runCli(['link', 'create', '--from-file', input], { env: { ...bulk.env, SMSLINK_BASE_URL: withCredentials } });
     expect(r.code).toBe(0);
     const header = JSON.parse(readFileSync(`${input}.journal`, 'utf8').split('\n')[0]) as { target: string };
     expect(header.target).toBe(`${url.protocol}//${url.host}`);
@@ -175,34 +154,34 @@ describe('journals', () => {
   it('refuses a --journal that is the input or not a journal, and leaves that file alone', async () => {
     const input = file('links.csv', 'fullLink\nhttps://example.com/a\n');
     const notes = file('notes.txt', 'my notes\n');
-    const self = await runCli(['link', 'create', '--from-file', input, '--journal', input], { env });
+    const self = await runCli(['link', 'create', '--from-file', input, '--journal', input], { env: bulk.env });
     expect(self.code).toBe(2);
     expect(self.stderr).toContain('--journal must not be the input file itself');
-    const other = await runCli(['link', 'create', '--from-file', input, '--journal', notes], { env });
+    const other = await runCli(['link', 'create', '--from-file', input, '--journal', notes], { env: bulk.env });
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('is not an smslink journal');
     expect(readFileSync(notes, 'utf8')).toBe('my notes\n');
     expect(readFileSync(input, 'utf8')).toBe('fullLink\nhttps://example.com/a\n');
-    expect(server.requests).toHaveLength(0);
+    expect(bulk.server.requests).toHaveLength(0);
   });
 
   it('code 999 on a send is unknown, and the rerun does not resend it (lookups off)', async () => {
     const input = file('sms.csv', 'recipient,text\n77011234567,hi\n');
-    svc.fault(() => true, 'code999');
-    const first = await runCli(['message', 'send', '--from-file', input, '-o', 'ndjson', '--no-reconcile'], { env });
+    bulk.svc.fault(() => true, 'code999');
+    const first = await runCli(['message', 'send', '--from-file', input, '-o', 'ndjson', '--no-reconcile'], { env: bulk.env });
     expect(JSON.parse(first.stdout.trim())).toMatchObject({ row: 2, state: 'unknown' });
-    await runCli(['message', 'send', '--from-file', input, '--no-reconcile'], { env });
-    expect(svc.created.get('77011234567')).toBe(1);
+    await runCli(['message', 'send', '--from-file', input, '--no-reconcile'], { env: bulk.env });
+    expect(bulk.svc.created.get('77011234567')).toBe(1);
   });
 
   it('a line cut short by a crash does not run into the next one', async () => {
     const input = file('links.csv', 'fullLink\nhttps://example.com/a\nhttps://example.com/b\n');
-    svc.fault((k) => k.endsWith('/b'), 'code1');
-    await runCli(['link', 'create', '--from-file', input], { env });
+    bulk.svc.fault((k) => k.endsWith('/b'), 'code1');
+    await runCli(['link', 'create', '--from-file', input], { env: bulk.env });
     const { appendFileSync } = await import('node:fs');
     appendFileSync(`${input}.journal`, '{"row":3,"sta');
     // The rerun retries the failed row 3 and journals it again after the cut line.
-    await runCli(['link', 'create', '--from-file', input], { env });
+    await runCli(['link', 'create', '--from-file', input], { env: bulk.env });
     const lines = readFileSync(`${input}.journal`, 'utf8').trim().split('\n');
     const cut = lines.indexOf('{"row":3,"sta');
     expect(cut).toBeGreaterThan(0);
@@ -220,9 +199,9 @@ describe('fix a bad row and rerun (emulator)', () => {
   });
 
   it('every row exists exactly once: the fixed row is the only one sent, and the summary says so', async () => {
-    const emu = await startEmulator({ port: 0, db: ':memory:', apiKeys: [KEY] });
+    const emu = await startEmulator({ port: 0, db: ':memory:', apiKeys: [BULK_KEY] });
     emulators.push(emu);
-    const cli = (args: string[]) => runCli(args, { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY } });
+    const cli = (args: string[]) => runCli(args, { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: BULK_KEY } });
     const urls = Array.from({ length: 20 }, (_, i) => `https://example.com/fix/${i}`);
     const input = join(tempDir(), 'links.csv');
     writeFileSync(input, `fullLink\n${urls.map((u, i) => (i === 7 ? 'example.com/fix/7' : u)).join('\n')}\n`);

@@ -1,59 +1,37 @@
 // `link create --from-file`: one link per row of a CSV or NDJSON file (or
 // stdin), every row checked with the catalog's rules first, results printed
 // as rows finish. Against a recording server with a fake service behind it.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/run-cli.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { fakeService, type FakeService } from '../helpers/fake-service.js';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { csvOf, links, ndjson, useBulkService } from '../helpers/bulk-files.js';
 
-let server: RecordingServer;
-let svc: FakeService;
-let env: Record<string, string>;
-let dir: string;
-const KEY = 'BulkKey0123456789abcdefABCDEF0123456789ab';
-
-beforeEach(async () => {
-  server = await startRecordingServer();
-  svc = fakeService(server);
-  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY };
-  dir = tempDir();
-});
-afterEach(() => server.close());
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
-const links = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `https://example.com/p${from + i}`);
-const csvOf = (urls: string[]) => `fullLink,comment\n${urls.map((u, i) => `${u},row ${i + 1}`).join('\n')}\n`;
-const ndjson = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const bulk = useBulkService();
+const { file } = bulk;
 
 describe('link create --from-file', () => {
   it('creates one link per CSV row and streams results with row numbers', async () => {
     const input = file('links.csv', csvOf(links(25)));
-    const r = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env });
+    const r = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env: bulk.env });
     expect(r.code).toBe(0);
     const rows = ndjson(r.stdout);
     expect(rows).toHaveLength(25);
     // Spreadsheet rows: the header is row 1.
     expect(rows.map((x) => x.row).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 25 }, (_, i) => i + 2));
     expect(rows.every((x) => x.state === 'done' && typeof x.shortLink === 'string')).toBe(true);
-    expect([...svc.created.values()].every((n) => n === 1)).toBe(true);
-    expect(svc.created.size).toBe(25);
+    expect([...bulk.svc.created.values()].every((n) => n === 1)).toBe(true);
+    expect(bulk.svc.created.size).toBe(25);
     expect(r.stderr).toContain('link create: 25 done of 25 rows');
   });
 
   it('reads NDJSON (by extension) and stdin (with --format)', async () => {
     const input = file('links.ndjson', '{"fullLink":"https://example.com/a","status":"inactive"}\n\n{"fullLink":"www.example.com/b","expirationDate":"2027-01-01"}\n');
-    expect((await runCli(['link', 'create', '--from-file', input], { env })).code).toBe(0);
-    expect(server.requests.map((q) => decodeURIComponent(q.body))).toEqual([
+    expect((await runCli(['link', 'create', '--from-file', input], { env: bulk.env })).code).toBe(0);
+    expect(bulk.server.requests.map((q) => decodeURIComponent(q.body))).toEqual([
       'data[fullLink]=https://example.com/a&data[status]=0',
       'data[fullLink]=www.example.com/b&data[expirationDate]=2027-01-01',
     ]);
-    const piped = await runCli(['link', 'create', '--from-file', '-', '--format', 'csv', '-q'], { env, stdin: 'fullLink\nhttps://example.com/c\n' });
+    const piped = await runCli(['link', 'create', '--from-file', '-', '--format', 'csv', '-q'], { env: bulk.env, stdin: 'fullLink\nhttps://example.com/c\n' });
     expect(piped.code).toBe(0);
     expect(piped.stdout).toMatch(/^https:\/\/sho\.rt\/c\d+\n$/);
     expect(piped.stderr).toContain('cannot be resumed; pass --journal FILE');
@@ -61,7 +39,7 @@ describe('link create --from-file', () => {
 
   it('--validate-only reports every bad row with its column and rule, and sends nothing', async () => {
     const input = file('links.csv', 'fullLink,status,expirationDate,comment\nhttps://example.com/ok,,,\nnot-a-url,,,\nhttps://example.com/x,maybe,2026-02-30,\n');
-    const r = await runCli(['link', 'create', '--from-file', input, '--validate-only', '-o', 'csv'], { env });
+    const r = await runCli(['link', 'create', '--from-file', input, '--validate-only', '-o', 'csv'], { env: bulk.env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe(
       'row,column,error\n' +
@@ -70,32 +48,32 @@ describe('link create --from-file', () => {
         '4,expirationDate,must be a real date written YYYY-MM-DD\n',
     );
     expect(r.stderr).toContain('3 rows checked: 1 valid, 2 invalid. Nothing was sent.');
-    expect(server.requests).toHaveLength(0);
+    expect(bulk.server.requests).toHaveLength(0);
   });
 
   it('skips bad rows, sends the rest and exits 5', async () => {
     const input = file('links.csv', 'fullLink\nhttps://example.com/1\nbad\nhttps://example.com/3\n');
-    const r = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env });
+    const r = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env: bulk.env });
     expect(r.code).toBe(5);
     expect(ndjson(r.stdout).find((x) => x.row === 3)).toMatchObject({ state: 'invalid', error: expect.stringContaining('column fullLink') });
-    expect(svc.created.size).toBe(2);
+    expect(bulk.svc.created.size).toBe(2);
   });
 
   it('--dry-run checks every row, shows the first request, sends nothing', async () => {
     const input = file('links.csv', 'fullLink\nhttps://example.com/a\nhttps://example.com/b\n');
-    const r = await runCli(['--dry-run', 'link', 'create', '--from-file', input], { env });
+    const r = await runCli(['--dry-run', 'link', 'create', '--from-file', input], { env: bulk.env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('dry run: 2 requests like this one would be sent');
     expect(r.stderr).toContain('body: data[fullLink]=https%3A%2F%2Fexample.com%2Fa');
-    expect(server.requests).toHaveLength(0);
+    expect(bulk.server.requests).toHaveLength(0);
   });
 
   it('without a key: exit 4 before anything, and no row is journaled as sending', async () => {
     const input = file('links.csv', 'fullLink\nhttps://example.com/a\n');
-    const r = await runCli(['link', 'create', '--from-file', input], { env: { SMSLINK_BASE_URL: server.url } });
+    const r = await runCli(['link', 'create', '--from-file', input], { env: { SMSLINK_BASE_URL: bulk.server.url } });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('no API key is set');
-    expect(server.requests).toHaveLength(0);
+    expect(bulk.server.requests).toHaveLength(0);
     const journal = (() => {
       try {
         return readFileSync(`${input}.journal`, 'utf8');
@@ -108,24 +86,24 @@ describe('link create --from-file', () => {
 
   it('-q prints results only; row errors go to stderr', async () => {
     const input = file('links.csv', 'fullLink\nhttps://example.com/a\nnot-a-url\n');
-    const r = await runCli(['link', 'create', '--from-file', input, '-q'], { env });
+    const r = await runCli(['link', 'create', '--from-file', input, '-q'], { env: bulk.env });
     expect(r.code).toBe(5);
     expect(r.stdout).toMatch(/^https:\/\/sho\.rt\/c\d+\n$/);
     expect(r.stderr).toContain('row 3: invalid: column fullLink: must be a URL');
   });
 
   it('refuses bulk flags without --from-file, and --from-file with a URL', async () => {
-    expect((await runCli(['link', 'create', 'https://example.com', '--journal', 'x'], { env })).code).toBe(2);
+    expect((await runCli(['link', 'create', 'https://example.com', '--journal', 'x'], { env: bulk.env })).code).toBe(2);
     for (const flag of ['--fresh', '--no-reconcile']) {
-      const r = await runCli(['message', 'send', '--to', '77011234567', '--text', 'hi', flag], { env });
+      const r = await runCli(['message', 'send', '--to', '77011234567', '--text', 'hi', flag], { env: bulk.env });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`${flag} only applies with --from-file`);
     }
-    expect((await runCli(['link', 'create', 'https://example.com', '--from-file', 'x.csv'], { env })).code).toBe(2);
-    const nohdr = await runCli(['link', 'create', '--from-file', file('x.csv', 'url\nhttps://e.com\n')], { env });
+    expect((await runCli(['link', 'create', 'https://example.com', '--from-file', 'x.csv'], { env: bulk.env })).code).toBe(2);
+    const nohdr = await runCli(['link', 'create', '--from-file', file('x.csv', 'url\nhttps://e.com\n')], { env: bulk.env });
     expect(nohdr.code).toBe(2);
     expect(nohdr.stderr).toContain('the input has no fullLink column (columns: url)');
-    const ext = await runCli(['link', 'create', '--from-file', file('x.txt', '')], { env });
+    const ext = await runCli(['link', 'create', '--from-file', file('x.txt', '')], { env: bulk.env });
     expect(ext.stderr).toContain('cannot tell the format of "x.txt"');
   });
 });

@@ -1,56 +1,35 @@
 // `message send --from-file`: one message per row, its text from the row or
 // from a --text template filled from the row's columns; flags fill empty
 // cells. Against a recording server with a fake service behind it.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/run-cli.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { fakeService } from '../helpers/fake-service.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { ndjson, useBulkService } from '../helpers/bulk-files.js';
 
-let server: RecordingServer;
-let env: Record<string, string>;
-let dir: string;
-const KEY = 'BulkKey0123456789abcdefABCDEF0123456789ab';
-
-beforeEach(async () => {
-  server = await startRecordingServer();
-  // The fake service answers every send.
-  fakeService(server);
-  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY };
-  dir = tempDir();
-});
-afterEach(() => server.close());
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
-const ndjson = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const bulk = useBulkService();
+const { file } = bulk;
 
 describe('message send --from-file', () => {
   it('fills --text placeholders from the row and flag defaults', async () => {
     const input = file('sms.csv', 'recipient,name,code,validity\n+7 701 000 00 01,Ann,4711,\n77010000002,Bob,0815,120\n');
-    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}}, your code {{ code }}', '--validity', '90', '--from', 'SHOP'], { env });
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}}, your code {{ code }}', '--validity', '90', '--from', 'SHOP'], { env: bulk.env });
     expect(r.code).toBe(0);
-    const forms = server.requests.map((q) => Object.fromEntries(new URLSearchParams(q.body)));
+    const forms = bulk.server.requests.map((q) => Object.fromEntries(new URLSearchParams(q.body)));
     expect(forms).toContainEqual({ recipient: '77010000001', text: 'Hi Ann, your code 4711', from: 'SHOP', 'params[validity]': '90' });
     expect(forms).toContainEqual({ recipient: '77010000002', text: 'Hi Bob, your code 0815', from: 'SHOP', 'params[validity]': '120' });
   });
 
   it('columns used by --text placeholders are not reported as ignored', async () => {
     const input = file('sms.csv', 'recipient,name,code\n77011234567,Ann,4711\n');
-    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}}, your code is {{code}}'], { env });
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}}, your code is {{code}}'], { env: bulk.env });
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('ignoring columns');
   });
 
   it('a flag with no column of its own (--shorten-links, --name with {{name}} in the text) applies to every row', async () => {
     const input = file('sms.csv', 'recipient,name\n77010000001,Ann\n77010000002,Bob\n');
-    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}} https://example.com/x', '--shorten-links', '--name', 'spring'], { env });
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}} https://example.com/x', '--shorten-links', '--name', 'spring'], { env: bulk.env });
     expect(r.code).toBe(0);
-    const forms = server.requests.map((q) => Object.fromEntries(new URLSearchParams(q.body)));
+    const forms = bulk.server.requests.map((q) => Object.fromEntries(new URLSearchParams(q.body)));
     expect(forms.map((f) => [f.text, f['params[shortenLinks]'], f['params[name]']]).sort()).toEqual([
       ['Hi Ann https://example.com/x', '1', 'spring'],
       ['Hi Bob https://example.com/x', '1', 'spring'],
@@ -59,22 +38,22 @@ describe('message send --from-file', () => {
 
   it('an unknown placeholder is an error before anything is sent', async () => {
     const input = file('sms.csv', 'recipient,name\n77010000001,Ann\n');
-    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}} {{surname}}'], { env });
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}} {{surname}}'], { env: bulk.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--text: unknown placeholder {{surname}}; the input\'s columns are recipient, name');
-    expect(server.requests).toHaveLength(0);
+    expect(bulk.server.requests).toHaveLength(0);
   });
 
   it('an empty placeholder value makes that row invalid', async () => {
     const input = file('sms.csv', 'recipient,name\n77010000001,Ann\n77010000002,\n');
-    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}}', '-o', 'ndjson'], { env });
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}}', '-o', 'ndjson'], { env: bulk.env });
     expect(r.code).toBe(5);
     expect(ndjson(r.stdout).find((x) => x.row === 3)).toMatchObject({ state: 'invalid', error: 'column name: is empty but --text uses {{name}}' });
   });
 
   it('checks every row with the single-send rules', async () => {
     const input = file('sms.ndjson', '{"recipient":"123","text":"x"}\n{"recipient":"77010000001","text":"x","validity":30}\n{"recipient":"77010000001","text":"x","at":"2020-01-01 00:00:00"}\nnot json\n');
-    const r = await runCli(['message', 'send', '--from-file', input, '--validate-only', '-o', 'ndjson'], { env });
+    const r = await runCli(['message', 'send', '--from-file', input, '--validate-only', '-o', 'ndjson'], { env: bulk.env });
     expect(ndjson(r.stdout).map((x) => [x.row, x.column])).toEqual([
       [1, 'recipient'],
       [2, 'validity'],
@@ -85,29 +64,29 @@ describe('message send --from-file', () => {
 
   it('a bad flag value that fills empty cells is the command\'s error: exit 2, no row sent', async () => {
     const sms = file('sms.csv', 'recipient,name,validity\n77011234567,A,120\n77011234568,B,\n');
-    const r = await runCli(['message', 'send', '--from-file', sms, '--text', 'Hi {{name}}', '--validity', '30'], { env });
+    const r = await runCli(['message', 'send', '--from-file', sms, '--text', 'Hi {{name}}', '--validity', '30'], { env: bulk.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--validity: invalid value "30": must be between 60 and 1440');
     const links = file('links.csv', 'fullLink,expirationDate\nhttps://example.com/a,2030-01-01\nhttps://example.com/b,\n');
     for (const bad of [['--expires', '2026-02-30'], ['--status', 'bogus']]) {
-      const l = await runCli(['link', 'create', '--from-file', links, ...bad], { env });
+      const l = await runCli(['link', 'create', '--from-file', links, ...bad], { env: bulk.env });
       expect(l.code).toBe(2);
       expect(l.stderr).toContain(`${bad[0]}: invalid value "${bad[1]}"`);
     }
-    expect(server.requests).toHaveLength(0);
+    expect(bulk.server.requests).toHaveLength(0);
   });
 
   it('a CSV row with more fields than the header is that row\'s error, not a cut value', async () => {
     const input = file('sms.csv', 'recipient,text\n77011234567,Hello, world\n77011234568,"Hello, world"\n');
-    const r = await runCli(['message', 'send', '--from-file', input, '--validate-only', '-o', 'csv'], { env });
+    const r = await runCli(['message', 'send', '--from-file', input, '--validate-only', '-o', 'csv'], { env: bulk.env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('row,column,error\n2,(row),has 3 fields but the header has 2 (quote values that contain commas)\n');
   });
 
   it('--wait does not combine with --from-file', async () => {
     const input = file('sms.csv', 'recipient,text\n77011234567,hi\n');
-    const r = await runCli(['message', 'send', '--from-file', input, '--wait'], { env });
+    const r = await runCli(['message', 'send', '--from-file', input, '--wait'], { env: bulk.env });
     expect(r.code).toBe(2);
-    expect(server.requests).toHaveLength(0);
+    expect(bulk.server.requests).toHaveLength(0);
   });
 });

@@ -3,46 +3,26 @@
 // limiter.test.ts).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { fakeService, type FakeService } from '../helpers/fake-service.js';
+import { BULK_KEY, csvOf, links, useBulkService } from '../helpers/bulk-files.js';
 
-let server: RecordingServer;
-let svc: FakeService;
-let env: Record<string, string>;
-let dir: string;
-const KEY = 'BulkKey0123456789abcdefABCDEF0123456789ab';
-
-beforeEach(async () => {
-  server = await startRecordingServer();
-  svc = fakeService(server);
-  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY };
-  dir = tempDir();
-});
-afterEach(() => server.close());
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
-const links = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `https://example.com/p${from + i}`);
-const csvOf = (urls: string[]) => `fullLink,comment\n${urls.map((u, i) => `${u},row ${i + 1}`).join('\n')}\n`;
+const bulk = useBulkService();
+const { file } = bulk;
 
 describe('--concurrency and --rate', () => {
   it('keeps at most --concurrency requests in flight', async () => {
-    svc.delayMs = 20;
+    bulk.svc.delayMs = 20;
     const input = file('links.csv', csvOf(links(40)));
-    await runCli(['link', 'create', '--from-file', input, '--concurrency', '3'], { env });
-    expect(svc.inFlight.max).toBe(3);
+    await runCli(['link', 'create', '--from-file', input, '--concurrency', '3'], { env: bulk.env });
+    expect(bulk.svc.inFlight.max).toBe(3);
   });
 
   it('--rate bounds requests per second', async () => {
     const input = file('links.csv', csvOf(links(12)));
     const started = Date.now();
-    await runCli(['link', 'create', '--from-file', input, '--rate', '5', '--concurrency', '8'], { env });
+    await runCli(['link', 'create', '--from-file', input, '--rate', '5', '--concurrency', '8'], { env: bulk.env });
     // 12 requests at 5 per second need at least two full intervals.
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
   });
@@ -59,7 +39,7 @@ describe('--rate at the service (emulator)', () => {
     const emu = await startEmulator({
       port: 0,
       db: ':memory:',
-      apiKeys: [KEY],
+      apiKeys: [BULK_KEY],
       hooks: {
         before(x) {
           if (x.path.toLowerCase() === 'link/create') arrivals.push(performance.now());
@@ -70,7 +50,7 @@ describe('--rate at the service (emulator)', () => {
     emulators.push(emu);
     const input = join(tempDir(), 'links.csv');
     writeFileSync(input, `fullLink\n${Array.from({ length: 60 }, (_, i) => `https://example.com/rate/${i}`).join('\n')}\n`);
-    const r = await runCli(['link', 'create', '--from-file', input, '--rate', '20', '--concurrency', '8'], { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY } });
+    const r = await runCli(['link', 'create', '--from-file', input, '--rate', '20', '--concurrency', '8'], { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: BULK_KEY } });
     expect(r.code).toBe(0);
     expect(arrivals).toHaveLength(60);
     // Any window of one second holding 21 requests would have its first and 21st less than a second apart.

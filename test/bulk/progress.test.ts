@@ -1,40 +1,18 @@
 // The progress of a bulk run on a terminal: a bar from the start, redrawn
 // while requests hang, that counts rows of unknown outcome apart from failed
 // ones and makes way for what Ctrl-C has to say.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/run-cli.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { fakeService, type FakeService } from '../helpers/fake-service.js';
+import { csvOf, links, useBulkService } from '../helpers/bulk-files.js';
 
-let server: RecordingServer;
-let svc: FakeService;
-let env: Record<string, string>;
-let dir: string;
-const KEY = 'BulkKey0123456789abcdefABCDEF0123456789ab';
-
-beforeEach(async () => {
-  server = await startRecordingServer();
-  svc = fakeService(server);
-  env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY };
-  dir = tempDir();
-});
-afterEach(() => server.close());
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
-const links = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `https://example.com/p${from + i}`);
-const csvOf = (urls: string[]) => `fullLink,comment\n${urls.map((u, i) => `${u},row ${i + 1}`).join('\n')}\n`;
+const bulk = useBulkService();
+const { file } = bulk;
 
 describe('the progress bar on a terminal', () => {
   it('draws a progress bar on a terminal from the start: finished/total, rate, ETA, done, failed, unknown, in flight', async () => {
-    svc.delayMs = 20; // the bar is redrawn every 100 ms
+    bulk.svc.delayMs = 20; // the bar is redrawn every 100 ms
     const input = file('links.csv', csvOf(links(30)));
-    const r = await runCli(['link', 'create', '--from-file', input, '--no-color', '-q', '--concurrency', '2'], { env, tty: true });
+    const r = await runCli(['link', 'create', '--from-file', input, '--no-color', '-q', '--concurrency', '2'], { env: bulk.env, tty: true });
     expect(r.code).toBe(0);
     const lines = r.stderr.split('\r\x1b[2K').filter(Boolean);
     const bar = /^\[[█░]{24}\] (\d+)\/30 {2}[\d.]+\/s {2}ETA \S+ {2}(\d+) done {2}0 failed {2}0 unknown {2}(\d+) in flight$/;
@@ -45,10 +23,10 @@ describe('the progress bar on a terminal', () => {
 
   it('the progress bar counts rows of unknown outcome apart from failed ones', async () => {
     const input = file('sms.csv', `recipient,text\n${Array.from({ length: 30 }, (_, i) => `770100000${String(i + 10)},hello`).join('\n')}\n`);
-    svc.fault((k) => k === '77010000012', 'http502');
-    svc.delayMs = 20; // the bar is redrawn at most every 100 ms
+    bulk.svc.fault((k) => k === '77010000012', 'http502');
+    bulk.svc.delayMs = 20; // the bar is redrawn at most every 100 ms
     // Without lookups (--no-reconcile) the row stays unknown.
-    const r = await runCli(['message', 'send', '--from-file', input, '--no-color', '-q', '--concurrency', '1', '--no-reconcile'], { env, tty: true });
+    const r = await runCli(['message', 'send', '--from-file', input, '--no-color', '-q', '--concurrency', '1', '--no-reconcile'], { env: bulk.env, tty: true });
     expect(r.code).toBe(5);
     const lines = r.stderr.split('\r\x1b[2K');
     expect(lines.some((line) => / 0 failed {2}1 unknown {2}\d in flight$/.test(line))).toBe(true);
@@ -56,7 +34,7 @@ describe('the progress bar on a terminal', () => {
   });
 
   it('the bar keeps moving while requests hang; Ctrl-C says what it waits for; a second one stops at once with the summary', async () => {
-    svc.delayMs = 10_000; // no answer comes within the test
+    bulk.svc.delayMs = 10_000; // no answer comes within the test
     const input = file('links.csv', `fullLink\n${Array.from({ length: 10 }, (_, i) => `https://example.com/stall${i}`).join('\n')}\n`);
     const interrupt = new AbortController();
     const stopNow = new AbortController();
@@ -87,7 +65,7 @@ describe('the progress bar on a terminal', () => {
         },
       },
       stdin: Readable.from([]),
-      env: { ...env, SMSLINK_CONFIG_DIR: tempDir() },
+      env: { ...bulk.env, SMSLINK_CONFIG_DIR: tempDir() },
       signal: interrupt.signal,
       stopNow: stopNow.signal,
     });
