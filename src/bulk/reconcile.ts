@@ -21,7 +21,7 @@
 
 import type { SmsLinkClient } from '../client/client.js';
 import type { Link, Message } from '../catalog/types.js';
-import { LINKS_IN_TEXT } from '../catalog/rules.js';
+import { formatDateTime, LINKS_IN_TEXT } from '../catalog/rules.js';
 import type { UnknownRow } from './journal.js';
 
 export type Settled = { kind: 'found'; result: Record<string, unknown> } | { kind: 'absent' } | { kind: 'failed'; error: string };
@@ -42,13 +42,24 @@ const HOUR = 3_600_000;
 const BEFORE_MS = 13 * HOUR;
 const AFTER_MS = 15 * HOUR;
 const PAGE = 100;
-/** Link/List pages read at most for one lookup (50,000 links made since that day). */
+/** List pages read at most for one lookup (50,000 links made since that day, or messages in a window). */
 const MAX_PAGES = 500;
 
-const pad = (n: number) => String(n).padStart(2, '0');
-function wall(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+const wall = (ms: number) => formatDateTime(new Date(ms), true);
+
+/**
+ * Every item of a list, page by page. More than MAX_PAGES pages is an
+ * error: the rows looked for stay unknown rather than be taken as absent
+ * (and sent again) on the strength of a list that was not read to its end.
+ */
+async function listAll<T>(what: string, page: (n: number) => Promise<{ items: T[]; totalItemCount: number }>): Promise<T[]> {
+  const found: T[] = [];
+  for (let n = 0; ; n++) {
+    if (n === MAX_PAGES) throw new Error(`more than ${MAX_PAGES * PAGE} ${what}; too many to look through`);
+    const answer = await page(n);
+    found.push(...answer.items);
+    if (answer.items.length < PAGE || (n + 1) * PAGE >= answer.totalItemCount) return found;
+  }
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -69,7 +80,9 @@ function assign<T extends { id: number }>(
   const waiting = new Map<string, UnknownRow[]>();
   for (const row of [...rows].sort((a, b) => a.at - b.at)) {
     const sig = signature.ofRow(row);
-    waiting.set(sig, [...(waiting.get(sig) ?? []), row]);
+    const same = waiting.get(sig);
+    if (same) same.push(row);
+    else waiting.set(sig, [row]);
   }
   for (const c of [...candidates].sort((a, b) => a.id - b.id)) {
     if (claimed.has(String(c.id))) continue;
@@ -95,7 +108,9 @@ function messages(client: SmsLinkClient): Reconciler {
       const groups = new Map<string, UnknownRow[]>();
       for (const row of rows) {
         const k = JSON.stringify([digits(row.input.recipient), row.input.text, row.input.shortenLinks === 1]);
-        groups.set(k, [...(groups.get(k) ?? []), row]);
+        const same = groups.get(k);
+        if (same) same.push(row);
+        else groups.set(k, [row]);
       }
       await Promise.all(
         [...groups.values()].map(async (group) => {
@@ -105,9 +120,8 @@ function messages(client: SmsLinkClient): Reconciler {
           const pattern = shortened ? new RegExp(`^${String(text).split(LINKS_IN_TEXT).map(escapeRegExp).join('\\S+')}$`) : undefined;
           const ats = group.map((r) => r.at);
           try {
-            const found: Message[] = [];
-            for (let page = 0; page < MAX_PAGES; page++) {
-              const answer = await slot(() =>
+            const found: Message[] = await listAll(`messages to ${digits(recipient)} in the lookup's window`, (page) =>
+              slot(() =>
                 client.listMessages({
                   to: digits(recipient),
                   ...(shortened ? {} : { text }),
@@ -116,10 +130,8 @@ function messages(client: SmsLinkClient): Reconciler {
                   pageSize: PAGE,
                   currentPage: page,
                 }),
-              );
-              found.push(...answer.items);
-              if (answer.items.length < PAGE || (page + 1) * PAGE >= answer.totalItemCount) break;
-            }
+              ),
+            );
             const sig = (to: unknown, t: unknown) => JSON.stringify([digits(to), t]);
             assign(
               group,
@@ -158,13 +170,9 @@ function links(client: SmsLinkClient): Reconciler {
       const [comment] = comments;
       const query = comments.size === 1 && typeof comment === 'string' && comment !== '' ? comment : undefined;
       try {
-        const found: Link[] = [];
-        for (let page = 0; ; page++) {
-          if (page === MAX_PAGES) throw new Error(`more than ${MAX_PAGES * PAGE} links were made since ${day}; too many to look through`);
-          const answer = await slot(() => client.listLinks({ createTsFrom: day, ...(query ? { query } : {}), sort: { createTs: 'ASC' }, pageSize: PAGE, currentPage: page }));
-          found.push(...answer.items);
-          if (answer.items.length < PAGE || (page + 1) * PAGE >= answer.totalItemCount) break;
-        }
+        const found: Link[] = await listAll(`links made since ${day}`, (page) =>
+          slot(() => client.listLinks({ createTsFrom: day, ...(query ? { query } : {}), sort: { createTs: 'ASC' }, pageSize: PAGE, currentPage: page })),
+        );
         assign(
           rows,
           found,

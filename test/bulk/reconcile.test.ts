@@ -195,6 +195,35 @@ describe('before a rerun sends a row an earlier run left unknown', () => {
   });
 });
 
+describe('a lookup that cannot read the whole list', () => {
+  it('leaves a lost message unknown instead of taking it as absent and sending it again', async () => {
+    const rec = await startRecordingServer();
+    try {
+      let sent = 0;
+      let lists = 0;
+      // Every Message/List page is full and the list never ends: none of its messages is the lost one.
+      const other = (i: number) => ({ id: String(1_000_000 + i), campaignId: '1', to: '77010000000', text: 'someone else', status: 'DELIVRD' });
+      rec.respond((req) => {
+        if (/SendSmsMessage$/i.test(req.path)) return ++sent === 1 ? { status: 502, body: 'lost' } : undefined;
+        if (/Message\/List$/i.test(req.path)) {
+          lists += 1;
+          return { body: { code: 0, data: { items: Array.from({ length: 100 }, (_, i) => other(lists * 100 + i)), totalItemCount: '100000000' }, message: '' } };
+        }
+        return undefined;
+      });
+      const env = { SMSLINK_BASE_URL: rec.url, SMSLINK_API_KEY: KEY, SMSLINK_RETRIES: '0' };
+      const input = file('sms.csv', 'recipient,text\n77011234567,hello\n');
+      const r = await runCli(['message', 'send', '--from-file', input, '-o', 'ndjson'], { env });
+      expect(r.code).toBe(5);
+      expect(ndjson(r.stdout)).toEqual([expect.objectContaining({ row: 2, state: 'unknown', error: expect.stringContaining('too many to look through') })]);
+      expect(lists).toBe(500);
+      expect(sent).toBe(1);
+    } finally {
+      await rec.close();
+    }
+  });
+});
+
 describe('output order', () => {
   it('-q and the table print in input order whatever order rows finish in; ndjson prints as they finish, each with its row', async () => {
     // Every third request is slow: the answers come back out of order.
