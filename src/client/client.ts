@@ -312,6 +312,10 @@ for (const op of OPERATIONS) {
   });
 }
 
-/** Whether data is an object with a field of an object shape. */
+/** Whether data is an object that carries one of an object shape's list fields as a list: the detail of codes 98 and 99. */
 const hasFieldOf = (shape: Shape, data: unknown) =>
-  typeof shape === 'object' && 'object' in shape && typeof data === 'object' && data !== null && Object.keys(shape.object).some((key) => key in data);
+  typeof shape === 'object' &&
+  'object' in shape &&
+  typeof data === 'object' &&
+  data !== null &&
+  Object.keys(shape.object).some((key) => Array.isArray((data as Record<string, unknown>)[key]));

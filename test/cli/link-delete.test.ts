@@ -34,6 +34,17 @@ describe('link delete', () => {
     expect(r.stderr).toContain(`not deleted (not found, or not yours): ${shown.notProcessed.join(', ')}`);
   });
 
+  it.each([null, { processed: null, notProcessed: null }, { message: 'nothing processed' }])(
+    'a code 99 answer without a list of ids (%j) is the service error it is, not a success',
+    async (data) => {
+      rec.server.respond((req) => (req.path.endsWith('Delete') ? { body: { code: 99, data, message: '' } } : undefined));
+      const r = await cli(['link', 'delete', '1', '2']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('code 99 (bulk operation: nothing processed)');
+      expect(r.stdout).toBe('');
+    },
+  );
+
   it('reads ids from stdin with -', async () => {
     await cli(['link', 'delete', '-'], { stdin: '4\n5 6\n' });
     expect(rec.server.requests[0].body).toBe('ids[0]=4&ids[1]=5&ids[2]=6');
