@@ -3,7 +3,7 @@
 // loading (measure: `npm run bench -- --only version,help,get,sandbox` with
 // bin/smslink.js requiring this bundle, then with it running dist/cli/run.js).
 //
-//   run.cjs            src/cli/run.ts and what it imports, commander and qs
+//   run.cjs            src/cli/run.ts and what it imports, and commander
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically (undici,
 //                      conf, chalk, csv-parse, yaml): required when a command

@@ -2,7 +2,7 @@
 // them out of any text before it is shown or written: messages, answers that
 // echo the request, journals, crash output.
 
-import { formEncode, LONE_SURROGATE } from './client/form-encode.js';
+import { encodeValue, formEncode, LONE_SURROGATE } from './client/form-encode.js';
 
 /** Each secret, and the other spellings of it that a server or proxy may echo. */
 const SECRETS = new Map<string, string[]>();
@@ -21,8 +21,7 @@ export const MIN_SECRET_LENGTH = 8;
  */
 function spellings(secret: string): string[] {
   const uri = encodeURIComponent(secret.replace(LONE_SURROGATE, '\uFFFD'));
-  const rfc3986 = uri.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return [...new Set([uri, formEncode(secret), rfc3986])].filter((s) => s !== secret);
+  return [...new Set([uri, formEncode(secret), encodeValue(secret)])].filter((s) => s !== secret);
 }
 
 export function registerSecret(secret: string | undefined): void {

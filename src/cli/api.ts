@@ -46,7 +46,7 @@ async function call(ctx: RunContext, path: string, pairs: string[], opts: CliVal
   const op = findOperation(path);
   if (!op) await ctx.warn(`${path} is not an operation smslink knows; sending it as given (it is not retried on failure)`);
   // The client's form encoding loads with the call, not with the command tree.
-  const { encodeForm } = await import('../client/form.js');
+  const { encodeForm } = await import('../client/form-encode.js');
   const input = typeof opts.input === 'string' ? encodeForm(await readInput(ctx, opts.input), 'indices') : '';
   const parts = [input, ...parsePairs(pairs).map(([k, v]) => encodeForm({ [k]: v }))].filter(Boolean);
   const client = await ctx.client();

@@ -2,9 +2,9 @@
 // query, form body in bracket notation (service-api.md "Common rules").
 
 import type { OperationSpec } from '../catalog/types.js';
-import { formEncode, LONE_SURROGATE } from './form-encode.js';
+import { encodeValue, formEncode, formPairs } from './form-encode.js';
 
-export { formEncode };
+export { encodeValue, formEncode };
 
 export interface PreparedRequest {
   operation: string;
@@ -29,11 +29,6 @@ export function serviceUrl(baseUrl: string, path: string): URL {
   return base;
 }
 
-/** A value as the service reads it: UTF-8 percent-encoded as RFC 3986 (! ' ( ) * too), a lone surrogate as U+FFFD. */
-export function encodeValue(value: string): string {
-  return encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
 /**
  * The form body of validated values, in catalog order, under each
  * parameter's wire name: `data[fullLink]=...`, lists as `ids[0]=1` (indices),
@@ -41,16 +36,10 @@ export function encodeValue(value: string): string {
  */
 export function encodeParams(op: OperationSpec, values: Record<string, unknown>): string {
   const parts: string[] = [];
-  const add = (name: string, value: unknown) => parts.push(`${name}=${encodeValue(String(value))}`);
   for (const param of op.params) {
     const value = values[param.key];
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) {
-      if (param.list === 'comma') add(param.wire, value.join(','));
-      else value.forEach((item, i) => add(`${param.wire}[${param.list === 'brackets' ? '' : i}]`, item));
-    } else if (typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) add(`${param.wire}[${key}]`, item);
-    } else add(param.wire, value);
+    formPairs(param.wire, param.list === 'comma' && Array.isArray(value) ? value.join(',') : value, param.list === 'brackets' ? 'brackets' : 'indices', parts);
   }
   return parts.join('&');
 }

@@ -1,5 +1,5 @@
 // From the wire to catalog input: decodes form bodies and query strings in the
-// bracket notation the client writes (qs.stringify, encodeValuesOnly) and maps
+// bracket notation the client writes (src/client/form-encode.ts) and maps
 // wire names (`data[fullLink]`, `ids[]`, `sort[code]`) back to parameter keys.
 //
 // The decoder builds the same structure as qs.parse for everything the client

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, validateInput } from '../../src/catalog/index.js';
-import { encodeForm } from '../../src/client/form.js';
+import { encodeForm } from '../../src/client/form-encode.js';
 import { buildRequest, encodeParams, formEncode, serviceUrl } from '../../src/client/request.js';
 import { normalize } from '../../src/client/normalize.js';
 
