@@ -38,3 +38,13 @@ export function redact(text: string): string {
   }
   return out;
 }
+
+/**
+ * A key as it may be shown (config, status, the inspector): its first and
+ * last 4 characters, which tell keys apart, around at most `maxStars` stars;
+ * a key shorter than 20 characters as stars alone, its ends would show most of it.
+ */
+export function maskKey(key: string, maxStars = 32): string {
+  if (key.length < 20) return '*'.repeat(key.length);
+  return `${key.slice(0, 4)}${'*'.repeat(Math.min(key.length - 8, maxStars))}${key.slice(-4)}`;
+}

@@ -1,6 +1,7 @@
 // The few lines a bulk run ends with on stderr: what happened to the rows,
 // what a rerun will do about the rest, and never a journal to delete.
 
+import { plural } from '../output/text.js';
 import type { Counts } from './progress.js';
 
 export interface RunSummary {
@@ -20,7 +21,6 @@ export interface RunSummary {
   inFlightAtStop: number;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function rowList(rows: number[]): string {
   const sorted = [...rows].sort((a, b) => a - b);

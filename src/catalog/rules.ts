@@ -72,6 +72,8 @@ export function formatDateTime(d: Date, utc = false): string {
  * replaces). Global: for replace() and split(), not test().
  */
 export const LINKS_IN_TEXT = /(?:https?:\/\/|www\.)[^\s<>"]+/gi;
+/** Punctuation that ends a sentence after a link in a text, not part of the link. */
+export const AFTER_LINK = /[.,;:!?)\]}'"]+$/;
 
 /** A link as a browser opens it: one written `www.…`, without a scheme, means http://. */
 export function withScheme(link: string): string {

@@ -13,7 +13,8 @@ import { inputFrom, type CliValues, type NounCommands, type Positional } from '.
 import { bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { listCommand } from './paging.js';
 import { getInput, notFound, parseLinkRef, readLink, resolveLinkIds, type LinkRef } from './link-ref.js';
-import { askFirst, idList, plural, YES_OPTION } from './prompt.js';
+import { askFirst, idList, YES_OPTION } from './prompt.js';
+import { plural } from '../output/text.js';
 
 async function render(ctx: RunContext, op: typeof linkCreate | typeof linkGet | typeof linkUpdate, record: object): Promise<void> {
   const { renderRecord } = await import('../output/format.js');

@@ -151,10 +151,5 @@ export function idList(ids: readonly (string | number)[], shown = 5): string {
   return ids.length > shown ? `${head} and ${ids.length - shown} more` : head;
 }
 
-/** `3 links`, `1 link`. */
-export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
 /** The flag that answers yes to askFirst's question. */
 export const YES_OPTION = ['-y, --yes', 'do not ask for confirmation on a terminal'] as const;

@@ -138,9 +138,4 @@ export function resolveSettings(flags: SettingFlags, env: Env, file: ConfigFile)
   return out;
 }
 
-/** Shows a key as its first and last 4 characters, or as stars alone when it is shorter than 20. */
-export function maskKey(key: string): string {
-  // Its ends tell keys apart; a short key would be mostly shown by them.
-  if (key.length < 20) return '*'.repeat(key.length);
-  return `${key.slice(0, 4)}${'*'.repeat(Math.min(key.length - 8, 32))}${key.slice(-4)}`;
-}
+export { maskKey } from '../secrets.js';

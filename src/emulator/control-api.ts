@@ -8,7 +8,7 @@
 // with {"error": "<field>: <rule>"}.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseDate, parseDateTime } from '../catalog/rules.js';
+import { normalizePhone, parseDate, parseDateTime } from '../catalog/rules.js';
 import type { Bench } from './controls.js';
 import { MAX_ADVANCE_S } from './controls.js';
 import type { EmulatorSettings } from './handler.js';
@@ -99,7 +99,7 @@ function listMessages(d: ControlDeps, query: string) {
   const limit = limitText === null ? 100 : Number(limitText);
   if (!Number.isInteger(limit) || limit < 1 || limit > MESSAGE_LIMIT) throw new BadRequest(`limit: invalid value "${limitText}": must be a whole number from 1 to ${MESSAGE_LIMIT}`);
   const to = q.get('to');
-  const digits = to?.replace(/^\+/, '').replace(/[\s\-()]/g, '');
+  const digits = to === null ? undefined : normalizePhone(to);
   if (digits !== undefined && digits !== '' && !/^\d+$/.test(digits)) throw new BadRequest(`to: invalid value "${to}": must be digits (part of a number)`);
   const since = q.get('since');
   const found = messages(d.settings, { to: digits || undefined, text: q.get('text') || undefined, since: since ? sinceOf(d.settings, since) : undefined, limit });

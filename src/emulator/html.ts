@@ -48,7 +48,4 @@ export const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
-/** Words for the status codes a page shows. */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { plural } from '../output/text.js';

@@ -4,7 +4,7 @@
 // first apply whatever lifecycle stages have come due.
 
 import { randomUUID } from 'node:crypto';
-import { isFullLink, LINKS_IN_TEXT, parseDateTime } from '../catalog/rules.js';
+import { AFTER_LINK, isFullLink, LINKS_IN_TEXT, parseDateTime } from '../catalog/rules.js';
 import { countSegments } from '../catalog/segments.js';
 import { ok, str, type Handler, type EmulatorSettings } from './handler.js';
 import { DEFAULT_VALIDITY_MIN, planLifecycle } from './lifecycle.js';
@@ -17,13 +17,10 @@ import { wallOf } from './time-zone.js';
 /** Sender ID used when `from` is omitted: the service's shared one. */
 export const DEFAULT_SENDER = 'SMSLINK';
 
-/** Candidate links in a text; trailing punctuation is not part of a link. */
-const TRAILING = /[.,;:!?)\]}'"]+$/;
-
 /** Replaces every link in `text` with a new short link of the campaign. */
 function shortenLinks(s: EmulatorSettings, accountId: number, now: number, campaignId: number, text: string): string {
   return text.replace(LINKS_IN_TEXT, (match) => {
-    const tail = TRAILING.exec(match)?.[0] ?? '';
+    const tail = AFTER_LINK.exec(match)?.[0] ?? '';
     const url = match.slice(0, match.length - tail.length);
     if (!isFullLink(url)) return match;
     const { code } = addLink(s, accountId, now, { fullLink: url, status: 1, expirationDate: null, comment: null, campaignId });

@@ -4,6 +4,8 @@
 // segments and encoding, price, and its status with the times it changed.
 
 import { MESSAGE_STATUSES } from '../catalog/codes.js';
+import { AFTER_LINK, LINKS_IN_TEXT, withScheme } from '../catalog/rules.js';
+import { CODE_PATH } from './redirect.js';
 import { html, plural, type Html } from './html.js';
 import { conversations, knownCodes, messages, type MessageView } from './inspect.js';
 import { badge, choice, field, pageHref, statusKind, time, type InspectorPage, type PageContext } from './page.js';
@@ -12,13 +14,10 @@ import { badge, choice, field, pageHref, statusKind, time, type InspectorPage, t
 export const THREAD_LIMIT = 1000;
 const CONVERSATION_LIMIT = 200;
 
-const URL_IN_TEXT = /(?:https?:\/\/|www\.)[^\s<>"]+/gi;
-const TRAILING = /[.,;:!?)\]}'"]+$/;
-const CODE_IN_PATH = /^\/([0-9A-Za-z]{1,16})\/?$/;
 
 function codeOf(url: string): string | null {
   try {
-    return CODE_IN_PATH.exec(new URL(/^www\./i.test(url) ? `http://${url}` : url).pathname)?.[1] ?? null;
+    return CODE_PATH.exec(new URL(withScheme(url)).pathname)?.[1] ?? null;
   } catch {
     return null;
   }
@@ -27,7 +26,7 @@ function codeOf(url: string): string | null {
 /** The URLs of a text, without trailing punctuation. */
 function urlsIn(text: string): Array<{ start: number; url: string }> {
   const out: Array<{ start: number; url: string }> = [];
-  for (const m of text.matchAll(URL_IN_TEXT)) out.push({ start: m.index, url: m[0].replace(TRAILING, '') });
+  for (const m of text.matchAll(LINKS_IN_TEXT)) out.push({ start: m.index, url: m[0].replace(AFTER_LINK, '') });
   return out;
 }
 

@@ -2,6 +2,7 @@
 // per API key, keys masked), the request log and the controls (reset, the
 // clock, faults).
 
+import { describeCode } from '../catalog/codes.js';
 import type { Activity, LogEntry } from './activity.js';
 import { FAULT_KINDS, parseFaults } from './faults.js';
 import { html, plural } from './html.js';
@@ -51,22 +52,6 @@ export function accountsPage(ctx: PageContext): InspectorPage {
   return { title: 'Accounts', nav: 'accounts', topics: ['accounts'], live };
 }
 
-/** What a result code means (real-service-notes.md). */
-const CODES: Record<number, string> = {
-  0: 'success',
-  1: 'invalid value',
-  2: 'not found',
-  3: 'application error',
-  4: 'unknown module',
-  5: 'unknown method',
-  6: 'unsupported output',
-  8: 'authentication failed',
-  10: 'save failed',
-  11: 'missing parameter',
-  12: 'constraint',
-  30: 'rate limit',
-};
-
 function keyShown(keys: readonly string[], key: unknown): string {
   if (typeof key !== 'string' || key === '') return 'no key';
   const i = keys.indexOf(key);
@@ -75,7 +60,7 @@ function keyShown(keys: readonly string[], key: unknown): string {
 
 function result(e: LogEntry): string {
   if (e.visit) return e.status === 302 ? 'redirected (302)' : `refused (${e.status})`;
-  const code = e.code === null ? '' : `code ${e.code}${CODES[e.code] ? ` ${CODES[e.code]}` : ''}`;
+  const code = e.code === null ? '' : `code ${e.code} ${describeCode(e.code)}`;
   const http = e.status === 0 ? 'no answer' : e.status === 200 ? '' : `HTTP ${e.status}`;
   return [code, http].filter(Boolean).join(', ');
 }

@@ -2,6 +2,8 @@
 // picker, the quick controls, and the live region that the page's script
 // fetches again when the server says one of its topics changed.
 
+import { FINAL_STATUSES } from '../catalog/codes.js';
+import { maskKey as maskSecret } from '../secrets.js';
 import type { Topic } from './activity.js';
 import type { Bench } from './controls.js';
 import type { EmulatorSettings } from './handler.js';
@@ -41,11 +43,8 @@ const NAV: Array<[InspectorPage['nav'], string, string]> = [
   ['controls', 'Controls', `${BASE}/controls`],
 ];
 
-/** A key as the inspector shows it: its first and last 4 characters from 20 characters on, else stars. */
-export function maskKey(key: string): string {
-  if (key.length < 20) return '*'.repeat(Math.min(key.length, 12));
-  return `${key.slice(0, 4)}${'*'.repeat(8)}${key.slice(-4)}`;
-}
+/** A key as the inspector shows it: short enough for a narrow page. */
+export const maskKey = (key: string) => maskSecret(key, 8);
 
 /** "Key 2 (abcd********wxyz)": keys are told apart by their place in the list. */
 export function keyLabel(keys: readonly string[], i: number): string {
@@ -152,8 +151,8 @@ export function badge(word: string, kind: string): Html {
   return html`<span class="badge ${kind}">${word}</span>`;
 }
 
+/** A message status's colour: delivered, failed for good, or still on its way. */
 export function statusKind(status: string): string {
   if (status === 'DELIVRD') return 'ok';
-  if (['UNDELIV', 'REJECTD', 'EXPIRED', 'DELETED'].includes(status)) return 'bad';
-  return 'wait';
+  return FINAL_STATUSES.has(status) ? 'bad' : 'wait';
 }

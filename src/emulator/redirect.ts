@@ -6,11 +6,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorSettings } from './handler.js';
 import { withScheme } from '../catalog/rules.js';
+import { escapeHtml } from './html.js';
 
 /** A path that may name a short link: /<code>. */
 export const CODE_PATH = /^\/([0-9A-Za-z]{1,64})\/?$/;
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function htmlPage(res: ServerResponse, status: number, title: string, text: string, head: boolean): void {
   const body = `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body><h1>${escapeHtml(

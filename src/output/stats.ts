@@ -5,6 +5,7 @@
 import type { LinkStatsResult } from '../catalog/types.js';
 import type { Paint } from './color.js';
 import type { OutStream, Row } from './format.js';
+import { plural } from './text.js';
 import { cellWidth, padEnd } from './width.js';
 
 export interface LinkTotals {
@@ -102,11 +103,6 @@ const UNITS: Record<string, [string, string]> = {
 const MAX_BAR = 60;
 const BAR = '█';
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-const cells = cellWidth;
-const padCells = padEnd;
-
 /**
  * The chart as lines: a header, then per period a bar of clicks with the
  * count and the redirects beside it; with several links, one line per link
@@ -122,20 +118,20 @@ export function statsChartLines(stats: KeyedStats, opts: ChartOptions): Line[] {
   const active = (row: Row) => ids.filter((id) => clicks(row, id) !== 0 || redirects(row, id) !== 0);
   const several = ids.length > 1;
 
-  const periodWidth = Math.max('period'.length, 'total'.length, ...rows.map((r) => cells(String(r.period))));
-  const labelWidth = several ? Math.max('link'.length, ...ids.map((id) => cells(label(id)))) : 0;
+  const periodWidth = Math.max('period'.length, 'total'.length, ...rows.map((r) => cellWidth(String(r.period))));
+  const labelWidth = several ? Math.max('link'.length, ...ids.map((id) => cellWidth(label(id)))) : 0;
   const lead = (first: string, id?: number): string =>
-    `${padCells(first, periodWidth)}  ${several && id !== undefined ? `${padCells(label(id), labelWidth)}  ` : ''}`;
+    `${padEnd(first, periodWidth)}  ${several && id !== undefined ? `${padEnd(label(id), labelWidth)}  ` : ''}`;
   const beside = (row: Row, id: number): Line => [[String(clicks(row, id))], [` (${plural(redirects(row, id), 'redirect', 'redirects')})`, 'dim']];
-  const width = (line: Line) => line.reduce((sum, [text]) => sum + cells(text), 0);
+  const width = (line: Line) => line.reduce((sum, [text]) => sum + cellWidth(text), 0);
 
   const cellsShown = rows.flatMap((row) => active(row).map((id) => ({ row, id })));
   const busiest = Math.max(1, ...cellsShown.map(({ row, id }) => clicks(row, id)));
   const widestText = Math.max(0, ...cellsShown.map(({ row, id }) => width(beside(row, id))));
-  const barMax = Math.max(0, Math.min(MAX_BAR, opts.width - cells(lead('', ids[0])) - widestText - 1));
+  const barMax = Math.max(0, Math.min(MAX_BAR, opts.width - cellWidth(lead('', ids[0])) - widestText - 1));
 
   const lines: Line[] = [];
-  lines.push([[several ? `${lead('period')}${padCells('link', labelWidth)}  clicks` : `${lead('period')}clicks of ${label(ids[0])}`, 'bold']]);
+  lines.push([[several ? `${lead('period')}${padEnd('link', labelWidth)}  clicks` : `${lead('period')}clicks of ${label(ids[0])}`, 'bold']]);
   for (let i = 0; i < rows.length; ) {
     const shown = active(rows[i]);
     if (shown.length === 0) {
@@ -170,7 +166,7 @@ function quietRun(first: string, last: string, count: number, opts: ChartOptions
     `${first} … ${lastShort}  (${plural(count, one, many)}, no clicks)`,
     `${first} … ${lastShort}  (no clicks)`,
   ];
-  return candidates.find((c) => cells(c) <= opts.width) ?? candidates[candidates.length - 1];
+  return candidates.find((c) => cellWidth(c) <= opts.width) ?? candidates[candidates.length - 1];
 }
 
 /** Table mode: the chart of statsChartLines, in colour when the view has it. */

@@ -12,6 +12,11 @@ function escapeChar(ch: string): string {
   return cp <= 0xff ? `\\x${cp.toString(16).padStart(2, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
 }
 
+/** `1 link`, `3 links`; `many` where a plain s will not do. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** Text for one cell in table/csv/tsv. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -99,8 +99,8 @@ describe('the request log', () => {
     const { text } = await page('/_emulator/requests');
     const rows = [...text.matchAll(/<tr><td data-label="Time">([^<]+)<\/td>\s*<th scope="row" data-label="Operation">([^<]+)<\/th>\s*<td data-label="Result"><span class="badge \w+">([^<]+)<\/span><\/td>\s*<td data-label="Fault">[^<]*<\/td>\s*<td data-label="Key">([^<]+)<\/td>/g)].map((m) => m.slice(1));
     expect(rows).toEqual([
-      ['2025-01-15 10:00:00', 'Link/List', 'code 8 authentication failed', 'unknown key (wron********9xyz)'],
-      ['2025-01-15 10:00:00', 'Link/Get', 'code 2 not found', 'Key 1 (live********ghij)'],
+      ['2025-01-15 10:00:00', 'Link/List', 'code 8 authentication failed (missing, wrong or expired API key)', 'unknown key (wron********9xyz)'],
+      ['2025-01-15 10:00:00', 'Link/Get', 'code 2 record not found, or not accessible to this key', 'Key 1 (live********ghij)'],
       ['2025-01-15 10:00:00', 'Link/Create', 'code 0 success', 'Key 1 (live********ghij)'],
     ]);
     expect(text).not.toContain(LONG_KEY);
