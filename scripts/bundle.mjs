@@ -76,14 +76,14 @@ const vendorEntries = {
 };
 
 /**
- * libsql, bundled: src/emulator/libsql.ts (a run-time require for the tsc
+ * libsql, bundled: src/emulator/store/libsql.ts (a run-time require for the tsc
  * build) becomes a plain require, and libsql's detectors, @neon-rs/load and
  * detect-libc, resolve to scripts/libsql-native.cjs.
  */
 const bundledLibsql = {
   name: 'bundled-libsql',
   setup(b) {
-    b.onLoad({ filter: /src\/emulator\/libsql\.ts$/ }, () => ({ contents: "export const loadLibsql = () => require('libsql');\n", loader: 'js' }));
+    b.onLoad({ filter: /src\/emulator\/store\/libsql\.ts$/ }, () => ({ contents: "export const loadLibsql = () => require('libsql');\n", loader: 'js' }));
     b.onResolve({ filter: /^(@neon-rs\/load|detect-libc)$/ }, () => ({ path: `${root}scripts/libsql-native.cjs` }));
   },
 };

@@ -3,18 +3,18 @@
 // the inspector and control API. startEmulator adds a socket to it,
 // openEmulatorInProcess a dispatcher.
 
-import { makeGate } from './access.js';
-import { Activity } from './activity.js';
-import { KeyRing } from './api-keys.js';
-import { ShiftedClock, systemClock, type Clock } from './clock.js';
-import { Bench } from './controls.js';
-import { Database } from './database.js';
+import { makeGate } from './inspector/access.js';
+import { Activity } from './inspector/activity.js';
+import { KeyRing } from './service/api-keys.js';
+import { ShiftedClock, systemClock, type Clock } from './control/clock.js';
+import { Bench } from './control/controls.js';
+import { Database } from './store/database.js';
 import { DEFAULTS, type Limits } from './defaults.js';
-import type { EmulatorSettings } from './handler.js';
-import { inspectorRouter } from './inspector.js';
-import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './seed.js';
+import type { EmulatorSettings } from './service/handler.js';
+import { inspectorRouter } from './inspector/routes.js';
+import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './control/seed.js';
 import { buildRoutes, type ServerParts, type ServiceHooks } from './server.js';
-import { TimeZone } from './time-zone.js';
+import { TimeZone } from './service/time-zone.js';
 
 export interface EmulatorOptions {
   /** Interface to bind; default 127.0.0.1. */

@@ -7,30 +7,30 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Send } from '../client/send.js';
-import type { FaultState } from './controls.js';
+import type { FaultState } from './control/controls.js';
 import { openCore, type EmulatorOptions } from './core.js';
 import { inProcessSend } from './in-process.js';
 import { requestListener } from './server.js';
-import type { SeedCounts } from './seed-apply.js';
-import type { Database } from './database.js';
+import type { SeedCounts } from './control/seed-apply.js';
+import type { Database } from './store/database.js';
 import { DEFAULTS, LIMITS } from './defaults.js';
-import type { FaultKind } from './faults.js';
+import type { FaultKind } from './control/faults.js';
 
-export { ManualClock, systemClock, type Clock } from './clock.js';
+export { ManualClock, systemClock, type Clock } from './control/clock.js';
 export type { ServiceHooks, ServiceExchange } from './server.js';
-export { TEST_NUMBERS, DEFAULT_VALIDITY_MIN } from './lifecycle.js';
-export { DEFAULT_SENDER } from './message.js';
+export { TEST_NUMBERS, DEFAULT_VALIDITY_MIN } from './service/lifecycle.js';
+export { DEFAULT_SENDER } from './service/message.js';
 export { MAX_BODY_BYTES } from './server.js';
 export { DEFAULTS, LIMITS, type Limits } from './defaults.js';
-export { parseFaults, DEFAULT_FAULTS, FAULT_KINDS, type Fault, type FaultKind } from './faults.js';
+export { parseFaults, DEFAULT_FAULTS, FAULT_KINDS, type Fault, type FaultKind } from './control/faults.js';
 export { sandboxDbPath, sandboxOptions, resetSandbox, localTimeZone, SANDBOX_KEY, SANDBOX_FILE } from './sandbox.js';
 
 export type { EmulatorOptions } from './core.js';
-export type { FaultState } from './controls.js';
-export type { SeedCounts } from './seed-apply.js';
-export { checkSeed, SeedError, type SeedData, type SeedLinkData, type SeedCampaignData, type SeedMessageData } from './seed.js';
-export { readSeedFile, writeStarterSeed, DEFAULT_SEED_FILE, STARTER_YAML } from './seed-file.js';
-export { isLoopback } from './access.js';
+export type { FaultState } from './control/controls.js';
+export type { SeedCounts } from './control/seed-apply.js';
+export { checkSeed, SeedError, type SeedData, type SeedLinkData, type SeedCampaignData, type SeedMessageData } from './control/seed.js';
+export { readSeedFile, writeStarterSeed, DEFAULT_SEED_FILE, STARTER_YAML } from './control/seed-file.js';
+export { isLoopback } from './inspector/access.js';
 
 export interface RunningEmulator {
   /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */

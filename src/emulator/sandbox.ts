@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { DEFAULTS } from './defaults.js';
 import type { EmulatorOptions } from './index.js';
-import { isUtcName } from './time-zone.js';
+import { isUtcName } from './service/time-zone.js';
 
 export const SANDBOX_KEY = 'sandbox';
 export const SANDBOX_FILE = 'sandbox.db';
@@ -66,7 +66,7 @@ export function sandboxOptions(env: Record<string, string | undefined>): Emulato
 export async function resetSandbox(env: Record<string, string | undefined>): Promise<{ path: string; existed: boolean }> {
   const path = sandboxDbPath(env);
   if (!existsSync(path)) return { path, existed: false };
-  const { Database } = await import('./database.js');
+  const { Database } = await import('./store/database.js');
   const db = Database.open(path);
   try {
     db.reset();

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database } from '../../src/emulator/database.js';
+import { Database } from '../../src/emulator/store/database.js';
 import { binEnv, runCli } from '../helpers/run-cli.js';
 
 const CHILD = fileURLToPath(new URL('../helpers/open-child.js', import.meta.url));

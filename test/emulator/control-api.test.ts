@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeGate, refusal } from '../../src/emulator/access.js';
+import { makeGate, refusal } from '../../src/emulator/inspector/access.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 let emu: TestEmulator | undefined;

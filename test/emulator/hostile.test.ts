@@ -90,7 +90,7 @@ describe('malformed input', () => {
     const started = performance.now();
     const del = envelopeOf(await emu.raw('POST', `/service/Link/Delete?${q()}`, ids, form));
     // The bound is far above what the linear decoder takes and far below what a quadratic one (qs.parse, see
-    // src/emulator/wire.ts) would: `npx vitest run test/emulator/hostile.test.ts -t 'thousands of ids'` times it.
+    // src/emulator/service/wire.ts) would: `npx vitest run test/emulator/hostile.test.ts -t 'thousands of ids'` times it.
     expect(performance.now() - started).toBeLessThan(5000);
     expect(del.code).toBe(0);
     expect((del.data as { notProcessed: string[] }).notProcessed).toHaveLength(20_000);

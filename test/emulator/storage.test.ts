@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openEmulatorInProcess, startEmulator } from '../../src/emulator/index.js';
 import { SmsLinkClient } from '../../src/index.js';
 import { resetSandbox, sandboxDbPath, sandboxOptions } from '../../src/emulator/sandbox.js';
-import { MIGRATIONS } from '../../src/emulator/schema.js';
+import { MIGRATIONS } from '../../src/emulator/store/schema.js';
 import { encodeParams, serviceQuery, startTestEmulator, type Envelope } from '../helpers/emulator.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smslink-storage-'));

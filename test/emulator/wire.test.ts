@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
 import { linkStats, messageList, messageStatus } from '../../src/catalog/index.js';
-import { fromWire, INVALID_ENCODING, parseForm } from '../../src/emulator/wire.js';
+import { fromWire, INVALID_ENCODING, parseForm } from '../../src/emulator/service/wire.js';
 import { encodeParams } from '../helpers/emulator.js';
 
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));

@@ -6,7 +6,7 @@
 // "ready" first, once its modules are loaded, so that a test can start every
 // child before it sends the first path; it exits when stdin ends.
 import { createInterface } from 'node:readline';
-import { Database } from '../../dist/emulator/database.js';
+import { Database } from '../../dist/emulator/store/database.js';
 
 const tag = `p${process.pid}`;
 let round = 0;

@@ -2,14 +2,14 @@
 // clock moved ahead, faults switched on or off. The library (reset() and
 // friends), the control API and the inspector's buttons all come here.
 
-import { ALL_TOPICS, type Activity } from './activity.js';
-import { KeyRing, keyDigest } from './api-keys.js';
+import { ALL_TOPICS, type Activity } from '../inspector/activity.js';
+import { KeyRing, keyDigest } from '../service/api-keys.js';
 import type { ShiftedClock } from './clock.js';
 import { DEFAULT_FAULTS, faultInjector, FAULT_KINDS, parseFaults, type FaultInjector, type FaultKind } from './faults.js';
-import { pendingSeconds } from './inspect.js';
+import { pendingSeconds } from '../inspector/inspect.js';
 import { applySeed, type SeedCounts } from './seed-apply.js';
 import type { Seed } from './seed.js';
-import type { ServerParts, ServiceHooks } from './server.js';
+import type { ServerParts, ServiceHooks } from '../server.js';
 
 export interface FaultState {
   /** Probability (0..1) that a /service/ request gets a fault; 0 is off. */

@@ -2,11 +2,11 @@
 // picker, the quick controls, and the live region that the page's script
 // fetches again when the server says one of its topics changed.
 
-import { FINAL_STATUSES } from '../catalog/codes.js';
-import { maskKey as maskSecret } from '../secrets.js';
+import { FINAL_STATUSES } from '../../catalog/codes.js';
+import { maskKey as maskSecret } from '../../secrets.js';
 import type { Topic } from './activity.js';
-import type { Bench } from './controls.js';
-import type { EmulatorSettings } from './handler.js';
+import type { Bench } from '../control/controls.js';
+import type { EmulatorSettings } from '../service/handler.js';
 import { html, href, type Html } from './html.js';
 
 export const BASE = '/_emulator';

@@ -2,9 +2,9 @@
 // per API key, keys masked), the request log and the controls (reset, the
 // clock, faults).
 
-import { describeCode } from '../catalog/codes.js';
+import { describeCode } from '../../catalog/codes.js';
 import type { Activity, LogEntry } from './activity.js';
-import { FAULT_KINDS, parseFaults } from './faults.js';
+import { FAULT_KINDS, parseFaults } from '../control/faults.js';
 import { html, plural } from './html.js';
 import { accountTotals, campaigns } from './inspect.js';
 import { badge, BASE, keyLabel, maskKey, pageHref, time, type InspectorPage, type PageContext } from './page.js';

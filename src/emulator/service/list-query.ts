@@ -3,8 +3,8 @@
 // has already validated. The database runs them (Database.listLinks,
 // listMessages), caching each statement by its text.
 
-import { parseDate, parseDateTime } from '../catalog/rules.js';
-import type { SqlValue } from './connection.js';
+import { parseDate, parseDateTime } from '../../catalog/rules.js';
+import type { SqlValue } from '../store/connection.js';
 import type { EmulatorSettings } from './handler.js';
 import { wallOf } from './time-zone.js';
 

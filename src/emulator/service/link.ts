@@ -2,11 +2,11 @@
 // (`link.create`), and what a send's link shortening and seed files share
 // with them (addLink, expiryInstant).
 
-import { parseDate, parseDateTime } from '../catalog/rules.js';
-import type { StatsType } from '../catalog/link.js';
+import { parseDate, parseDateTime } from '../../catalog/rules.js';
+import type { StatsType } from '../../catalog/link.js';
 import { fail, ok, RawJson, type Handler, type EmulatorSettings } from './handler.js';
 import { instantOf, likePattern, ListQuery } from './list-query.js';
-import type { LinkRow } from './rows.js';
+import type { LinkRow } from '../store/rows.js';
 import { withNewCode } from './short-codes.js';
 import { periodIndex, periods, requestedInterval } from './stats-periods.js';
 import { DAY_MS, wallOf } from './time-zone.js';

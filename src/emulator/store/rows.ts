@@ -2,7 +2,7 @@
 // messages read (LinkRow, MessageRow, in the columns' snake_case) and the
 // values a new one is written with (NewLink, NewMessage).
 
-import type { LifecyclePlan } from './lifecycle.js';
+import type { LifecyclePlan } from '../service/lifecycle.js';
 
 export interface LinkRow {
   id: number;

@@ -6,9 +6,9 @@
 // emulator's speed does not depend on whether anyone is watching.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { OPERATIONS } from '../catalog/index.js';
-import type { Clock } from './clock.js';
-import type { Database } from './database.js';
+import { OPERATIONS } from '../../catalog/index.js';
+import type { Clock } from '../control/clock.js';
+import type { Database } from '../store/database.js';
 
 /** What a page shows; an event names the ones that changed. */
 export type Topic = 'messages' | 'links' | 'campaigns' | 'accounts' | 'log' | 'controls';

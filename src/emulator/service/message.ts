@@ -4,14 +4,14 @@
 // first apply whatever lifecycle stages have come due.
 
 import { randomUUID } from 'node:crypto';
-import { AFTER_LINK, isFullLink, LINKS_IN_TEXT, parseDateTime } from '../catalog/rules.js';
-import { countSegments } from '../catalog/segments.js';
+import { AFTER_LINK, isFullLink, LINKS_IN_TEXT, parseDateTime } from '../../catalog/rules.js';
+import { countSegments } from '../../catalog/segments.js';
 import { ok, str, type Handler, type EmulatorSettings } from './handler.js';
 import { DEFAULT_VALIDITY_MIN, planLifecycle } from './lifecycle.js';
 import { addLink, shortLinkOf } from './link.js';
 import { instantOf, ListQuery } from './list-query.js';
 import { numberInfo } from './numbers.js';
-import type { MessageRow } from './rows.js';
+import type { MessageRow } from '../store/rows.js';
 import { wallOf } from './time-zone.js';
 
 /** Sender ID used when `from` is omitted: the service's shared one. */

@@ -5,7 +5,7 @@
 // network; 503 and code30 strike before, so nothing was done.
 
 import type { ServerResponse } from 'node:http';
-import type { ServiceExchange, ServiceHooks } from './server.js';
+import type { ServiceExchange, ServiceHooks } from '../server.js';
 
 export type FaultKind = 'latency' | 'reset' | '500' | '502' | '503' | 'code30' | 'truncated' | 'stall';
 

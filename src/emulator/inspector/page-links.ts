@@ -5,7 +5,7 @@
 
 import { html, plural, type Html } from './html.js';
 import { link, links, type LinkView } from './inspect.js';
-import { LINK_HANDLERS, shortLinkOf } from './link.js';
+import { LINK_HANDLERS, shortLinkOf } from '../service/link.js';
 import { badge, BASE, choice, field, pageHref, time, type InspectorPage, type PageContext } from './page.js';
 
 const LIST_LIMIT = 500;

@@ -3,7 +3,7 @@
 // "Wall ms" below are the wall-clock fields of a zone written as if they were
 // UTC, which makes calendar arithmetic (days, months) plain integer work.
 
-import type { DateParts } from '../catalog/rules.js';
+import type { DateParts } from '../../catalog/rules.js';
 
 const OFFSET_BUCKET_MS = 15 * 60_000;
 const OFFSET_CACHE_LIMIT = 4096;

@@ -7,7 +7,7 @@
 
 import { databasePath, openConnection, type Connection, type SqlValue } from './connection.js';
 import { LinkCache } from './link-cache.js';
-import type { ListQuery } from './list-query.js';
+import type { ListQuery } from '../service/list-query.js';
 import { LINK_COLUMNS, linkRow, MESSAGE_COLUMNS, messageRow, type LinkRow, type MessageRow, type NewLink, type NewMessage, type Raw } from './rows.js';
 import { migrate } from './schema.js';
 import { prepareStatements, StatementCache, transactions, type Statements, type Transactions } from './statements.js';
@@ -205,7 +205,7 @@ export class Database {
 
   /**
    * Rows of a read-only query of the inspector and the control API
-   * (src/emulator/inspect.ts): fixed SQL text, values always bound.
+   * (src/emulator/inspector/inspect.ts): fixed SQL text, values always bound.
    */
   select(sql: string, params: SqlValue[] = []): Array<Record<string, unknown>> {
     return this.#dynamic.get(sql).all(...params) as Array<Record<string, unknown>>;

@@ -7,15 +7,15 @@ import type { ServerResponse } from 'node:http';
 import { refusal, TOKEN_COOKIE, tokenMatches, type Gate } from './access.js';
 import type { Activity } from './activity.js';
 import { CSS, SCRIPT } from './assets.js';
-import { controlApi, sendJson } from './control-api.js';
-import type { Bench } from './controls.js';
-import type { EmulatorSettings } from './handler.js';
+import { controlApi, sendJson } from '../control/control-api.js';
+import type { Bench } from '../control/controls.js';
+import type { EmulatorSettings } from '../service/handler.js';
 import { escapeHtml, PAGE_HEADERS } from './html.js';
 import { linkPage, linksPage } from './page-links.js';
 import { messagesPage } from './page-messages.js';
 import { accountsPage, campaignsPage, controlsPage, requestsPage } from './page-other.js';
 import { accountOf, BASE, renderPage, type InspectorPage, type PageContext } from './page.js';
-import type { PageRouter } from './server.js';
+import type { PageRouter } from '../server.js';
 
 export interface InspectorParts {
   settings: EmulatorSettings;

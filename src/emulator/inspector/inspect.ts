@@ -2,9 +2,9 @@
 // the times of their statuses, conversations per recipient, links,
 // campaigns and what each account holds. Read-only, fixed SQL, values bound.
 
-import { countSegments } from '../catalog/segments.js';
-import type { EmulatorSettings } from './handler.js';
-import type { LinkFields } from './rows.js';
+import { countSegments } from '../../catalog/segments.js';
+import type { EmulatorSettings } from '../service/handler.js';
+import type { LinkFields } from '../store/rows.js';
 
 type Row = Record<string, unknown>;
 const num = (v: unknown) => v as number;

@@ -7,7 +7,7 @@
 
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { keyDigest } from './api-keys.js';
+import { keyDigest } from '../service/api-keys.js';
 
 export const TOKEN_COOKIE = 'smslink_control';
 

@@ -3,14 +3,14 @@
 // status the seed gives them. Runs on start and on every reset.
 
 import { randomUUID } from 'node:crypto';
-import { countSegments } from '../catalog/segments.js';
-import type { EmulatorSettings } from './handler.js';
-import { STEP_MS, type LifecyclePlan, type Stage } from './lifecycle.js';
-import { BLOCKED_COMMENT, expiryInstant } from './link.js';
-import { DEFAULT_SENDER } from './message.js';
-import { locationOf } from './redirect.js';
+import { countSegments } from '../../catalog/segments.js';
+import type { EmulatorSettings } from '../service/handler.js';
+import { STEP_MS, type LifecyclePlan, type Stage } from '../service/lifecycle.js';
+import { BLOCKED_COMMENT, expiryInstant } from '../service/link.js';
+import { DEFAULT_SENDER } from '../service/message.js';
+import { locationOf } from '../service/redirect.js';
 import { SeedError, type Seed, type SeedLink } from './seed.js';
-import { withNewCode } from './short-codes.js';
+import { withNewCode } from '../service/short-codes.js';
 
 export interface SeedCounts {
   links: number;

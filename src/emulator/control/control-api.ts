@@ -8,12 +8,12 @@
 // with {"error": "<field>: <rule>"}.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { normalizePhone, parseDate, parseDateTime } from '../catalog/rules.js';
+import { normalizePhone, parseDate, parseDateTime } from '../../catalog/rules.js';
 import type { Bench } from './controls.js';
 import { MAX_ADVANCE_S } from './controls.js';
-import type { EmulatorSettings } from './handler.js';
-import { messages, type MessageView } from './inspect.js';
-import { wallOf } from './time-zone.js';
+import type { EmulatorSettings } from '../service/handler.js';
+import { messages, type MessageView } from '../inspector/inspect.js';
+import { wallOf } from '../service/time-zone.js';
 
 const MAX_BODY = 64 * 1024;
 const MESSAGE_LIMIT = 1000;

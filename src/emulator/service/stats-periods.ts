@@ -2,8 +2,8 @@
 // Intervals are worked out in wall-clock time of the account zone, so a day
 // or a month is a calendar day or month whatever daylight saving does.
 
-import { STATS_MAX_SPAN_MS } from '../catalog/link.js';
-import type { StatsType } from '../catalog/link.js';
+import { STATS_MAX_SPAN_MS } from '../../catalog/link.js';
+import type { StatsType } from '../../catalog/link.js';
 import { DAY_MS, formatWall } from './time-zone.js';
 
 export interface WallInterval {

@@ -9,8 +9,8 @@
 // 10,000 and 20,000 `ids[i]=` items: twice the items, four times the time),
 // which would let one 1 MiB request stall the emulator.
 
-import { toList } from '../catalog/rules.js';
-import type { OperationSpec, ParamSpec } from '../catalog/types.js';
+import { toList } from '../../catalog/rules.js';
+import type { OperationSpec, ParamSpec } from '../../catalog/types.js';
 
 /** Stands in for a value whose percent-encoding is not UTF-8 (a lone surrogate never comes out of decoding). */
 export const INVALID_ENCODING = '\uD800invalid-encoding';

@@ -5,8 +5,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorSettings } from './handler.js';
-import { withScheme } from '../catalog/rules.js';
-import { escapeHtml } from './html.js';
+import { withScheme } from '../../catalog/rules.js';
+import { escapeHtml } from '../inspector/html.js';
 
 /** A path that may name a short link: /<code>. */
 export const CODE_PATH = /^\/([0-9A-Za-z]{1,64})\/?$/;

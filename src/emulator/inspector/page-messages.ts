@@ -3,9 +3,9 @@
 // links in it open through the emulator, so a visit counts as a click),
 // segments and encoding, price, and its status with the times it changed.
 
-import { MESSAGE_STATUSES } from '../catalog/codes.js';
-import { AFTER_LINK, LINKS_IN_TEXT, withScheme } from '../catalog/rules.js';
-import { CODE_PATH } from './redirect.js';
+import { MESSAGE_STATUSES } from '../../catalog/codes.js';
+import { AFTER_LINK, LINKS_IN_TEXT, withScheme } from '../../catalog/rules.js';
+import { CODE_PATH } from '../service/redirect.js';
 import { html, plural, type Html } from './html.js';
 import { conversations, knownCodes, messages, type MessageView } from './inspect.js';
 import { badge, choice, field, pageHref, statusKind, time, type InspectorPage, type PageContext } from './page.js';

@@ -5,11 +5,11 @@
 // a problem names the entry and the rule (`links[2].expirationDate: ...`), so
 // a seed can never hold what the service itself would refuse.
 
-import { MESSAGE_STATUSES } from '../catalog/codes.js';
-import { linkCreate, linkList } from '../catalog/link.js';
-import { messageSend } from '../catalog/message.js';
-import { checkParam } from '../catalog/rules.js';
-import type { OperationSpec, ParamSpec } from '../catalog/types.js';
+import { MESSAGE_STATUSES } from '../../catalog/codes.js';
+import { linkCreate, linkList } from '../../catalog/link.js';
+import { messageSend } from '../../catalog/message.js';
+import { checkParam } from '../../catalog/rules.js';
+import type { OperationSpec, ParamSpec } from '../../catalog/types.js';
 
 /** A link as a seed gives it (YAML, JSON or TypeScript). */
 export interface SeedLinkData {

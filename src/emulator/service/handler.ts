@@ -1,8 +1,8 @@
 // What a handler gets: the emulator's settings and database, the caller's
 // account, the moment of the request and the validated input of the catalog.
 
-import type { Clock } from './clock.js';
-import type { Database } from './database.js';
+import type { Clock } from '../control/clock.js';
+import type { Database } from '../store/database.js';
 import type { TimeZone } from './time-zone.js';
 
 /** The {code, data, message} envelope of real-service-notes.md. */
