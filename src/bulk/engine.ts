@@ -203,10 +203,11 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     host.note(message);
   };
   const onInterrupt = () => {
+    // A closed output gets the one line of the summary, nothing more (a script's log stays short).
+    if (signal?.reason === 'stdout-closed') return;
     // Requests still waiting for their answer (a slot is also held while its result is printed).
     const n = sender.counts.inFlight;
-    const what = signal?.reason === 'stdout-closed' ? 'the output was closed; stopping' : 'stopping';
-    say(n ? `${what}: waiting for ${n} ${n === 1 ? 'request' : 'requests'} in flight (Ctrl-C again to stop now)` : `${what}`);
+    say(n ? `stopping: waiting for ${n} ${n === 1 ? 'request' : 'requests'} in flight (Ctrl-C again to stop now)` : 'stopping');
   };
   let inFlightAtStop = 0;
   const onStop = () => {
@@ -248,6 +249,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     inFlightAtStop,
   }))
     host.note(line);
+  if (stop === 'stdout-closed') return EXIT.OUTPUT_CLOSED;
   if (stop !== 'none') return EXIT.INTERRUPTED;
   return counts.failed || counts.invalid || counts.unknown ? EXIT.PARTIAL : EXIT.OK;
 }

@@ -222,8 +222,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       return EXIT.USAGE;
     }
     const failure = describeFailure(err, ctx?.command);
-    // The reader of our output went away (a closed pipe): nothing to tell anyone.
-    if (io.signal?.aborted && io.signal.reason === 'stdout-closed') return failure.code;
+    // The reader of our output went away (a closed pipe): nothing to tell anyone. What the closure
+    // stopped (a list's next page, a wait) ends 0, as `yes | head -1` does under pipefail.
+    if (io.signal?.aborted && io.signal.reason === 'stdout-closed') return failure.code === EXIT.INTERRUPTED ? EXIT.OK : failure.code;
     const target = ctx?.stderr ?? io.stderr;
     const paint = await painter(ctx?.colorFor(io.stderr) ?? false);
     target.write(`${paint.red('error:')} ${failure.message.replace(/^error: /gm, `${paint.red('error:')} `)}\n`);
