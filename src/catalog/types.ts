@@ -51,6 +51,8 @@ export interface CliParam {
   relative?: 'ago' | 'ahead';
   /** A flag that takes no value and sends this value when given. */
   boolean?: string | number;
+  /** What to do instead when this one-value flag is given twice (the usage error says it). */
+  once?: string;
 }
 
 /** Shape of a result, for normalising what the service sends back. */

@@ -17,7 +17,7 @@ import { registerApi } from './api.js';
 import { registerCompletion } from './completion.js';
 import { registerServe } from './serve.js';
 import { registerAuth } from './auth.js';
-import { COMPLETIONS, examples, globalsOf } from './operation.js';
+import { COMPLETIONS, examples, globalsOf, refuseRepeatedFlags } from './operation.js';
 import { configureHelp, fitHelpText, groupCommands, registerHelp } from './help.js';
 
 export { redact } from '../secrets.js';
@@ -172,6 +172,7 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
   registerCompletion(program, command, runner);
   registerHelp(program);
   groupCommands(program);
+  refuseRepeatedFlags(program);
   return program;
 }
 
