@@ -159,13 +159,14 @@ export function serviceReply(parts: ServerParts, path: string, query: string, bo
 
 /** Carries out one /service/ request whose parameters are decoded. */
 export function service(parts: ServerParts, spelled: string, params: FormObject): Answer {
-  const output = params.output;
+  // output and api are optional on the live service, json and v1 when absent or empty (real-service-notes.md).
+  const output = params.output || 'json';
   if (typeof output !== 'string' || output.toLowerCase() !== 'json') {
     return fail(6, 'unsupported output format: this service answers output=json');
   }
   const accountId = parts.keys.account(params.apiKey);
   if (accountId === null) return fail(8, 'failed.api.auth', []);
-  if (params.api !== undefined && params.api !== 'v1') return fail(5, 'unknown API version: send api=v1');
+  if ((params.api || 'v1') !== 'v1') return fail(5, 'unknown API version: send api=v1');
   const path = spelled.toLowerCase();
   const route = parts.routes.get(path);
   if (!route) {
@@ -178,7 +179,7 @@ export function service(parts: ServerParts, spelled: string, params: FormObject)
   if (problems.length) return answerIssues(op, problems.map((p) => ({ key: p.key, wire: p.key, rule: p.rule, code: 1 })));
   const s = parts.settings;
   const now = s.clock.now();
-  const { values, issues } = validateInput(op, input, { now: new Date(now), toInstant: s.tz.toInstant });
+  const { values, issues } = validateInput(op, input, { now: new Date(now), toInstant: s.tz.toInstant, live: true });
   if (issues.length) return answerIssues(op, issues);
   return handler({ settings: s, accountId, now, values });
 }
