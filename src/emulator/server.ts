@@ -20,7 +20,7 @@ import { fail, RawJson, type Answer, type Handler, type EmulatorSettings } from 
 import { LINK_HANDLERS } from './service/link.js';
 import { MESSAGE_HANDLERS } from './service/message.js';
 import { CODE_PATH, visit } from './service/redirect.js';
-import { fromWire, parseForm, type FormObject } from './service/wire.js';
+import { FormLimitError, fromWire, parseRequest, type FormObject } from './service/wire.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -146,9 +146,8 @@ export function servicePath(path: string): string | null {
  */
 export function serviceReply(parts: ServerParts, path: string, query: string, body: string): Reply {
   try {
-    const params = parseForm(query);
-    if (body) parseForm(body, params);
-    const answer = guarded(parts, path, params);
+    const { params, refused } = decodeRequest(query, body);
+    const answer = refused ?? guarded(parts, path, params);
     parts.activity?.record({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code: answer.code, status: 200, fault: null });
     return reply(answer);
   } catch (err) {
@@ -184,6 +183,16 @@ export function service(parts: ServerParts, spelled: string, params: FormObject)
   return handler({ settings: s, accountId, now, values });
 }
 
+/** A request's parameters; one past the form's limits (wire.ts) is refused with code 12, and has none. */
+function decodeRequest(query: string, body: string): { params: FormObject; refused: Answer | null } {
+  try {
+    return { params: parseRequest(query, body), refused: null };
+  } catch (err) {
+    if (err instanceof FormLimitError) return { params: {}, refused: fail(12, err.message, { request: err.message }) };
+    throw err;
+  }
+}
+
 function guarded(parts: ServerParts, path: string, params: FormObject): Answer {
   try {
     return service(parts, path, params);
@@ -199,8 +208,7 @@ function guarded(parts: ServerParts, path: string, params: FormObject): Answer {
 
 async function answerService(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): Promise<void> {
   const exchange: ServiceExchange = { req, res, path };
-  const params = parseForm(query);
-  if (body) parseForm(body, params);
+  const { params, refused } = decodeRequest(query, body);
   const log = (code: number | null) =>
     parts.activity?.record({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code, status: res.headersSent ? res.statusCode : 0, fault: exchange.fault ?? null });
   const hooks = parts.hooks;
@@ -208,7 +216,7 @@ async function answerService(parts: ServerParts, req: IncomingMessage, res: Serv
     log(exchange.fault === 'code30' ? 30 : null);
     return;
   }
-  const answer = guarded(parts, path, params);
+  const answer = refused ?? guarded(parts, path, params);
   const text = envelope(answer);
   if (hooks?.after && (await hooks.after(exchange, { status: 200, body: text }))) {
     log(answer.code);
