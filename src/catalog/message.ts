@@ -208,7 +208,8 @@ export const messageList = define<Page<Message>>()({
     ...datetimeRange('statusUpdateTs', 'updated', 'status changed'),
     pageSizeParam(),
     currentPageParam(),
-    sortParam(MESSAGE_SORT_FIELDS),
+    // The live service also sorts by id (real-service-notes.md); the contract names eight fields.
+    { ...sortParam(MESSAGE_SORT_FIELDS), live: { sortFields: [...MESSAGE_SORT_FIELDS, 'id'] } },
   ],
   result: pageShape(MESSAGE_SHAPE),
   output: {
