@@ -178,8 +178,9 @@ and exits 0.
 The web inspector is at the root URL: messages as conversations per number,
 links with their clicks, campaigns, accounts, the request log and controls,
 updated live. The control API for tests: GET /_emulator/messages, POST
-/_emulator/reset, /_emulator/clock {"advance": SECONDS}, /_emulator/faults
-{"rate": P, "kinds": [...]}. \`smslink serve init\` writes a starter seed file.
+/_emulator/reset, /_emulator/clock {"advance": SECONDS}, /_emulator/deliver
+(final statuses now, the clock stays), /_emulator/faults {"rate": P,
+"kinds": [...]}. \`smslink serve init\` writes a starter seed file.
 ${examples([
   'smslink serve',
   'smslink serve init && smslink serve --seed smslink-seed.yaml --db :memory:',

@@ -82,6 +82,20 @@ describe('inspector pages', () => {
     }
   });
 
+  it('"Deliver pending now" delivers what is on its way and leaves the clock alone, with or without the page script', async () => {
+    emu = await startTestEmulator();
+    await emu.call('Message/SendSmsMessage', { recipient: '77010002222', text: 'expires after a day' });
+    const inbox = (await page('/')).text;
+    expect(inbox).toMatch(/<form method="post" action="\/_emulator\/deliver" data-control>\s*<button type="submit"[^>]*>Deliver pending now<\/button>/);
+    // As a browser without the script sends it: a form, then back to the controls.
+    const posted = await emu.raw('POST', '/_emulator/deliver', '', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(posted.status).toBe(303);
+    const controls = (await page('/_emulator/controls')).text;
+    expect(controls).toContain('<dt>Emulator time</dt><dd>2025-01-15 10:00:00 (UTC)</dd>');
+    expect(controls).toContain('<dt>Messages on their way</dt><dd>none</dd>');
+    expect((await page('/')).text).toContain('<span class="badge bad">EXPIRED</span>');
+  });
+
   it('render only the live region for the page script (?partial=1)', async () => {
     emu = await startTestEmulator();
     const partial = await page('/_emulator/links?partial=1');

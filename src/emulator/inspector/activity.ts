@@ -224,7 +224,7 @@ export class Activity {
     }, wait);
   }
 
-  /** After the clock moved: whatever came due is applied and shown. */
+  /** After the clock moved or messages were delivered: whatever came due is applied and shown. */
   clockMoved(): void {
     this.db.advance(this.clock.now());
     this.changed(['messages', 'campaigns', 'links', 'controls']);

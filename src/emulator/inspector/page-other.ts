@@ -91,7 +91,7 @@ export function controlsPage(ctx: PageContext): InspectorPage {
   const foot = html`<section aria-labelledby="clock-title"><h2 id="clock-title">Clock</h2>
       <form method="post" action="${BASE}/clock" data-control class="inline">
         <p class="field"><label for="advance">Move ahead by (seconds)</label><input id="advance" name="advance" type="number" min="0" step="1" value="5" required></p>
-        <p class="actions"><button type="submit">Advance</button></p>
+        <p class="actions"><button type="submit">Advance clock</button></p>
       </form>
     </section>
     <section aria-labelledby="faults-title"><h2 id="faults-title">Faults</h2>
@@ -106,7 +106,7 @@ export function controlsPage(ctx: PageContext): InspectorPage {
     </section>`;
   const live = html`<h2>Now</h2><dl class="facts">
       <dt>Emulator time</dt><dd>${time(ctx, s.clock.now())} (${s.tz.name})</dd>
-      <dt>To deliver every pending message</dt><dd>${pending ? `${plural(pending, 'second')} ahead` : 'nothing is pending'}</dd>
+      <dt>Messages on their way</dt><dd>${pending ? `final ${plural(pending, 'second')} from now (Deliver pending now: at once, the clock stays)` : 'none'}</dd>
       <dt>Faults</dt><dd>${f.rate > 0 ? html`${badge('on', 'bad')} ${Math.round(f.rate * 1000) / 10}% of requests, from ${f.kinds}` : badge('off', 'ok')}</dd>
       <dt>Faults injected</dt><dd>${FAULT_KINDS.filter((k) => f.counts[k] > 0).map((k) => `${k} ${f.counts[k]}`).join(', ') || 'none'}</dd>
       <dt>Time scale</dt><dd>${s.timeScale}x</dd>

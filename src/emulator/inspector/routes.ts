@@ -65,7 +65,7 @@ export function inspectorRouter(p: InspectorParts): PageRouter {
       send(res, 200, { 'content-type': type, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }, body, head);
       return true;
     }
-    const api = route === 'messages' || route === 'reset' || route === 'clock' || route === 'faults';
+    const api = route === 'messages' || route === 'reset' || route === 'clock' || route === 'deliver' || route === 'faults';
     const no = refusal(p.gate, req);
     if (no) {
       if (!api && no.status === 401 && tokenIn(p.gate, res, path, query)) return true;
@@ -75,7 +75,7 @@ export function inspectorRouter(p: InspectorParts): PageRouter {
     }
     if (api) return controlApi(p, req, res, route, query);
     if (!inspector) {
-      sendJson(res, 404, { error: 'the inspector is off (serve --no-inspector); the control API is /_emulator/messages, reset, clock and faults' });
+      sendJson(res, 404, { error: 'the inspector is off (serve --no-inspector); the control API is /_emulator/messages, reset, clock, deliver and faults' });
       return true;
     }
     if (req.method !== 'GET' && !head) {
