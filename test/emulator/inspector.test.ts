@@ -96,6 +96,20 @@ describe('inspector pages', () => {
     expect((await page('/')).text).toContain('<span class="badge bad">EXPIRED</span>');
   });
 
+  it('show the date of a status that came on another day than its message was sent', async () => {
+    emu = await startTestEmulator();
+    await emu.call('Message/SendSmsMessage', { recipient: '77010002222', text: 'expires after a day' });
+    emu.clock.advance(2 * 86_400_000);
+    const steps = [...(await page('/')).text.matchAll(/<span class="st">(\w+)<\/span> <time datetime="([^"]+)">([^<]+)<\/time>/g)].map((m) => m.slice(1));
+    expect(steps).toEqual([
+      ['NEW', '2025-01-15 10:00:00', '10:00:00'],
+      ['ENQUEUD', '2025-01-15 10:00:01', '10:00:01'],
+      ['ACCEPTD', '2025-01-15 10:00:02', '10:00:02'],
+      // The validity (a day) runs from the hand-over to the operator (ENQUEUD), so it ends a second before the next day's 10:00:02.
+      ['EXPIRED', '2025-01-16 10:00:01', '2025-01-16 10:00:01'],
+    ]);
+  });
+
   it('render only the live region for the page script (?partial=1)', async () => {
     emu = await startTestEmulator();
     const partial = await page('/_emulator/links?partial=1');
