@@ -79,6 +79,8 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
     inspector: opts.inspector !== false,
     controlToken,
     log: (line: string) => ctx.note(line),
+    // One line per request on stdout, its key masked by the emulator; -q turns them off.
+    requestLog: ctx.globals.quiet ? undefined : (line: string) => void ctx.stdout.write(`${line}\n`),
   };
   let emulator;
   try {
@@ -175,14 +177,21 @@ is REJECTD, 1111 UNDELIV, 2222 EXPIRED, 3333 passes through PDLIVRD, anything
 else DELIVRD. Ctrl-C (or SIGTERM) stops accepting, finishes what is in flight
 and exits 0.
 
+Each request answered prints one line on stdout: the emulator's time, the
+operation (or the short link visited), the result code, milliseconds and the
+key masked, e.g. "2025-01-15 10:00:02  Link/Create  code 0  1.2 ms  key
+test********0000". --quiet (-q) turns these lines off.
+
 The web inspector is at the root URL: messages as conversations per number,
-links with their clicks, campaigns, accounts, the request log and controls,
-updated live. The control API for tests: GET /_emulator/messages, POST
+links with their clicks, campaigns, accounts, the request log (each request
+opens to its parameters and answer; filter by operation and code) and
+controls, updated live. The control API for tests: GET /_emulator/messages, POST
 /_emulator/reset, /_emulator/clock {"advance": SECONDS}, /_emulator/deliver
 (final statuses now, the clock stays), /_emulator/faults {"rate": P,
 "kinds": [...]}. \`smslink serve init\` writes a starter seed file.
 ${examples([
   'smslink serve',
+  'smslink serve --quiet --port 0',
   'smslink serve init && smslink serve --seed smslink-seed.yaml --db :memory:',
   'smslink serve --port 0 --db :memory: --api-key key-one --api-key key-two',
   'smslink serve --time-scale 60 --sender ACME --block-pattern "casino"',

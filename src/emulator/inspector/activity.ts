@@ -28,6 +28,21 @@ export interface LogEntry {
   status: number;
   /** The fault injected, if any. */
   fault: string | null;
+  /** Milliseconds from the request read in full to its answer written (a fault's delay included). */
+  ms: number;
+  /** The query string and form body as sent (the key in them is masked when shown); the ring keeps at most KEPT_CHARS of each. */
+  query: string;
+  body: string;
+  /** The envelope answered; null when none was (a visit, a fault that answered itself). */
+  answer: string | null;
+}
+
+/** How much of a request's query, body and answer the ring keeps: enough to read, never a megabyte per entry. */
+export const KEPT_CHARS = 4096;
+
+/** `text` when short, else a copy of its start: a slice alone would keep the whole string alive. */
+function kept(text: string): string {
+  return text.length <= KEPT_CHARS ? text : Buffer.from(text.slice(0, KEPT_CHARS)).toString();
 }
 
 /** The topics a request can change, one bit each. */
@@ -96,6 +111,9 @@ export class Activity {
 
   /** Called for every request answered (the hot path): one push. */
   record(entry: LogEntry): void {
+    if (entry.query.length > KEPT_CHARS) entry.query = kept(entry.query);
+    if (entry.body.length > KEPT_CHARS) entry.body = kept(entry.body);
+    if (entry.answer !== null && entry.answer.length > KEPT_CHARS) entry.answer = kept(entry.answer);
     this.#ring[this.#count % LOG_SIZE] = entry;
     this.#count++;
     if (this.#watchers.size === 0) return;
