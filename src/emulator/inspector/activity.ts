@@ -122,11 +122,19 @@ export class Activity {
     if (this.#flushTimer === null) this.#flushTimer = setTimeout(this.#flush, FLUSH_MS);
   }
 
-  /** The last `n` entries, newest first. */
-  recent(n = LOG_SIZE): LogEntry[] {
-    const out: LogEntry[] = [];
-    for (let i = this.#count - 1; i >= Math.max(0, this.#count - Math.min(n, LOG_SIZE)); i--) out.push(this.#ring[i % LOG_SIZE]!);
+  /** The last `n` entries that `keep` takes, newest first, each with its number in the log (an id for as long as it is kept). */
+  recent(n = LOG_SIZE, keep: (e: LogEntry) => boolean = () => true): Array<{ seq: number; entry: LogEntry }> {
+    const out: Array<{ seq: number; entry: LogEntry }> = [];
+    for (let i = this.#count - 1; i >= Math.max(0, this.#count - LOG_SIZE) && out.length < n; i--) {
+      const entry = this.#ring[i % LOG_SIZE]!;
+      if (keep(entry)) out.push({ seq: i, entry });
+    }
     return out;
+  }
+
+  /** How many entries the log holds now (at most LOG_SIZE). */
+  get size(): number {
+    return Math.min(this.#count, LOG_SIZE);
   }
 
   clearLog(): void {

@@ -82,6 +82,22 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 .key.r::before{background:#b3541e}
 .chart .ticks{display:flex;justify-content:space-between;font-size:.85rem;color:#4a4d57}
 .key::before{content:"";display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;vertical-align:-.1rem}
+ol.log{list-style:none;margin:0;padding:0;border:1px solid #c9ccd6;border-radius:.5rem}
+ol.log>li+li{border-top:1px solid #e1e3ea}
+ol.log summary{display:flex;flex-wrap:wrap;align-items:baseline;gap:.2rem .75rem;padding:.45rem .7rem;cursor:pointer}
+ol.log summary::before{content:"▸";color:#4a4d57}
+ol.log details[open] summary::before{content:"▾"}
+ol.log .op{font-weight:600;overflow-wrap:anywhere}
+ol.log .when,ol.log .key,ol.log .ms,ol.log .fault{color:#3f424b;font-size:.9rem}
+ol.log .ms{margin-left:auto;font-variant-numeric:tabular-nums}
+ol.log .badge{white-space:normal}
+ol.log details[open]{background:#f6f7fa}
+ol.log details>:not(summary){margin-left:.7rem;margin-right:.7rem}
+ol.log h3{font-size:.95rem;margin:.4rem 0 .2rem}
+dl.params{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:.15rem .75rem;margin:0;font-size:.9rem}
+dl.params dt{font-family:ui-monospace,monospace;overflow-wrap:anywhere}
+dl.params dd{margin:0;overflow-wrap:anywhere;white-space:pre-wrap}
+pre.answer{margin:0 0 .7rem;padding:.5rem;background:#fff;border:1px solid #e1e3ea;border-radius:.35rem;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere;max-height:24rem;overflow-y:auto}
 section{margin-bottom:1rem}
 section form{display:flex;flex-wrap:wrap;align-items:flex-end;gap:.5rem 1rem;margin:.5rem 0}
 section form p{margin:0}
@@ -119,7 +135,10 @@ export const SCRIPT = `'use strict';
     const stick = atBottom(thread());
     const active = document.activeElement;
     const focusKey = active && live.contains(active) ? active.id || active.getAttribute('href') : null;
+    // Rows the reader opened (the request log's) stay open.
+    const opened = [...live.querySelectorAll('details[open][id]')].map((d) => d.id);
     live.innerHTML = text;
+    for (const id of opened) { const d = document.getElementById(id); if (d) d.open = true; }
     if (focusKey) {
       const again = [...live.querySelectorAll('[id],[href]')].find((el) => el.id === focusKey || el.getAttribute('href') === focusKey);
       if (again) again.focus({ preventScroll: true });

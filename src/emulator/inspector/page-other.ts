@@ -1,16 +1,12 @@
 // The smaller inspector pages: campaigns and their links, the accounts (one
-// per API key, keys masked), the request log and the controls (reset, the
-// clock, faults).
+// per API key, keys masked) and the controls (reset, the clock, faults).
 
-import { describeCode } from '../../catalog/codes.js';
-import type { Activity, LogEntry } from './activity.js';
 import { FAULT_KINDS, parseFaults } from '../control/faults.js';
 import { html, plural } from './html.js';
 import { accountTotals, campaigns } from './inspect.js';
-import { badge, BASE, keyLabel, maskKey, pageHref, time, type InspectorPage, type PageContext } from './page.js';
+import { badge, BASE, keyLabel, pageHref, time, type InspectorPage, type PageContext } from './page.js';
 
 const CAMPAIGN_LIMIT = 200;
-const LOG_SHOWN = 200;
 
 export function campaignsPage(ctx: PageContext): InspectorPage {
   const list = campaigns(ctx.settings, ctx.bench.accounts[ctx.account], CAMPAIGN_LIMIT);
@@ -50,36 +46,6 @@ export function accountsPage(ctx: PageContext): InspectorPage {
         <td data-label="Show"><a href="${pageHref({ ...ctx, account: 0 }, '/', { account: as })}">messages</a> · <a href="${pageHref({ ...ctx, account: 0 }, `${BASE}/links`, { account: as })}">links</a></td></tr>`;
     })}</tbody></table>`;
   return { title: 'Accounts', nav: 'accounts', topics: ['accounts'], live };
-}
-
-function keyShown(keys: readonly string[], key: unknown): string {
-  if (typeof key !== 'string' || key === '') return 'no key';
-  const i = keys.indexOf(key);
-  return i >= 0 ? keyLabel(keys, i) : `unknown key (${maskKey(key)})`;
-}
-
-function result(e: LogEntry): string {
-  if (e.visit) return e.status === 302 ? 'redirected (302)' : `refused (${e.status})`;
-  const code = e.code === null ? '' : `code ${e.code} ${describeCode(e.code)}`;
-  const http = e.status === 0 ? 'no answer' : e.status === 200 ? '' : `HTTP ${e.status}`;
-  return [code, http].filter(Boolean).join(', ');
-}
-
-export function requestsPage(ctx: PageContext, activity: Activity): InspectorPage {
-  const entries = activity.recent(LOG_SHOWN);
-  const live =
-    entries.length === 0
-      ? html`<p class="empty">No requests yet. Calls to /service/ and visits of short links show here as they come.</p>`
-      : html`<p class="count">The ${plural(entries.length, 'latest request')}, newest first.</p>
-      <table class="log"><thead><tr><th scope="col">Time</th><th scope="col">Operation</th><th scope="col">Result</th><th scope="col">Fault</th><th scope="col">Key</th></tr></thead>
-      <tbody>${entries.map(
-        (e) => html`<tr><td data-label="Time">${time(ctx, e.at)}</td>
-          <th scope="row" data-label="Operation">${e.visit ? `visit ${e.op}` : e.op}</th>
-          <td data-label="Result">${e.code === 0 || e.status === 302 ? badge(result(e), 'ok') : badge(result(e), e.code === null && !e.visit ? 'bad' : 'wait')}</td>
-          <td data-label="Fault">${e.fault ?? ''}</td>
-          <td data-label="Key">${e.visit ? '' : keyShown(ctx.bench.keys, e.key)}</td></tr>`,
-      )}</tbody></table>`;
-  return { title: 'Requests', nav: 'requests', topics: ['log'], live };
 }
 
 export function controlsPage(ctx: PageContext): InspectorPage {

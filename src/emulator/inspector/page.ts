@@ -10,7 +10,7 @@ import type { EmulatorSettings } from '../service/handler.js';
 import { html, href, type Html } from './html.js';
 
 export const BASE = '/_emulator';
-export const ASSET_VERSION = '1';
+export const ASSET_VERSION = '2';
 
 export interface PageContext {
   settings: EmulatorSettings;

@@ -13,7 +13,8 @@ import type { EmulatorSettings } from '../service/handler.js';
 import { escapeHtml, PAGE_HEADERS } from './html.js';
 import { linkPage, linksPage } from './page-links.js';
 import { messagesPage } from './page-messages.js';
-import { accountsPage, campaignsPage, controlsPage, requestsPage } from './page-other.js';
+import { accountsPage, campaignsPage, controlsPage } from './page-other.js';
+import { requestsPage } from './page-requests.js';
 import { accountOf, BASE, renderPage, type InspectorPage, type PageContext } from './page.js';
 import type { PageRouter } from '../server.js';
 
