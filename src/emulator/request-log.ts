@@ -22,7 +22,9 @@ export function outcome(e: LogEntry): string {
 export function requestLine(e: LogEntry, tz: TimeZone): string {
   const ms = e.ms < 10 ? e.ms.toFixed(1) : String(Math.round(e.ms));
   const who = e.visit ? '' : `  key ${shownKey(e.key)}`;
-  return `${tz.format(e.at)}  ${e.visit ? `visit ${e.op}` : e.op}  ${outcome(e)}  ${ms} ms${who}`;
+  // A path may be as long as the header limit allows: a line shows its start.
+  const op = e.op.length > 100 ? `${e.op.slice(0, 100)}…` : e.op;
+  return `${tz.format(e.at)}  ${e.visit ? `visit ${op}` : op}  ${outcome(e)}  ${ms} ms${who}`;
 }
 
 /** The `record` of ServerParts: the inspector's log, serve's lines, both or neither (null). */
