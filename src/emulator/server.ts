@@ -6,15 +6,16 @@
 // code 3 (or 10 when the database stayed locked) and the server keeps going.
 // Hooks run before and after each /service/ operation (fault injection).
 // Paths starting /_ (which no short-link code can) and / belong to the
-// inspector and the control API (`pages`); each request answered is pushed
-// to the inspector's log (`activity`), nothing more on the request path.
+// inspector and the control API (`pages`); each request answered is handed
+// to `record` (request-log.ts: the inspector's log, serve's lines), nothing
+// more on the request path.
 
 import { isAscii } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPERATIONS } from '../catalog/index.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { validateInput, type Issue } from '../catalog/validate.js';
-import type { Activity } from './inspector/activity.js';
+import type { LogEntry } from './inspector/activity.js';
 import type { KeyRing } from './service/api-keys.js';
 import { fail, RawJson, type Answer, type Handler, type EmulatorSettings } from './service/handler.js';
 import { LINK_HANDLERS } from './service/link.js';
@@ -78,8 +79,8 @@ export interface ServerParts {
   /** Replaced when faults are switched on or off while running. */
   hooks: ServiceHooks | null;
   log: (line: string) => void;
-  /** The inspector's request log and live pages; null without the inspector. */
-  activity: Activity | null;
+  /** Takes each request answered (request-log.ts); null when nothing is kept or printed. */
+  record: ((entry: LogEntry) => void) | null;
   /** The inspector and the control API; null in the emulator without a socket. */
   pages: PageRouter | null;
 }
@@ -145,11 +146,13 @@ export function servicePath(path: string): string | null {
  * synchronous, no promise per request. Never throws: a failure is code 3.
  */
 export function serviceReply(parts: ServerParts, path: string, query: string, body: string): Reply {
+  const started = performance.now();
   try {
     const { params, refused } = decodeRequest(query, body);
     const answer = refused ?? guarded(parts, path, params);
-    parts.activity?.record({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code: answer.code, status: 200, fault: null });
-    return reply(answer);
+    const r = reply(answer);
+    parts.record?.({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code: answer.code, status: 200, fault: null, ms: performance.now() - started, query, body, answer: r.body });
+    return r;
   } catch (err) {
     parts.log(`emulator: ${path.slice(0, 100)}: ${(err as Error)?.stack ?? String(err)}`);
     return reply(fail(3, 'unknown application error'));
@@ -207,10 +210,11 @@ function guarded(parts: ServerParts, path: string, params: FormObject): Answer {
 }
 
 async function answerService(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): Promise<void> {
+  const started = performance.now();
   const exchange: ServiceExchange = { req, res, path };
   const { params, refused } = decodeRequest(query, body);
-  const log = (code: number | null) =>
-    parts.activity?.record({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code, status: res.headersSent ? res.statusCode : 0, fault: exchange.fault ?? null });
+  const log = (code: number | null, answer: string | null = null) =>
+    parts.record?.({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code, status: res.headersSent ? res.statusCode : 0, fault: exchange.fault ?? null, ms: performance.now() - started, query, body, answer });
   const hooks = parts.hooks;
   if (hooks?.before && (await hooks.before(exchange))) {
     log(exchange.fault === 'code30' ? 30 : null);
@@ -219,11 +223,11 @@ async function answerService(parts: ServerParts, req: IncomingMessage, res: Serv
   const answer = refused ?? guarded(parts, path, params);
   const text = envelope(answer);
   if (hooks?.after && (await hooks.after(exchange, { status: 200, body: text }))) {
-    log(answer.code);
+    log(answer.code, text);
     return;
   }
   writeJson(res, 200, text);
-  log(answer.code);
+  log(answer.code, text);
 }
 
 function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
@@ -293,8 +297,11 @@ export function requestListener(parts: ServerParts): (req: IncomingMessage, res:
       if (operation !== null) serviceRequest(parts, req, res, operation, query);
       else if (parts.pages !== null && (path === '/' || path.startsWith('/_')) && parts.pages(req, res, path, query)) return;
       else {
+        const started = performance.now();
         visit(parts.settings, req, res, path);
-        if (parts.activity && CODE_PATH.test(path)) parts.activity.record({ at: parts.settings.clock.now(), op: path.slice(0, 80), visit: true, key: undefined, code: null, status: res.statusCode, fault: null });
+        if (parts.record && CODE_PATH.test(path)) {
+          parts.record({ at: parts.settings.clock.now(), op: path.slice(0, 80), visit: true, key: undefined, code: null, status: res.statusCode, fault: null, ms: performance.now() - started, query: '', body: '', answer: null });
+        }
       }
     } catch (err) {
       parts.log(`emulator: ${path.slice(0, 80)}: ${(err as Error)?.stack ?? String(err)}`);

@@ -83,6 +83,51 @@ describe('smslink serve', () => {
     expect(code).toBe(0);
   });
 
+  it('as a real process: prints one line per request (time, operation, code, ms, key masked); never the key', async () => {
+    const key = 'served-key-0123456789abcdef';
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', ':memory:', '--api-key', key], { env: binEnv() });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    const until = async (pattern: RegExp) => {
+      for (let i = 0; i < 600 && !pattern.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+      return pattern.exec(out);
+    };
+    try {
+      const url = (await until(/listening on (\S+)/))![1];
+      const call = async (path: string, body: string, apiKey: string) =>
+        JSON.parse(await (await request(`${url}/service/${path}?output=json&api=v1&apiKey=${apiKey}`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).body.text());
+      const made = await call('Link/Create', 'data[fullLink]=https%3A%2F%2Fexample.com%2Flogged', key);
+      await (await request(made.data.shortLink as string)).body.text();
+      await call('Link/List', '', `${key}x`);
+      const lines = (await until(/Link\/List.*\n/)) && out.split('\n').filter((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}/.test(l));
+      expect(lines).toEqual([
+        expect.stringMatching(/^\S+ \S+ {2}Link\/Create {2}code 0 {2}\d+(\.\d)? ms {2}key serv\*{8}cdef$/),
+        expect.stringMatching(/^\S+ \S+ {2}visit \/\w+ {2}302 {2}\d+(\.\d)? ms$/),
+        expect.stringMatching(/^\S+ \S+ {2}Link\/List {2}code 8 {2}\d+(\.\d)? ms {2}key serv\*+def[x]$/),
+      ]);
+      // Only the header names the emulator's own keys, as it is asked to.
+      expect(out.split('\n').filter((l) => l.includes(key))).toEqual([`accepting API keys: ${key}`]);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.on('exit', resolve));
+    }
+  });
+
+  it('--quiet prints no request lines', async () => {
+    const s = await serveInProcess(['--db', ':memory:', '--quiet']);
+    await (await request(`${s.url}/service/Link/List?output=json&api=v1&apiKey=sandbox`, { method: 'POST' })).body.text();
+    expect(await s.stop()).toBe(0);
+    expect(s.output()).not.toMatch(/Link\/List/);
+    const loud = await serveInProcess(['--db', ':memory:']);
+    await (await request(`${loud.url}/service/Link/List?output=json&api=v1&apiKey=sandbox`, { method: 'POST' })).body.text();
+    // Lines go out together, within 50 ms.
+    await expect.poll(() => loud.output(), { timeout: 5_000 }).toMatch(/^2\S+ \S+ {2}Link\/List {2}code 0 {2}\d+(\.\d)? ms {2}key \*{7}$/m);
+    // A line still waiting when serve stops is written before it exits.
+    await (await request(`${loud.url}/service/Link/Get?output=json&api=v1&apiKey=sandbox&id=1`, { method: 'POST' })).body.text();
+    expect(await loud.stop()).toBe(0);
+    expect(loud.output()).toMatch(/ {2}Link\/Get {2}code 2 /);
+  });
+
   it('serve checks --faults even without --fault-rate', async () => {
     const r = await runCli(['serve', '--port', '0', '--db', ':memory:', '--faults', 'bogus']);
     expect(r.code).toBe(2);
