@@ -28,6 +28,28 @@ describe('CJK and emoji line up', () => {
     expect(new Set(starts).size, text).toBe(1);
   });
 
+  it('colours do not move a column: the coloured table is the plain one plus colour codes', () => {
+    const sgr = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+    const colour = { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), cyan: sgr(36, 39) };
+    const rows = [
+      { id: 1, status: 1, comment: '春のセール 🎉', expirationDate: null },
+      { id: 22, status: 0, comment: 'plain', expirationDate: '2026-12-01 10:00:00' },
+    ];
+    const opts = { labels: { status: { 0: 'inactive', 1: 'active' } }, width: 40 };
+    const coloured = renderTable(rows, ['id', 'status', 'comment', 'expirationDate'], { ...opts, paint: colour }).text;
+    // eslint-disable-next-line no-control-regex
+    expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(renderTable(rows, ['id', 'status', 'comment', 'expirationDate'], { ...opts, paint: plain }).text);
+    expect(coloured).toContain('\u001b[32mactive\u001b[39m');
+  });
+
+  it('a long table (drawn in blocks of rows, cli-table3 being quadratic in rows) lines up as one', () => {
+    const rows = Array.from({ length: 250 }, (_, i) => ({ id: i * 37, comment: i === 249 ? '春'.repeat(20) : `c${i}`, status: 1 }));
+    const { text } = renderTable(rows, ['id', 'comment', 'status'], { paint: plain, labels: { status: { 1: 'active' } } });
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(251);
+    expect(new Set(lines.map((line, i) => cellAt(line, i === 0 ? 'status' : 'active'))).size).toBe(1);
+  });
+
   it('a CJK value cut to its cell never overflows it, and keeps both ends', () => {
     const cut = cutMiddle('春'.repeat(40) + '終', 21);
     expect(cellWidth(cut)).toBeLessThanOrEqual(21);
