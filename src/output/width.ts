@@ -90,10 +90,8 @@ export function cutMiddle(text: string, max: number, sharedEnd = 0): string {
 /** A start and an end of `chars` in `room` cells and a `…` between: the start is the host if the end keeps `last` cells, else half. */
 function headAndTail(chars: Array<[string, number]>, room: number, host: number, last: number): string {
   const head = fit(chars, host && room - host >= last ? host : Math.floor(room / 2), false);
-  let tail = fit(chars.slice(Array.from(head).length), room - cellWidth(head), true);
-  // A link's end from a slash on reads as a path, `…/item-42` rather than `…y/item-42`, when that costs a few cells.
-  const slash = tail.indexOf('/');
-  if (host && slash > 0 && slash <= 3) tail = tail.slice(slash);
+  // Every cell is used: a tail starting at a slash would read better, but leave cells free in a cut column.
+  const tail = fit(chars.slice(Array.from(head).length), room - cellWidth(head), true);
   return `${head}…${tail}`;
 }
 
@@ -104,10 +102,8 @@ function headAndTail(chars: Array<[string, number]>, room: number, host: number,
  */
 export function sharedEnds(values: readonly string[]): number[] {
   const ends = new Map(values.map((v) => [v, Array.from(v).reverse()]));
-  const sorted = [...ends.keys()].sort((a, b) => {
-    const [x, y] = [ends.get(a)!.join(''), ends.get(b)!.join('')];
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+  const key = new Map([...ends].map(([v, end]) => [v, end.join('')]));
+  const sorted = [...ends.keys()].sort((a, b) => (key.get(a)! < key.get(b)! ? -1 : key.get(a)! > key.get(b)! ? 1 : 0));
   const common = (a: string[], b: string[]) => {
     let n = 0;
     while (n < a.length && n < b.length && a[n] === b[n]) n++;

@@ -46,8 +46,10 @@ function expectTheColumnThatTellsRowsApartWins(stdout: string, columns: number, 
   const shown = fullLinks(stdout);
   expect(shown.filter(Boolean), stdout).toHaveLength(rows);
   expect(new Set(shown).size, stdout).toBe(rows);
-  // A cut cell while cells are free would be a wasted cell (a path may start at its slash: up to 3).
-  if (stdout.includes('…')) expect(Math.max(...lines.map(cellWidth)), stdout).toBeGreaterThanOrEqual(columns - 3);
+  // No cell is cut while the terminal has cells to spare: a cut column and the line it is on are full.
+  if (stdout.includes('…')) expect(Math.max(...lines.map(cellWidth)), stdout).toBe(columns);
+  const cut = shown.filter((link) => link.includes('…'));
+  expect(new Set(cut.map(cellWidth)).size, stdout).toBeLessThanOrEqual(1);
 }
 
 describe.each(WIDTHS)('at %i columns', (columns) => {

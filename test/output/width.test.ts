@@ -83,7 +83,8 @@ describe('where cli-table3 counts cells wrong (string-width 4), so a column afte
 describe('a value too long for its cell is cut in the middle', () => {
   it('keeps the host and the end: https://example.com/…/item-42', () => {
     const url = 'https://example.com/products/category/subcategory/item-42';
-    expect(cutMiddle(url, 30)).toBe('https://example.com/…/item-42');
+    expect(cutMiddle(url, 29)).toBe('https://example.com/…/item-42');
+    expect(cutMiddle(url, 31)).toBe('https://example.com/…ry/item-42');
     expect(cutMiddle(url, 200)).toBe(url);
     expect(cellWidth(cutMiddle(url, 14))).toBeLessThanOrEqual(14);
   });
@@ -96,7 +97,7 @@ describe('a value too long for its cell is cut in the middle', () => {
     const links = [1, 2, 11, 12].map((i) => `https://example.com/products/category/item-${i}?utm_source=sms&utm_campaign=spring-sale-2026`);
     const shared = sharedEnds(links);
     const cuts = links.map((l, i) => cutMiddle(l, 32, shared[i]));
-    expect(cuts).toEqual(['https://example.com/…/item-1…', 'https://example.com/…/item-2…', 'https://example.com/…/item-11…', 'https://example.com/…/item-12…']);
+    expect(cuts).toEqual(['https://example.com/…ory/item-1…', 'https://example.com/…ory/item-2…', 'https://example.com/…ry/item-11…', 'https://example.com/…ry/item-12…']);
     // What the column may not shrink below to keep them apart: host, …, last part, ….
     expect(cutNeed(links[2], shared[2])).toBe('https://example.com/…item-11…'.length);
   });
