@@ -7,7 +7,7 @@ import stringWidth from 'string-width';
 
 /**
  * Cells a string takes (colour codes not counted): CJK and emoji two each,
- * combining marks none. test/output/table.test.ts names where string-width 4
+ * combining marks none. test/output/width.test.ts names where string-width 4
  * is wrong (zero-width spaces, emoji newer than Unicode 12).
  */
 export function cellWidth(text: string): number {
