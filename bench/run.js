@@ -264,6 +264,12 @@ const ROWS = {
     return startupRow('sandbox', '`smslink --sandbox link get <id>` / `node -e 0`', 3.0, await startup(['--sandbox', 'link', 'get', '1']));
   },
 
+  /** A table drawn: cli-table3 is loaded on first use (-o table, as a terminal would get one). */
+  async 'sandbox-list'() {
+    for (const item of ['spring', 'summer', 'autumn']) await smslink(['--sandbox', 'link', 'create', `https://example.com/products/${item}?utm_source=sms`, '-q']);
+    return startupRow('sandbox-list', '`smslink --sandbox link list -o table` / `node -e 0`', 3.0, await startup(['--sandbox', 'link', 'list', '-o', 'table']));
+  },
+
   /**
    * Three bulk runs, each paired with an autocannon run of the same request
    * right before or after it (alternately, so that a drift of the machine

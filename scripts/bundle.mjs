@@ -6,9 +6,10 @@
 //   run.cjs            src/cli/run.ts and what it imports, and commander
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically (undici,
-//                      conf, chalk, csv-parse, yaml) or require on first use
-//                      (qs, src/client/qs.ts): read when a command first needs
-//                      it, so --help never reads any of them
+//                      conf, chalk, csv-parse, yaml, cli-table3, string-width)
+//                      or require on first use (qs, src/client/qs.ts): read
+//                      when a command first needs it, so --help never reads
+//                      any of them
 //
 // libsql's JS is bundled into emulator.cjs with scripts/libsql-native.cjs in
 // place of its two libc detectors (that file says why); its native binary
@@ -22,7 +23,7 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
-const VENDOR = ['undici', 'conf', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs'];
+const VENDOR = ['undici', 'conf', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs', 'cli-table3', 'string-width'];
 /** The vendor file of a package: vendor/csv-parse-sync.cjs for csv-parse/sync. */
 const vendorFile = (name) => `vendor/${name.replace(/\//g, '-')}`;
 
@@ -67,11 +68,18 @@ const ownFiles = {
   },
 };
 
-/** Each vendor file re-exports its package. */
+/**
+ * Each vendor file re-exports its package. cli-table3 measures with the
+ * string-width our layout measures with: one copy, vendor/string-width.cjs.
+ * Its colours (@colors/colors) are never asked for: smslink's tables colour
+ * their own cells.
+ */
 const vendorEntries = {
   name: 'vendor-entries',
   setup(b) {
     b.onResolve({ filter: /^vendor:/ }, (args) => ({ path: args.path.slice(7), namespace: 'vendor' }));
+    b.onResolve({ filter: /^string-width$/ }, (args) => (args.importer.includes('cli-table3') ? { path: './string-width.cjs', external: true } : undefined));
+    b.onResolve({ filter: /^@colors\/colors/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js', resolveDir: root }));
   },
 };
