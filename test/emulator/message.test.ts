@@ -421,11 +421,12 @@ describe('Message/List', () => {
     expect(await texts({ criteria: { statusUpdateTsFrom: '2025-02-01 09:07:02', statusUpdateTsTo: '2025-02-01 09:07:02' } })).toEqual(['epsilon']);
   });
 
-  it('pages and sorts by each of the eight fields', async () => {
+  it('pages and sorts by each of the eight fields, and by id as the live service does', async () => {
     const firstPage = await list({ pagination: { pageSize: 25, currentPage: 0 } });
     expect(firstPage.items[0].id).toBe(sent.rejected.messageId);
     expect((await list({ pagination: { currentPage: 1 } })).items).toEqual([]);
     const fields: Array<[string, keyof MessageJson, boolean]> = [
+      ['id', 'id', true],
       ['campaignId', 'campaignId', true],
       ['from', 'from', false],
       ['to', 'to', false],
