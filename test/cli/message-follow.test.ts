@@ -131,6 +131,17 @@ describe('message list --follow', () => {
     expect(csv.stdout).toBe(`event,id,status,previousStatus\nnew,${nextId},NEW,\nstatus,${nextId},REJECTD,NEW\n`);
   }, 90_000);
 
+  it('--jq filters each record as it comes', async () => {
+    const f = follow(['--jq', 'select(.event == "status") | "\\(.id) \\(.previousStatus) -> \\(.status)"']);
+    await until(() => lists() >= 1, 'the first list');
+    const id = (await send('77011231111')).data as { messageId: string };
+    await polls(2);
+    emu.clock.advance(60_000);
+    await polls(3);
+    const r = await f.stop();
+    expect(r).toMatchObject({ code: 0, stdout: `${id.messageId} NEW -> UNDELIV\n` });
+  }, 60_000);
+
   it('at a terminal prints a line per event, new and status told apart', async () => {
     const f = follow(['--no-color'], { tty: true, columns: 100 });
     await until(() => lists() >= 1, 'the first list');
