@@ -7,6 +7,7 @@ import { FINAL_STATUSES } from '../catalog/codes.js';
 import { messageList, messageStatus } from '../catalog/message.js';
 import type { Message, MessageStatusRecord, Page } from '../catalog/types.js';
 import type { SmsLinkClient } from '../client/client.js';
+import { ApiError, TransportError } from '../client/errors.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { tone } from '../output/color.js';
 import type { Row, View } from '../output/format.js';
@@ -109,7 +110,7 @@ async function newMessages(client: SmsLinkClient, query: Record<string, unknown>
   return fresh.reverse();
 }
 
-/** Status changes of the printed messages not yet final, asked 100 ids at a time. */
+/** Status changes of the printed messages not yet final, asked 100 ids at a time (track() them once printed). */
 async function statusChanges(client: SmsLinkClient, seen: Seen): Promise<Row[]> {
   const changes: Row[] = [];
   for (const part of chunk([...seen.pending.keys()], idLimit(messageStatus))) {
@@ -120,9 +121,7 @@ async function statusChanges(client: SmsLinkClient, seen: Seen): Promise<Row[]> 
     for (const rec of records) {
       const before = seen.pending.get(Number(rec.id));
       if (!before || before.status === rec.status) continue;
-      const change = { ...before, ...rec, event: 'status', previousStatus: before.status };
-      changes.push(change);
-      track(seen, change);
+      changes.push({ ...before, ...rec, event: 'status', previousStatus: before.status });
     }
   }
   return changes;
@@ -135,10 +134,21 @@ function track(seen: Seen, row: Row): void {
   else seen.pending.set(id, row);
 }
 
+/** The next pause: back to the first after activity, else half as long again, up to MAX_PAUSE_MS (or the first, if longer). */
+export function nextPause(pause: number, first: number, active: boolean): number {
+  return active ? first : Math.min(Math.max(MAX_PAUSE_MS, first), Math.round(pause * 1.5));
+}
+
 /**
- * Follows until Ctrl-C (exit 0: following is the point) or the first error a
- * retry did not mend (an auth failure ends it with exit 4, as any command).
+ * A failure the client's retries did not mend but that says nothing about the
+ * key or the request (network, HTTP 5xx, code 30 or 999): following outlasts
+ * it. Anything else (an auth failure: exit 4) ends the run as in any command.
  */
+function outlasts(err: unknown): boolean {
+  return (err instanceof TransportError && err.kind !== 'aborted') || (err instanceof ApiError && (err.code === 30 || err.code === 999));
+}
+
+/** Follows until Ctrl-C (exit 0: following is the point) or an error it does not outlast. */
 async function follow(ctx: RunContext, opts: CliValues): Promise<number> {
   for (const [key, flag] of Object.entries(PAGING_FLAGS)) {
     if (opts[key] !== undefined) throw new UsageError(`--follow reads the newest messages itself; it cannot be combined with ${flag}`);
@@ -155,15 +165,28 @@ async function follow(ctx: RunContext, opts: CliValues): Promise<number> {
     const seen: Seen = { ids: new Set(), start: Math.max(0, ...(start?.items ?? []).map((m) => Number(m.id))), pending: new Map() };
     if (ctx.io.stderr.isTTY) ctx.note('Following messages: new ones and their status changes (Ctrl-C to stop).');
     let pause = first;
+    let failing = false;
     while (!signal?.aborted) {
       await sleep(pause, signal);
       if (signal?.aborted) break;
-      const changes = await statusChanges(client, seen);
-      const fresh = (await newMessages(client, query, seen)).map((m) => ({ event: 'new', ...m }));
-      for (const m of fresh) track(seen, m);
-      const events = [...changes, ...fresh];
+      let events: Row[];
+      try {
+        const changes = await statusChanges(client, seen);
+        const fresh = (await newMessages(client, query, seen)).map((m) => ({ event: 'new', ...m }));
+        events = [...changes, ...fresh];
+      } catch (err) {
+        if (signal?.aborted || !outlasts(err)) throw err;
+        // Said once per outage; what was missed is printed when the service answers again.
+        if (!failing) await ctx.warn(`${(err as Error).message}; still following, asking again every ${MAX_PAUSE_MS / 1000}s at most`);
+        failing = true;
+        pause = nextPause(pause, first, false);
+        continue;
+      }
+      if (failing) ctx.note('The service answers again; still following.');
+      failing = false;
+      for (const event of events) track(seen, event);
       if (events.length) await printer.print(events);
-      pause = events.length ? first : Math.min(Math.max(MAX_PAUSE_MS, first), Math.round(pause * 1.5));
+      pause = nextPause(pause, first, events.length > 0);
     }
   } catch (err) {
     // Ctrl-C, or the reader of our output gone (`| head -1`), while a request was in flight.

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceExchange } from '../../src/emulator/server.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { binEnv, runCli, type RunOptions } from '../helpers/run-cli.js';
+import { nextPause } from '../../src/cli/follow.js';
 
 const BIN = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
 
@@ -16,13 +17,21 @@ let emu: TestEmulator;
 let seen: string[];
 /** While set, every service request is answered with code 8 (the key no longer works). */
 let refuse = false;
+/** While set, the follow's requests (not the test's sends) get an HTTP 503 from a proxy in the way. */
+let outage = false;
 
 beforeEach(async () => {
   seen = [];
   refuse = false;
+  outage = false;
   emu = await startTestEmulator({
     hooks: {
-      before({ res }: ServiceExchange) {
+      before({ res, path }: ServiceExchange) {
+        if (outage && !/send/i.test(path)) {
+          seen.push('503');
+          res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503 Service Unavailable</body></html>');
+          return true;
+        }
         if (!refuse) return false;
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 8, data: null, message: 'failed.api.auth' }));
         return true;
@@ -167,6 +176,38 @@ describe('message list --follow', () => {
     const r = await f.running;
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/code 8 \(authentication failed/);
+  }, 60_000);
+
+  it('outlasts an outage (HTTP 503 after the retries), saying so once, and prints what came meanwhile', async () => {
+    const f = follow(['-o', 'ndjson', '--retries', '0']);
+    await until(() => lists() >= 1, 'the first list');
+    outage = true;
+    await until(() => seen.filter((p) => p === '503').length >= 2, 'two failed polls');
+    const sent = await send('77011234567');
+    outage = false;
+    const id = Number((sent.data as { messageId: string }).messageId);
+    await until(() => lists() >= 3, 'polls after the outage');
+    await polls(1);
+    const r = await f.stop();
+    expect(r.code).toBe(0);
+    expect(records(r.stdout)).toEqual([expect.objectContaining({ event: 'new', id })]);
+    expect(r.stderr.match(/warning: .*HTTP 503.*; still following/g)).toHaveLength(1);
+    expect(r.stderr).toContain('The service answers again; still following.');
+  }, 90_000);
+
+  it('asks less often while nothing changes (1.5 times longer each time, up to 10s), and at once again after activity', async () => {
+    expect([1000, 1500, 2250, 3375, 5063, 7595, 10_000].map((p) => nextPause(p, 1000, false))).toEqual([1500, 2250, 3375, 5063, 7595, 10_000, 10_000]);
+    expect(nextPause(10_000, 1000, true)).toBe(1000);
+    // An --interval longer than 10s stays as given.
+    expect(nextPause(30_000, 30_000, false)).toBe(30_000);
+    // Idle for 6 s from 500ms: 500, 750, 1125, 1688, 2531 ms pauses make 5 polls at most; without back-off there would be 12.
+    const f = follow(['-o', 'ndjson']);
+    await until(() => lists() >= 1, 'the first list');
+    const from = lists();
+    await new Promise((r) => setTimeout(r, 6000));
+    const idle = lists() - from;
+    await f.stop();
+    expect(idle).toBeLessThanOrEqual(6);
   }, 60_000);
 
   it('refuses flags that choose pages or order, and --interval without --follow (exit 2, nothing sent)', async () => {
