@@ -140,6 +140,17 @@ describe('message list --follow', () => {
     expect(csv.stdout).toBe(`event,id,status,previousStatus\nnew,${nextId},NEW,\nstatus,${nextId},REJECTD,NEW\n`);
   }, 90_000);
 
+  it('-q prints the id of each new message, once, and no status changes', async () => {
+    const f = follow(['-q']);
+    await until(() => lists() >= 1, 'the first list');
+    const id = ((await send('77011234567')).data as { messageId: string }).messageId;
+    await polls(2);
+    emu.clock.advance(60_000);
+    await polls(3);
+    const r = await f.stop();
+    expect(r).toMatchObject({ code: 0, stdout: `${id}\n` });
+  }, 60_000);
+
   it('--jq filters each record as it comes', async () => {
     const f = follow(['--jq', 'select(.event == "status") | "\\(.id) \\(.previousStatus) -> \\(.status)"']);
     await until(() => lists() >= 1, 'the first list');
