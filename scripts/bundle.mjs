@@ -6,8 +6,9 @@
 //   run.cjs            src/cli/run.ts and what it imports, and commander
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically (undici,
-//                      conf, chalk, csv-parse, yaml, jq-wasm): required when a command
-//                      first needs it, so --help and `link get` never read it
+//                      conf, chalk, csv-parse, yaml, jq-wasm) or require on first use
+//                      (qs, src/client/qs.ts): read when a command first needs
+//                      it, so --help never reads any of them
 //
 // libsql's JS is bundled into emulator.cjs with scripts/libsql-native.cjs in
 // place of its two libc detectors (that file says why); its native binary
@@ -21,7 +22,7 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
-const VENDOR = ['undici', 'conf', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'jq-wasm'];
+const VENDOR = ['undici', 'conf', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs', 'jq-wasm'];
 /** The vendor file of a package: vendor/csv-parse-sync.cjs for csv-parse/sync. */
 const vendorFile = (name) => `vendor/${name.replace(/\//g, '-')}`;
 
@@ -89,6 +90,18 @@ const bundledLibsql = {
 };
 
 /**
+ * src/client/qs.ts (a run-time require for the tsc build) becomes a require
+ * of vendor/qs.cjs, read when the first form is written or read: one copy
+ * of qs for run.cjs and emulator.cjs, and none in either.
+ */
+const requiredQs = {
+  name: 'required-qs',
+  setup(b) {
+    b.onLoad({ filter: /src\/client\/qs\.ts$/ }, () => ({ contents: "let qs;\nexport const loadQs = () => (qs ??= require('vendor-file:qs'));\n", loader: 'js' }));
+  },
+};
+
+/**
  * commander requires node:child_process at its top level, for executable
  * subcommands smslink has none of: here it is required on first use. Worth
  * ~2-3 ms of every command (`--help`: 35.3 against 38.4 ms; remeasure:
@@ -105,8 +118,8 @@ const lazyChildProcess = {
 rmSync(`${root}${outdir}`, { recursive: true, force: true });
 const builds = await Promise.all([
   build({ ...common, entryPoints: Object.fromEntries(VENDOR.map((name) => [vendorFile(name), `vendor:${name}`])), plugins: [vendorEntries] }),
-  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [ownFiles, lazyChildProcess] }),
-  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, plugins: [bundledLibsql, ownFiles] }),
+  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [requiredQs, ownFiles, lazyChildProcess] }),
+  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, plugins: [bundledLibsql, requiredQs, ownFiles] }),
 ]);
 
 const contents = {};

@@ -21,6 +21,13 @@ import { parseDuration, sleep } from './wait.js';
 const FOLLOW_COLUMNS = ['event', 'id', 'to', 'from', 'status', 'previousStatus', 'segNum', 'startSendTs', 'statusUpdateTs', 'text'];
 /** With nothing new, the pause between polls grows by half up to this (or --interval, if longer); activity resets it. */
 const MAX_PAUSE_MS = 10_000;
+/**
+ * Newest first, by the contract's fields: each single send is a campaign of
+ * its own, so the newest campaigns hold the newest messages (the live
+ * service also sorts by id, but the contract does not name it, so the
+ * client refuses it).
+ */
+const NEWEST_FIRST = { campaignId: 'DESC' };
 /** Flags of `message list` that choose pages or order: --follow reads the newest messages itself. */
 const PAGING_FLAGS: Record<string, string> = { all: '--all', limit: '--limit', currentPage: '--page', pageSize: '--page-size', sort: '--sort' };
 
@@ -154,14 +161,14 @@ async function follow(ctx: RunContext, opts: CliValues): Promise<number> {
     if (opts[key] !== undefined) throw new UsageError(`--follow reads the newest messages itself; it cannot be combined with ${flag}`);
   }
   const first = pauseOf(opts);
-  const query = { ...inputFrom(messageList, [], opts, [], ctx.now()), pageSize: 100, sort: { id: 'DESC' } };
+  const query = { ...inputFrom(messageList, [], opts, [], ctx.now()), pageSize: 100, sort: NEWEST_FIRST };
   if (ctx.globals.dryRun) return (await dryRun(ctx, messageList, query), EXIT.OK);
   const printer = await printerFor(ctx);
   const client = await ctx.client();
   const signal = ctx.io.signal;
   try {
     // The account's newest message now marks the start (whatever the filters): only what comes after it is printed.
-    const start = (await client.call(messageList, { pageSize: 25, currentPage: 0, sort: { id: 'DESC' } })) as Page<Message> | null;
+    const start = (await client.call(messageList, { pageSize: 25, currentPage: 0, sort: NEWEST_FIRST })) as Page<Message> | null;
     const seen: Seen = { ids: new Set(), start: Math.max(0, ...(start?.items ?? []).map((m) => Number(m.id))), pending: new Map() };
     if (ctx.io.stderr.isTTY) ctx.note('Following messages: new ones and their status changes (Ctrl-C to stop).');
     let pause = first;

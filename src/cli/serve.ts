@@ -180,6 +180,12 @@ links with their clicks, campaigns, accounts, the request log and controls,
 updated live. The control API for tests: GET /_emulator/messages, POST
 /_emulator/reset, /_emulator/clock {"advance": SECONDS}, /_emulator/faults
 {"rate": P, "kinds": [...]}. \`smslink serve init\` writes a starter seed file.
+
+It reads requests as the live service does: output and api may be left out,
+and an empty optional parameter (from=, data[expirationDate]=) is no
+parameter. So public client libraries work against it unchanged: give them
+http://127.0.0.1:<port> as their server (mobizon-node: setConfig({ apiServer,
+apiKey }); mobizon: the testBaseUrl parameter, http://127.0.0.1:<port>/service/).
 ${examples([
   'smslink serve',
   'smslink serve init && smslink serve --seed smslink-seed.yaml --db :memory:',

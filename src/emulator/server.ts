@@ -20,7 +20,7 @@ import { fail, RawJson, type Answer, type Handler, type EmulatorSettings } from 
 import { LINK_HANDLERS } from './service/link.js';
 import { MESSAGE_HANDLERS } from './service/message.js';
 import { CODE_PATH, visit } from './service/redirect.js';
-import { fromWire, parseForm, type FormObject } from './service/wire.js';
+import { FormLimitError, fromWire, parseRequest, type FormObject } from './service/wire.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -146,9 +146,8 @@ export function servicePath(path: string): string | null {
  */
 export function serviceReply(parts: ServerParts, path: string, query: string, body: string): Reply {
   try {
-    const params = parseForm(query);
-    if (body) parseForm(body, params);
-    const answer = guarded(parts, path, params);
+    const { params, refused } = decodeRequest(query, body);
+    const answer = refused ?? guarded(parts, path, params);
     parts.activity?.record({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code: answer.code, status: 200, fault: null });
     return reply(answer);
   } catch (err) {
@@ -159,13 +158,14 @@ export function serviceReply(parts: ServerParts, path: string, query: string, bo
 
 /** Carries out one /service/ request whose parameters are decoded. */
 export function service(parts: ServerParts, spelled: string, params: FormObject): Answer {
-  const output = params.output;
+  // output and api are optional on the live service, json and v1 when absent or empty (real-service-notes.md).
+  const output = params.output || 'json';
   if (typeof output !== 'string' || output.toLowerCase() !== 'json') {
     return fail(6, 'unsupported output format: this service answers output=json');
   }
   const accountId = parts.keys.account(params.apiKey);
   if (accountId === null) return fail(8, 'failed.api.auth', []);
-  if (params.api !== undefined && params.api !== 'v1') return fail(5, 'unknown API version: send api=v1');
+  if ((params.api || 'v1') !== 'v1') return fail(5, 'unknown API version: send api=v1');
   const path = spelled.toLowerCase();
   const route = parts.routes.get(path);
   if (!route) {
@@ -178,9 +178,19 @@ export function service(parts: ServerParts, spelled: string, params: FormObject)
   if (problems.length) return answerIssues(op, problems.map((p) => ({ key: p.key, wire: p.key, rule: p.rule, code: 1 })));
   const s = parts.settings;
   const now = s.clock.now();
-  const { values, issues } = validateInput(op, input, { now: new Date(now), toInstant: s.tz.toInstant });
+  const { values, issues } = validateInput(op, input, { now: new Date(now), toInstant: s.tz.toInstant, live: true });
   if (issues.length) return answerIssues(op, issues);
   return handler({ settings: s, accountId, now, values });
+}
+
+/** A request's parameters; one past the form's limits (wire.ts) is refused with code 12, and has none. */
+function decodeRequest(query: string, body: string): { params: FormObject; refused: Answer | null } {
+  try {
+    return { params: parseRequest(query, body), refused: null };
+  } catch (err) {
+    if (err instanceof FormLimitError) return { params: {}, refused: fail(12, err.message, { request: err.message }) };
+    throw err;
+  }
 }
 
 function guarded(parts: ServerParts, path: string, params: FormObject): Answer {
@@ -198,8 +208,7 @@ function guarded(parts: ServerParts, path: string, params: FormObject): Answer {
 
 async function answerService(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): Promise<void> {
   const exchange: ServiceExchange = { req, res, path };
-  const params = parseForm(query);
-  if (body) parseForm(body, params);
+  const { params, refused } = decodeRequest(query, body);
   const log = (code: number | null) =>
     parts.activity?.record({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code, status: res.headersSent ? res.statusCode : 0, fault: exchange.fault ?? null });
   const hooks = parts.hooks;
@@ -207,7 +216,7 @@ async function answerService(parts: ServerParts, req: IncomingMessage, res: Serv
     log(exchange.fault === 'code30' ? 30 : null);
     return;
   }
-  const answer = guarded(parts, path, params);
+  const answer = refused ?? guarded(parts, path, params);
   const text = envelope(answer);
   if (hooks?.after && (await hooks.after(exchange, { status: 200, body: text }))) {
     log(answer.code);

@@ -1,5 +1,6 @@
 // Design rule 7, kept from regressing: what the bin loads for `--version` and
-// `--help` never includes undici, conf, libsql, the emulator or jq.
+// `--help` never includes undici, conf, libsql, the emulator, jq or qs (a
+// form encoder, loaded when the first request is built).
 // The real bin runs with a preload that records every module file it loads;
 // a file of the bundle (dist/bundle/, built by global-setup) stands for the
 // sources and packages esbuild put in it (dist/bundle/contents.json). The
@@ -74,7 +75,18 @@ describe('modules loaded by the bin', () => {
       expect(status, args.join(' ')).toBe(0);
       expect(modules.has('commander'), args.join(' ')).toBe(true); // the bundle's files are read through contents.json
       expect(heavyIn(modules), args.join(' ')).toEqual([]);
+      expect(modules.has('qs'), args.join(' ')).toBe(false);
     }
+  });
+
+  it('loads qs when a request is built, and not for a command that sends nothing', async () => {
+    const env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'TraceKey0123456789' };
+    const sent = await loadedBy(['link', 'get', '417863'], env);
+    expect(sent.status).toBe(0);
+    expect(sent.modules.has('qs')).toBe(true);
+    const local = await loadedBy(['config', 'list'], env);
+    expect(local.status).toBe(0);
+    expect(local.modules.has('qs')).toBe(false);
   });
 
   it('the same probe sees undici for a bulk run and a proxy (a single request needs neither), and libsql and the emulator with --sandbox', async () => {

@@ -235,7 +235,7 @@ describe('message list --follow', () => {
     }
     const dry = await runCli(['message', 'list', '--follow', '--to', '7701', '--dry-run', '-o', 'json'], { env });
     expect(dry.code).toBe(0);
-    expect(JSON.parse(dry.stdout).fields).toMatchObject({ 'criteria[to]': '7701', 'pagination[pageSize]': '100', 'sort[id]': 'DESC' });
+    expect(JSON.parse(dry.stdout).fields).toMatchObject({ 'criteria[to]': '7701', 'pagination[pageSize]': '100', 'sort[campaignId]': 'DESC' });
     expect(seen).toEqual([]);
   });
 

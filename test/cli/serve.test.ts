@@ -36,6 +36,19 @@ async function serveInProcess(args: string[], env: Record<string, string> = {}) 
 }
 
 describe('smslink serve', () => {
+  it('answers a GET without output and api, with an empty from, as public client libraries send it, and its help says so', async () => {
+    const s = await serveInProcess(['--db', ':memory:', '--api-key', 'key-one-123456']);
+    try {
+      const res = await request(`${s.url}/service/message/sendsmsmessage?recipient=77011234567&from=&text=hi&apiKey=key-one-123456`);
+      expect(await res.body.json()).toMatchObject({ code: 0, data: { messageId: expect.stringMatching(/^\d+$/), status: 2 } });
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+    const help = await runCli(['serve', '--help']);
+    expect(help.stdout).toContain('output and api may be left out');
+    expect(help.stdout).toContain('setConfig({ apiServer');
+  });
+
   it('prints where it listens and its keys, serves every key, and stops with exit 0', async () => {
     const s = await serveInProcess(['--db', ':memory:', '--api-key', 'key-one-123456', '--api-key', 'key-two-123456']);
     expect(s.output().split('\n').slice(0, 2)).toEqual([`listening on ${s.url}`, 'accepting API keys: key-one-123456, key-two-123456']);
