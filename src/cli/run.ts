@@ -48,6 +48,7 @@ export interface GlobalOptions {
   output?: string;
   json?: boolean;
   fields?: string;
+  jq?: string;
   quiet?: boolean;
   verbose?: boolean;
   dryRun?: boolean;
@@ -129,6 +130,7 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
     .addOption(settingFlag('output'))
     .option('--json', 'same as -o json')
     .option('--fields <list>', 'comma-separated columns or keys to show, in order')
+    .option('--jq <expr>', 'filter JSON output with a jq expression (implies -o json; strings print without quotes)')
     .option('-q, --quiet', 'print only the main value of each result, one per line')
     .option('--no-color', 'never colour the output')
     .option('--no-pager', 'never page output (also SMSLINK_PAGER=cat)')
@@ -158,6 +160,7 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
       'smslink link list --query promo --sort createTs:desc',
       'smslink message send --to +77011234567 --text "Your code is 4711"',
       'smslink message status 123456 -q',
+      "smslink link list --all --jq '.[] | select(.clickCnt > 0) | .shortLink'",
     ]) +
       `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE)\n> config profile > default.\n\n${EXIT_CODES_HELP}\n`,
   );
@@ -202,6 +205,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const keys = (apiKey as unknown as string[] | undefined) ?? [];
     ctx = new RunContext(io, { ...globals, apiKey: keys.at(-1), apiKeys: keys });
     ctx.command = cmd.parent?.parent ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
+    if (globals.jq !== undefined) await ctx.useJq(globals.jq);
     const result = await action(ctx);
     code = typeof result === 'number' ? result : EXIT.OK;
   };

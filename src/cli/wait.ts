@@ -37,7 +37,7 @@ export interface WaitResult {
 }
 
 /** Waits ms, or less when the signal aborts (no listener is left behind). */
-async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   const { setTimeout: wait } = await import('node:timers/promises');
   await wait(ms, undefined, { signal }).catch(() => undefined);
 }
