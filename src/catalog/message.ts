@@ -4,7 +4,8 @@ import { CAMPAIGN_STATUSES, MESSAGE_STATUS_WORDS, MESSAGE_STATUSES } from './cod
 import { currentPageParam, datetimeRange, MESSAGE_SHAPE, pageShape, pageSizeParam, sortParam } from './shared.js';
 import { define, type InputOf, type Message, type MessageStatusRecord, type Page, type SendMessageResult } from './types.js';
 
-export const MESSAGE_SORT_FIELDS = ['campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum'] as const;
+// id: the live service sorts by it too (real-service-notes.md); `sync` pages by it.
+export const MESSAGE_SORT_FIELDS = ['id', 'campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum'] as const;
 export type MessageSortField = (typeof MESSAGE_SORT_FIELDS)[number];
 
 const HOUR = 3_600_000;

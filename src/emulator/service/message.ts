@@ -29,6 +29,7 @@ function shortenLinks(s: EmulatorSettings, accountId: number, now: number, campa
 }
 
 const SORT_COLUMNS: Record<string, string> = {
+  id: 'id',
   campaignId: 'campaign_id',
   from: 'sender',
   to: 'recipient',
