@@ -97,6 +97,8 @@ export function mirrorPath(env: Record<string, string | undefined>, source: Mirr
 export type MessageItem = Record<string, unknown>;
 
 const str = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
+/** A wire time; the contract writes GetSMSStatus times `YYYY-MM-DD HH-MM-SS`, which is read as the usual form. */
+const time = (v: unknown): string | null => str(v)?.replace(/^(\d{4}-\d{2}-\d{2}) (\d{2})-(\d{2})-(\d{2})$/, '$1 $2:$3:$4') ?? null;
 const int = (v: unknown): number | null => (v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
 
 export class Mirror {
@@ -154,8 +156,8 @@ export class Mirror {
           Number(m.segUserBuy ?? 0) || 0,
           str(m.countryA2),
           str(m.operatorName),
-          str(m.startSendTs),
-          str(m.statusUpdateTs),
+          time(m.startSendTs),
+          time(m.statusUpdateTs),
         );
       }
       if (firstPage !== undefined) this.db.prepare('INSERT OR IGNORE INTO first_pages (page) VALUES (?)').run(firstPage);
@@ -169,7 +171,7 @@ export class Mirror {
     this.db.transaction(() => {
       for (const r of records) {
         const status = str(r.status);
-        changed += update.run(status, status !== null && FINAL_STATUSES.has(status) ? 1 : 0, int(r.segNum), str(r.startSendTs), str(r.statusUpdateTs), int(r.id)).changes;
+        changed += update.run(status, status !== null && FINAL_STATUSES.has(status) ? 1 : 0, int(r.segNum), time(r.startSendTs), time(r.statusUpdateTs), int(r.id)).changes;
       }
     }).immediate();
     return changed;
