@@ -29,7 +29,7 @@ export function searchMirror(mirror: Mirror, text: string, opts: { to?: string; 
   if (query === null) return [];
   const toFilter = opts.to ? ' AND instr(m.recipient, ?) > 0' : '';
   const messages = mirror.all<{ id: number; recipient: string; start_send_ts: string | null; status: string | null; text: string; rank: number }>(
-    `SELECT m.id, m.recipient, m.start_send_ts, m.status, m.text, bm25(messages_fts) AS rank
+    `SELECT m.id, m.recipient, m.start_send_ts, m.status, m.text, messages_fts.rank AS rank
      FROM messages_fts JOIN messages AS m ON m.id = messages_fts.rowid
      WHERE messages_fts MATCH ?${toFilter} ORDER BY rank LIMIT ?`,
     ...(opts.to ? [query, opts.to, opts.limit] : [query, opts.limit]),
@@ -38,7 +38,7 @@ export function searchMirror(mirror: Mirror, text: string, opts: { to?: string; 
   // Links have no recipient: a search for one number's messages leaves them out.
   if (!opts.to) {
     const links = mirror.all<{ id: number; short_link: string | null; create_ts: string | null; full_link: string; comment: string | null; rank: number }>(
-      `SELECT l.id, l.short_link, l.create_ts, l.full_link, l.comment, bm25(links_fts) AS rank
+      `SELECT l.id, l.short_link, l.create_ts, l.full_link, l.comment, links_fts.rank AS rank
        FROM links_fts JOIN links AS l ON l.id = links_fts.rowid
        WHERE links_fts MATCH ? ORDER BY rank LIMIT ?`,
       query,

@@ -159,21 +159,23 @@ async function newMessages(mirror: Mirror, service: MirrorService, limiter: Limi
   mirror.set('watermark', top);
 }
 
+/**
+ * A step that sends `ids` `size` at a time (GetSMSStatus 100, GetStats 5),
+ * under the limiter, as one more step of the progress bar.
+ */
+async function inChunks(limiter: Limiter, opts: SyncOptions, name: string, ids: readonly number[], size: number, fn: (chunk: number[]) => Promise<void>): Promise<void> {
+  const chunks = Array.from({ length: Math.ceil(ids.length / size) }, (_, i) => ids.slice(i * size, (i + 1) * size));
+  const step: SyncStep = { name, total: chunks.length, done: 0, inFlight: 0 };
+  opts.onStep?.(step);
+  await runAll(limiter, opts.concurrency, chunks.map((chunk) => () => fn(chunk)), step, opts.onStep);
+}
+
 /** Statuses of the messages not yet final, 100 ids a request (Message/GetSMSStatus). */
 async function refreshStatuses(mirror: Mirror, service: MirrorService, limiter: Limiter, opts: SyncOptions, summary: SyncSummary): Promise<void> {
   const ids = mirror.all<{ id: number }>('SELECT id FROM messages WHERE final = 0 ORDER BY id').map((r) => r.id);
-  const chunks = Array.from({ length: Math.ceil(ids.length / STATUS_CHUNK) }, (_, i) => ids.slice(i * STATUS_CHUNK, (i + 1) * STATUS_CHUNK));
-  const step: SyncStep = { name: 'statuses', total: chunks.length, done: 0, inFlight: 0 };
-  opts.onStep?.(step);
-  await runAll(
-    limiter,
-    opts.concurrency,
-    chunks.map((chunk) => async () => {
-      summary.statusesRefreshed += mirror.storeStatuses(await service.messageStatuses(chunk));
-    }),
-    step,
-    opts.onStep,
-  );
+  await inChunks(limiter, opts, 'statuses', ids, STATUS_CHUNK, async (chunk) => {
+    summary.statusesRefreshed += mirror.storeStatuses(await service.messageStatuses(chunk));
+  });
 }
 
 /** Every link (its click count), then clicks per day of those whose count moved since they were last fetched. */
@@ -196,24 +198,15 @@ async function syncLinks(mirror: Mirror, service: MirrorService, limiter: Limite
   summary.links = ids.length;
 
   const moved = mirror.all<{ id: number }>('SELECT id FROM links WHERE click_cnt > 0 AND stats_click_cnt IS NOT click_cnt ORDER BY id').map((r) => r.id);
-  const chunks = Array.from({ length: Math.ceil(moved.length / STATS_CHUNK) }, (_, i) => moved.slice(i * STATS_CHUNK, (i + 1) * STATS_CHUNK));
   const from = new Date(opts.now.getTime());
   from.setDate(from.getDate() - (STATS_DAYS - 1));
   const dateFrom = `${formatDateTime(from).slice(0, 10)} 00:00:00`;
-  const stats: SyncStep = { name: 'link clicks', total: chunks.length, done: 0, inFlight: 0 };
-  opts.onStep?.(stats);
-  await runAll(
-    limiter,
-    opts.concurrency,
-    chunks.map((chunk) => async () => {
-      const keyed = keyStats(chunk, await service.linkStats({ ids: chunk, type: 'daily', dateFrom, dateTo: formatDateTime(opts.now) }));
-      const rows = keyed.rows.flatMap((row) =>
-        chunk.map((id) => ({ linkId: id, day: String(row.period).slice(0, 10), clicks: Number(row[`clicks_${id}`] ?? 0), redirects: Number(row[`redirects_${id}`] ?? 0) })),
-      );
-      mirror.storeLinkClicks(rows, chunk);
-      summary.linkStatsFetched += chunk.length;
-    }),
-    stats,
-    opts.onStep,
-  );
+  await inChunks(limiter, opts, 'link clicks', moved, STATS_CHUNK, async (chunk) => {
+    const keyed = keyStats(chunk, await service.linkStats({ ids: chunk, type: 'daily', dateFrom, dateTo: formatDateTime(opts.now) }));
+    const rows = keyed.rows.flatMap((row) =>
+      chunk.map((id) => ({ linkId: id, day: String(row.period).slice(0, 10), clicks: Number(row[`clicks_${id}`] ?? 0), redirects: Number(row[`redirects_${id}`] ?? 0) })),
+    );
+    mirror.storeLinkClicks(rows, chunk);
+    summary.linkStatsFetched += chunk.length;
+  });
 }

@@ -191,6 +191,15 @@ describe('sync and report delivery', () => {
     expect(table.stdout).toMatch(/age +0s ago/);
   });
 
+  it('--sync brings the mirror up to date first, with a progress bar on stderr at a terminal', async () => {
+    const cli = account();
+    const report = await cli(['report', 'delivery', '--sync', '--by', 'sender', ...ALL_TIME, '--json'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(report.code).toBe(0);
+    expect(report.stderr).toMatch(/^messages:\n/);
+    expect(report.stderr).toMatch(/\[[█░]+\] \d+\/\d+/);
+    expect(JSON.parse(report.stdout)).toEqual([expect.objectContaining({ sender: 'SMSLINK', messages: (await truth()).filter((m) => m.startSendTs).length })]);
+  });
+
   it('refuses a report before any sync, and bad flags, naming the flag and the rule', async () => {
     const cli = account();
     const none = await cli(['report', 'delivery']);
