@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `node bench/mirror.js`: the mirror's figures against the emulator. A seed
-// of 100,000 messages over 30 days (mixed statuses, countries, operators)
+// of 100,000 messages over 30 days (mixed statuses, countries, operators;
+// those of the last day partly still under way)
 // and 50 clicked links starts `smslink serve --db :memory:`; then the built
 // bin (`npm run build` first) runs: the first full sync, an incremental sync
 // after 1,000 new messages, `report delivery --by country` over the 100,000
@@ -42,15 +43,22 @@ Object.assign(env, { SMSLINK_CONFIG_DIR: join(tmp, 'config'), SMSLINK_DATA_DIR: 
 
 /** Numbers of each country and operator the emulator knows (src/emulator/service/numbers.ts). */
 const PREFIXES = ['7701', '7705', '7707', '7700', '7916', '7903', '7926', '7900', '99890', '99893', '38050', '38067', '5511', '1212', '4915'];
-const STATUSES = ['DELIVRD', 'DELIVRD', 'DELIVRD', 'DELIVRD', 'DELIVRD', 'DELIVRD', 'UNDELIV', 'REJECTD', 'EXPIRED', 'ACCEPTD', 'ENQUEUD', 'PDLIVRD'];
+const FINAL = ['DELIVRD', 'DELIVRD', 'DELIVRD', 'DELIVRD', 'DELIVRD', 'DELIVRD', 'DELIVRD', 'UNDELIV', 'REJECTD', 'EXPIRED', 'DELETED'];
+/** Messages of the last day are still under way as often as not, as on a live account; older ones are final. */
+const RECENT = ['DELIVRD', 'ACCEPTD', 'ENQUEUD', 'PDLIVRD', 'UNDELIV', 'DELIVRD'];
 const TEXTS = ['Your code is {n}', 'Spring sale: {n}% off shoes', 'Пакет {n} доставлен', 'Reminder: appointment {n} tomorrow', 'Order {n} is on its way'];
+
+function when(i) {
+  const ago = Math.floor(((COUNT - i) / COUNT) * 30 * 86_400);
+  const pick = (list) => list[(i * 31 + Math.floor(i / PREFIXES.length)) % list.length];
+  return { ago, status: pick(ago < 86_400 ? RECENT : FINAL) };
+}
 
 function seed() {
   const messages = Array.from({ length: COUNT }, (_, i) => ({
     to: `${PREFIXES[i % PREFIXES.length]}${String(1_000_000 + ((i * 7919) % 9_000_000)).padStart(7, '0')}`,
     text: TEXTS[i % TEXTS.length].replace('{n}', String(i)),
-    status: STATUSES[(i * 31 + Math.floor(i / PREFIXES.length)) % STATUSES.length],
-    ago: Math.floor(((COUNT - i) / COUNT) * 30 * 86_400),
+    ...when(i),
   }));
   const links = Array.from({ length: 50 }, (_, i) => ({ fullLink: `https://example.com/offer/${i}`, comment: `offer ${i}`, clicks: (i * 13) % 40 }));
   const file = join(tmp, 'seed.json');
@@ -117,16 +125,18 @@ async function repeated(url, args) {
 async function main() {
   const rows = [];
   const row = (what, r, budget) => {
-    rows.push({ what, ms: Math.round(r.ms), rssMb: Math.round(r.rssMb * 10) / 10, budgetMs: budget ?? null });
+    rows.push({ what, ms: Math.round(r.ms), rssMb: Math.round(r.rssMb * 10) / 10, budgetMs: budget ?? null, ...(r.note ? { summary: r.note } : {}) });
     console.log(`${what.padEnd(58)} ${String(Math.round(r.ms)).padStart(7)} ms  ${(Math.round(r.rssMb * 10) / 10).toFixed(1).padStart(6)} MB${budget ? `  (budget ${budget} ms)` : ''}`);
+    if (r.note) console.log(`  ${JSON.stringify(r.note)}`);
   };
   const t0 = performance.now();
   const url = await serve(seed());
   console.log(`emulator seeded with ${COUNT} messages in ${Math.round(performance.now() - t0)} ms; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
   const conc = ['--concurrency', opts.concurrency];
-  row(`first sync of ${COUNT} messages (${opts.concurrency} in flight)`, await smslink(url, ['sync', '--json', ...conc]));
+  const synced = (r) => ({ ...r, note: JSON.parse(r.out) });
+  row(`first sync of ${COUNT} messages (${opts.concurrency} in flight)`, synced(await smslink(url, ['sync', '--json', ...conc])));
   await send(url, 1000);
-  row('incremental sync after 1,000 new messages', await smslink(url, ['sync', '--json', ...conc]));
+  row('incremental sync after 1,000 new messages', synced(await smslink(url, ['sync', '--json', ...conc])));
   row(`report delivery --by country over ${COUNT} (median of ${RUNS})`, await repeated(url, ['report', 'delivery', '--by', 'country', '--since', '31d', '--json']), 1000);
   row(`search "appointment" (median of ${RUNS})`, await repeated(url, ['search', 'appointment', '--json']), 200);
   row(`search "shoes" --to 7701 (median of ${RUNS})`, await repeated(url, ['search', 'shoes', '--to', '7701', '--json']), 200);
