@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runCli, tempDir, type RunOptions } from '../helpers/run-cli.js';
 import type { SeedMessageData } from '../../src/emulator/index.js';
+import { Mirror, mirrorPath } from '../../src/mirror/index.js';
 
 const KEY = 'MirrorTestKey0123456789abcdefABCDEF012345';
 const STATUSES = ['DELIVRD', 'DELIVRD', 'DELIVRD', 'UNDELIV', 'REJECTD', 'EXPIRED', 'ACCEPTD', 'ENQUEUD', 'DELIVRD', 'PDLIVRD'];
@@ -40,11 +41,31 @@ beforeAll(async () => {
 });
 afterAll(() => emu?.close());
 
+type Cli = ((args: string[], opts?: RunOptions) => ReturnType<typeof runCli>) & { data: string };
+
 /** A fresh data directory: its own mirror. */
-function account(): (args: string[], opts?: RunOptions) => ReturnType<typeof runCli> {
+function account(): Cli {
   const data = tempDir();
-  return (args, opts = {}) =>
+  const cli = (args: string[], opts: RunOptions = {}) =>
     runCli(['--base-url', emu.url, ...args], { now: () => new Date(emu.clock.now()), ...opts, env: { SMSLINK_API_KEY: KEY, SMSLINK_DATA_DIR: data, TZ: 'UTC', ...opts.env } });
+  return Object.assign(cli, { data });
+}
+
+/** Resolves once a sync running for `cli` has stored messages (so it holds the lock), however slow the machine. */
+async function whenSyncHasStored(cli: Cli): Promise<void> {
+  const path = mirrorPath({ SMSLINK_DATA_DIR: cli.data }, { baseUrl: emu.url, profile: 'default' });
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 25))) {
+    const mirror = Mirror.openExisting(path);
+    if (!mirror) continue;
+    try {
+      if (mirror.one<{ n: number }>('SELECT count(*) AS n FROM messages').n > 0) return;
+    } catch {
+      // the sync is still making its tables
+    } finally {
+      mirror.close();
+    }
+  }
+  throw new Error('the sync stored nothing in 30 s');
 }
 
 interface Truth {
@@ -141,26 +162,29 @@ describe('sync and report delivery', () => {
     }
   });
 
-  it('is right again after the next sync when statuses change, and fetches only what is new', async () => {
+  it('is right again after the next sync when statuses change (GetSMSStatus), and fetches only what is new', async () => {
     const cli = account();
-    expect((await cli(['sync', '--json'])).code).toBe(0);
-    // Three new messages, to numbers whose fate differs; then the lifecycle runs its course.
-    for (const to of ['77011230000', '77051231111', '79161234567']) {
-      const sent = await emu.call('Message/SendSmsMessage', { recipient: to, text: 'late news' }, KEY);
-      expect(sent.code).toBe(0);
-    }
-    // Messages still pending in the mirror (seeded ACCEPTD, ENQUEUD, PDLIVRD) move on with the clock too.
+    const send = async (to: string) => expect((await emu.call('Message/SendSmsMessage', { recipient: to, text: 'late news' }, KEY)).code).toBe(0);
+    // Sent before the first sync, with the clock still: NEW, not yet sent, when mirrored.
+    for (const to of ['77011230000', '77051231111', '79161234567']) await send(to);
+    const first = JSON.parse((await cli(['sync', '--json'])).stdout);
+    expect(first.first).toBe(true);
+    for (const to of ['99890765432', '77071234567']) await send(to);
+    // The lifecycle runs its course: the three end REJECTD, UNDELIV and DELIVRD.
     await request(`${emu.url}/_emulator/clock`, { method: 'POST', body: JSON.stringify({ advance: 'pending' }), headers: { 'content-type': 'application/json' } });
     const second = await cli(['sync', '--json']);
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
     const summary = JSON.parse(second.stdout);
-    expect(summary).toMatchObject({ first: false, messagesFetched: 3 });
+    expect(summary).toMatchObject({ first: false, messagesFetched: 2 });
+    expect(summary.statusesRefreshed).toBeGreaterThanOrEqual(3);
     const held = await truth();
     const report = await cli(['report', 'delivery', '--by', 'country', ...ALL_TIME.slice(0, 2), '--until', '2030-01-01', '-o', 'ndjson']);
     expect(report.code).toBe(0);
     const rows = report.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     compare(rows, 'country', expected(held, (m) => m.countryA2));
+    const late = held.filter((m) => m.text === 'late news');
+    expect(late.map((m) => m.status).sort()).toEqual(['DELIVRD', 'DELIVRD', 'DELIVRD', 'REJECTD', 'UNDELIV']);
   });
 
   it('prints csv with a header, and at a terminal a table and a bar chart', async () => {
@@ -225,7 +249,7 @@ describe('one sync at a time, and Ctrl-C', () => {
     await request(`${emu.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ rate: 1, kinds: ['latency:300-300ms'] }), headers: { 'content-type': 'application/json' } });
     try {
       const first = cli(['sync', '--json', '--concurrency', '1']);
-      await new Promise((r) => setTimeout(r, 150));
+      await whenSyncHasStored(cli);
       const second = await cli(['sync', '--json']);
       expect(second.code).toBe(2);
       expect(second.stderr).toContain('another sync of this mirror is running');
@@ -237,13 +261,13 @@ describe('one sync at a time, and Ctrl-C', () => {
 
   it('keeps what was fetched on Ctrl-C (exit 130), and the next run finishes the first sync', async () => {
     const cli = account();
-    await request(`${emu.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ rate: 1, kinds: ['latency:100-100ms'] }), headers: { 'content-type': 'application/json' } });
+    await request(`${emu.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ rate: 1, kinds: ['latency:300-300ms'] }), headers: { 'content-type': 'application/json' } });
     const stop = new AbortController();
     let stopped;
     try {
       const run = cli(['sync', '--json', '--concurrency', '1'], { signal: stop.signal });
-      // Page 0 and one more page are in; stop during the third.
-      await new Promise((r) => setTimeout(r, 250));
+      // Page 0 is in; stop while the next ones are on their way.
+      await whenSyncHasStored(cli);
       stop.abort();
       stopped = await run;
     } finally {
