@@ -4,8 +4,7 @@ import { CAMPAIGN_STATUSES, MESSAGE_STATUS_WORDS, MESSAGE_STATUSES } from './cod
 import { currentPageParam, datetimeRange, MESSAGE_SHAPE, pageShape, pageSizeParam, sortParam } from './shared.js';
 import { define, type InputOf, type Message, type MessageStatusRecord, type Page, type SendMessageResult } from './types.js';
 
-// id: the live service sorts by it too (real-service-notes.md); `sync` pages by it.
-export const MESSAGE_SORT_FIELDS = ['id', 'campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum'] as const;
+export const MESSAGE_SORT_FIELDS = ['campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum'] as const;
 export type MessageSortField = (typeof MESSAGE_SORT_FIELDS)[number];
 
 const HOUR = 3_600_000;
@@ -27,7 +26,11 @@ export const messageSend = define<SendMessageResult>()({
       minLength: 7,
       maxLength: 15,
       doc: 'recipient: international format, digits only; a leading + is removed',
-      cli: { flag: '--to <number>', help: 'recipient in international format, e.g. +77011234567' },
+      cli: {
+        flag: '--to <number>',
+        help: 'recipient in international format, e.g. +77011234567',
+        once: 'a message goes to one number; to send to several, put them in a CSV file (column recipient) and use --from-file',
+      },
     },
     {
       key: 'text',
@@ -205,7 +208,8 @@ export const messageList = define<Page<Message>>()({
     ...datetimeRange('statusUpdateTs', 'updated', 'status changed'),
     pageSizeParam(),
     currentPageParam(),
-    sortParam(MESSAGE_SORT_FIELDS),
+    // The live service also sorts by id (real-service-notes.md); the contract names eight fields.
+    { ...sortParam(MESSAGE_SORT_FIELDS), live: { sortFields: [...MESSAGE_SORT_FIELDS, 'id'] } },
   ],
   result: pageShape(MESSAGE_SHAPE),
   output: {

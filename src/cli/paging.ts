@@ -1,5 +1,6 @@
 // Listing with pages: one page by default, or --all / --limit to follow pages
-// until totalItemCount is reached, streaming items as each page arrives.
+// until totalItemCount is reached, streaming items as each page arrives. A
+// page of a longer list says so on stderr, for people and scripts alike.
 
 import type { Command } from 'commander';
 import { PAGE_SIZES } from '../catalog/shared.js';
@@ -56,9 +57,12 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
     page += 1;
   }
   await writer.end();
-  if (view.format === 'table' && !view.quiet) {
+  const more = !following && seen < total;
+  // A script (stdout not a terminal) must not take one page for the whole list: stderr says so, stdout stays clean.
+  if (more && !ctx.io.stdout.isTTY) ctx.note(`${seen} of ${total} ${what} shown; add --all for every page`);
+  else if (view.format === 'table' && !view.quiet) {
     if (seen === 0) ctx.note(`No ${what} found.`);
-    else if (!following && page * pageSize + seen < total) {
+    else if (more && page * pageSize + seen < total) {
       const first = page * pageSize + 1;
       ctx.tableNote(`Showing ${first}-${first + seen - 1} of ${total} ${what}. Next: --page ${page + 1}, or --all for every page.`);
     }

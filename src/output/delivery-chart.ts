@@ -4,7 +4,7 @@
 // what the shading already says, so the chart reads without it.
 
 import type { Paint } from './color.js';
-import { cellWidth, padEnd, truncate } from './width.js';
+import { cellWidth, cutMiddle, padEnd } from './width.js';
 
 export interface DeliveryBar {
   label: string;
@@ -30,7 +30,7 @@ export function deliveryChart(bars: readonly DeliveryBar[], paint: Paint, width:
   const lines = bars.map((b) => {
     const [d, f, p] = [cells(b.delivered), cells(b.failed), cells(b.pending)];
     const bar = paint.green('█'.repeat(d)) + paint.red('▒'.repeat(f)) + paint.dim('░'.repeat(p));
-    return `${padEnd(truncate(b.label, labelWidth), labelWidth)}  ${bar}${' '.repeat(Math.max(0, room - d - f - p))}  ${beside(b)}`.trimEnd();
+    return `${padEnd(cutMiddle(b.label, labelWidth), labelWidth)}  ${bar}${' '.repeat(Math.max(0, room - d - f - p))}  ${beside(b)}`.trimEnd();
   });
   return `${lines.join('\n')}\n${paint.dim(`${' '.repeat(labelWidth + 2)}█ delivered  ▒ failed  ░ pending`)}\n`;
 }
