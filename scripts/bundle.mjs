@@ -59,7 +59,9 @@ const ownFiles = {
       if (VENDOR.includes(args.path)) return { path: args.path, namespace: 'vendor-stub' };
       if (args.path.startsWith('vendor-file:')) return { path: `./${vendorFile(args.path.slice(12))}.cjs`, external: true };
       const emulator = /^\.\.\/emulator\/(index|sandbox)\.js$/.test(args.path) && !args.importer.includes('/src/emulator/');
-      return emulator ? { path: './emulator.cjs', external: true } : undefined;
+      if (emulator) return { path: './emulator.cjs', external: true };
+      // The mirror (sync, report, search) brings libsql too: a file of its own, loaded by those commands only.
+      return args.path === '../mirror/index.js' && args.importer.includes('/src/cli/') ? { path: './mirror.cjs', external: true } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'vendor-stub' }, (args) => ({
       contents: `export * from 'vendor-file:${args.path}';\nexport { default } from 'vendor-file:${args.path}';\n`,
@@ -128,6 +130,7 @@ const builds = await Promise.all([
   build({ ...common, entryPoints: Object.fromEntries(VENDOR.map((name) => [vendorFile(name), `vendor:${name}`])), plugins: [vendorEntries] }),
   build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [requiredQs, ownFiles, lazyChildProcess] }),
   build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, plugins: [bundledLibsql, requiredQs, ownFiles] }),
+  build({ ...common, entryPoints: { mirror: 'src/mirror/index.ts' }, plugins: [bundledLibsql, ownFiles] }),
 ]);
 
 const contents = {};

@@ -19,7 +19,8 @@ export interface Counts {
 const REDRAW_MS = 100;
 const CLEAR = '\r\x1b[2K';
 
-function eta(seconds: number): string {
+/** A duration as a person reads it: 45s, 3m05s, 1h02m; `?` when unknown. */
+export function eta(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '?';
   if (seconds < 60) return `${Math.ceil(seconds)}s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
@@ -34,11 +35,15 @@ export class Progress {
   constructor(
     private readonly out: OutStream,
     private readonly tty: boolean,
-    /** Rows in the input. */
-    private readonly total: number,
+    /** Rows in the input; a function when the count is learnt on the way (sync's pages). */
+    private readonly rows: number | (() => number),
     private readonly counts: () => Counts,
     private readonly lineEveryMs = 5000,
   ) {}
+
+  get total(): number {
+    return typeof this.rows === 'number' ? this.rows : this.rows();
+  }
 
   line(): string {
     const c = this.counts();

@@ -130,6 +130,9 @@ function fitItem(line: string, width: number): string {
 const COMMAND_GROUPS: Record<string, string> = {
   link: 'Commands:',
   message: 'Commands:',
+  sync: 'Mirror commands:',
+  report: 'Mirror commands:',
+  search: 'Mirror commands:',
   config: 'Setup commands:',
   login: 'Setup commands:',
   status: 'Setup commands:',

@@ -17,6 +17,9 @@ import { registerApi } from './api.js';
 import { registerCompletion } from './completion.js';
 import { registerServe } from './serve.js';
 import { registerAuth } from './auth.js';
+import { registerSync } from './sync.js';
+import { registerReport } from './report.js';
+import { registerSearch } from './search.js';
 import { COMPLETIONS, examples, globalsOf, refuseRepeatedFlags } from './operation.js';
 import { configureHelp, fitHelpText, groupCommands, registerHelp } from './help.js';
 
@@ -166,10 +169,13 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
   );
 
   // The nouns are always added in full; login, status, api, serve and completion are built only when reached.
-  const command = reach.among(program, [...OPERATION_NOUNS, 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']);
+  const command = reach.among(program, [...OPERATION_NOUNS, 'config', 'login', 'status', 'sync', 'report', 'search', 'api', 'serve', 'sandbox', 'completion']);
   registerOperations(program, runner, reach);
   registerConfig(program, runner, reach);
   registerAuth(command, runner);
+  registerSync(command, runner);
+  registerReport(program, runner, reach);
+  registerSearch(command, runner);
   registerApi(command, runner);
   registerServe(program, command, runner, reach);
   registerCompletion(program, command, runner);
