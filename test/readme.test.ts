@@ -85,7 +85,8 @@ describe('every other example of the README', () => {
       const interactive = INTERACTIVE.some((re) => re.test(text));
       // Configuration lines change only the private config dir, so they run for real.
       // So do reads filtered with --jq: the expression must meet the command's real output, not a dry run's.
-      const real = args.includes('config') || args[0] === 'status' || args[0] === 'completion' || args.includes('--jq');
+      // And the mirror's commands, which only read (sync first, as the README has it).
+      const real = args.includes('config') || ['status', 'completion', 'sync', 'report', 'search'].includes(args[0]) || args.includes('--jq');
       const command = args.slice(args.findIndex((a) => !a.startsWith('-') && a !== 'staging'));
       const firstFlag = command.findIndex((a) => a.startsWith('-'));
       // What a person would be asked or left running is checked as far as its help.
@@ -95,7 +96,7 @@ describe('every other example of the README', () => {
         argv[file + 1] = join(config, argv[file + 1]);
         writeFileSync(argv[file + 1], 'recipient,name,code\n77011234567,Ann,4711\n');
       }
-      const env = { SMSLINK_CONFIG_DIR: config, SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY };
+      const env = { SMSLINK_CONFIG_DIR: config, SMSLINK_DATA_DIR: config, SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY };
       const result = await runCli(argv, { env, stdin: args.at(-1) === '-' ? '417863\n' : '' });
       if (result.code !== 0) failures.push(`${text}\n  -> exit ${result.code}: ${result.stderr.trim().split('\n')[0]}`);
     }
