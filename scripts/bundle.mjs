@@ -6,7 +6,7 @@
 //   run.cjs            src/cli/run.ts and what it imports, and commander
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically (undici,
-//                      conf, chalk, csv-parse, yaml): required when a command
+//                      conf, proper-lockfile, chalk, csv-parse, yaml): required when a command
 //                      first needs it, so --help and `link get` never read it
 //
 // libsql's JS is bundled into emulator.cjs with scripts/libsql-native.cjs in
@@ -21,7 +21,7 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
-const VENDOR = ['undici', 'conf', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml'];
+const VENDOR = ['undici', 'conf', 'proper-lockfile', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml'];
 /** The vendor file of a package: vendor/csv-parse-sync.cjs for csv-parse/sync. */
 const vendorFile = (name) => `vendor/${name.replace(/\//g, '-')}`;
 
