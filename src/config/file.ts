@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, statSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { ConfigError } from '../client/errors.js';
+import { nestedDeeperThan } from '../json-depth.js';
 
 export const SETTING_KEYS = ['apiKey', 'baseUrl', 'output', 'timeout', 'sender', 'retries'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -77,12 +78,7 @@ const MAX_DEPTH = 16;
 /** What is wrong with the shape of a parsed config file, if anything. */
 function shapeProblem(data: unknown): string | undefined {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return `is not a JSON object (it holds ${data === null ? 'null' : Array.isArray(data) ? 'an array' : `a ${typeof data}`})`;
-  // Level by level, not recursively: the depth being checked is what would overflow the stack.
-  let level: unknown[] = [data];
-  for (let depth = 1; level.length; depth++) {
-    if (depth > MAX_DEPTH) return `is nested more than ${MAX_DEPTH} levels deep, which no smslink config is`;
-    level = level.flatMap((v) => (v !== null && typeof v === 'object' ? Object.values(v) : []));
-  }
+  if (nestedDeeperThan(data, MAX_DEPTH)) return `is nested more than ${MAX_DEPTH} levels deep, which no smslink config is`;
   return undefined;
 }
 
