@@ -88,6 +88,12 @@ function targetOf(baseUrl: string): string {
   }
 }
 
+/** An input that cannot be read to its end: a usage error naming the last row read (nothing was sent). */
+function unreadable(input: InputFile, err: unknown, lastRow: number): UsageError {
+  const read = err instanceof InputReadError ? err.lastRow : lastRow;
+  return new UsageError(`--from-file: cannot read ${input.label} after row ${read}: ${(err as Error).message}`);
+}
+
 export async function runBulk(host: BulkHost, spec: BulkSpec, opts: BulkOptions): Promise<number> {
   const input = await openInput(opts.file, opts.format, host.stdin);
   try {
@@ -98,7 +104,13 @@ export async function runBulk(host: BulkHost, spec: BulkSpec, opts: BulkOptions)
 }
 
 async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, input: InputFile): Promise<number> {
-  spec.checkColumns(await columnsOf(input));
+  let columnNames: string[];
+  try {
+    columnNames = await columnsOf(input);
+  } catch (err) {
+    throw unreadable(input, err, 0);
+  }
+  spec.checkColumns(columnNames);
   // --dry-run sends nothing: it checks every row and shows the first request.
   const validateOnly = opts.validateOnly || host.dryRun;
   const { RowWriter } = await import('../output/format.js');
@@ -137,8 +149,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
       }
     }
   } catch (err) {
-    const read = err instanceof InputReadError ? err.lastRow : lastRow;
-    throw new UsageError(`--from-file: cannot read ${input.label} after row ${read}: ${(err as Error).message}`);
+    throw unreadable(input, err, lastRow);
   }
   if (validateOnly) {
     await writer.end();

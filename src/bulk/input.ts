@@ -116,9 +116,14 @@ async function* csvRows(path: string): AsyncGenerator<InputRow> {
   const { parse } = await import('csv-parse');
   const parser = createReadStream(path).pipe(parse(CSV_OPTIONS));
   const rows = new CsvRows();
-  for await (const record of parser as AsyncIterable<string[]>) {
-    const r = rows.next(record);
-    if (r) yield r;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      const r = rows.next(record);
+      if (r) yield r;
+    }
+  } catch (err) {
+    // The rows parsed in the chunk that failed never come out: the parser's count says how far it read.
+    throw csvReadError(err);
   }
 }
 
@@ -163,9 +168,7 @@ export async function readAllRows(input: Pick<InputFile, 'path' | 'format'>): Pr
     try {
       records = parse(bytes, CSV_OPTIONS) as string[][];
     } catch (err) {
-      // csv-parse counts the header and blank lines among the records it read, as a spreadsheet does.
-      const read = (err as { records?: number }).records;
-      throw new InputReadError((err as Error).message, typeof read === 'number' ? read : 0);
+      throw csvReadError(err);
     }
     const csv = new CsvRows();
     for (const record of records) {
@@ -181,12 +184,24 @@ export async function readAllRows(input: Pick<InputFile, 'path' | 'format'>): Pr
   return rows;
 }
 
+/** A CSV the parser gave up on (a stray quote), with the last row read before it. */
+function csvReadError(err: unknown): InputReadError {
+  // csv-parse counts the header and blank lines among the records it read, as a spreadsheet does.
+  const read = (err as { records?: number }).records;
+  return new InputReadError((err as Error).message, typeof read === 'number' ? read : 0);
+}
+
 /** The column names: the CSV header, or the keys of the first NDJSON record. */
 export async function columnsOf(input: Pick<InputFile, 'path' | 'format'>): Promise<string[]> {
   if (input.format === 'csv') {
     const { parse } = await import('csv-parse');
+    // The parser reads the whole first chunk at once: a stray quote further on fails it before the header comes out.
     const parser = createReadStream(input.path).pipe(parse(CSV_OPTIONS));
-    for await (const record of parser as AsyncIterable<string[]>) if (!isBlank(record)) return record.map((h) => h.trim());
+    try {
+      for await (const record of parser as AsyncIterable<string[]>) if (!isBlank(record)) return record.map((h) => h.trim());
+    } catch (err) {
+      throw csvReadError(err);
+    }
     return [];
   }
   for await (const r of readRows(input)) return Object.keys(r.fields);
