@@ -35,6 +35,8 @@ const KEEP_ROWS_MAX_BYTES = 4 * 1024 * 1024;
 export interface BulkOptions {
   file: string;
   format?: string;
+  /** The input's text encoding (--encoding); UTF-8 when not given. */
+  encoding?: string;
   validateOnly: boolean;
   concurrency: number;
   /** Requests per second at most (0: no limit). */
@@ -95,7 +97,7 @@ function unreadable(input: InputFile, err: unknown, lastRow: number): UsageError
 }
 
 export async function runBulk(host: BulkHost, spec: BulkSpec, opts: BulkOptions): Promise<number> {
-  const input = await openInput(opts.file, opts.format, host.stdin);
+  const input = await openInput(opts.file, opts.format, host.stdin, opts.encoding);
   try {
     return await runWithInput(host, spec, opts, input);
   } finally {
@@ -170,14 +172,14 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
   // No key or base URL: say so now, before a journal says anything was sent.
   client.assertReady();
 
-  const journalPath = opts.journal ?? (input.fromStdin ? undefined : `${input.path}.journal`);
+  const journalPath = opts.journal ?? (input.fromStdin ? undefined : `${input.named}.journal`);
   if (!journalPath) await host.warn('reading stdin without --journal: this run cannot be resumed; pass --journal FILE to make it resumable');
   const { redact } = await import('../secrets.js');
   const journal = journalPath
     ? await Journal.open(
         journalPath,
         { command: spec.command, input: input.label, target: targetOf(host.target()) },
-        { inputPath: input.path, scrub: redact },
+        { inputPath: input.named, scrub: redact },
       )
     : undefined;
   if (opts.fresh) {
