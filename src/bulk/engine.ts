@@ -11,6 +11,7 @@ import type { SmsLinkClient } from '../client/client.js';
 import type { OutStream, View } from '../output/format.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { columnsOf, InputReadError, openInput, readAllRows, readRows, type InputFile, type InputRow } from './input.js';
+import { canonical, RowKeys } from './identity.js';
 import { Journal } from './journal.js';
 import { Limiter } from './limiter.js';
 import { Progress } from './progress.js';
@@ -191,6 +192,9 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     );
     journal?.fresh();
   }
+  // Read before suspect() deals with it, for the summary.
+  const damaged = journal?.damage;
+  if (journal && damaged) journal.suspect(await notDone(journal, kept ?? readRows(input), spec, rules));
 
   const signal = host.signal;
   const reconciler = reconcilerFor(spec.command, client);
@@ -231,7 +235,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
   const earlier = { found: 0, absent: 0 };
   progress.start();
   try {
-    if (journal && opts.reconcile && !opts.resendUnknown) Object.assign(earlier, await settleEarlier(journal, reconciler, limiter, unsettled, say));
+    if (journal && opts.reconcile && !opts.resendUnknown) Object.assign(earlier, await settleEarlier(journal, reconciler, limiter, unsettled, say, damaged));
     await sender.sendAll(kept ?? readRows(input), rules);
     if (!signal?.aborted && !sender.stopped && opts.reconcile) await sender.settleLost();
     else sender.giveUpLost();
@@ -255,6 +259,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     counts,
     earlier,
     added: { rows: sender.newRows, changed },
+    damaged,
     unknownRows: results.unknownRows,
     reconcile: opts.reconcile,
     stop,
@@ -263,6 +268,27 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     host.note(line);
   if (stop !== 'none') return EXIT.INTERRUPTED;
   return counts.failed || counts.invalid || counts.unknown ? EXIT.PARTIAL : EXIT.OK;
+}
+
+/**
+ * The valid rows of the input that a damaged journal does not show as done,
+ * keyed as pass 2 keys them: what the damage may have lost.
+ */
+async function notDone(
+  journal: Journal,
+  rows: AsyncIterable<InputRow> | Iterable<InputRow>,
+  spec: BulkSpec,
+  rules: CheckContext,
+): Promise<Array<{ key: string; row: number; input: Record<string, unknown> }>> {
+  const keys = new RowKeys();
+  const out = [];
+  for await (const r of rows) {
+    const { input } = check(rules, spec, r.fields, r.error);
+    if (!input) continue;
+    const key = keys.key(canonical(input));
+    if (journal.state(key) !== 'done') out.push({ key, row: r.row, input });
+  }
+  return out;
 }
 
 /**
@@ -277,11 +303,17 @@ async function settleEarlier(
   limiter: Limiter,
   unsettled: Map<string, string>,
   say: (message: string) => void,
+  damaged: string | undefined,
 ): Promise<{ found: number; absent: number }> {
   const rows = journal.unknownRows();
   const tally = { found: 0, absent: 0 };
   if (rows.length === 0) return tally;
-  say(`looking up ${rows.length === 1 ? 'the row' : `the ${rows.length} rows`} an earlier run sent without learning the outcome...`);
+  const which = rows.length === 1 ? 'the row' : `the ${rows.length} rows`;
+  say(
+    damaged
+      ? `the journal is damaged (${damaged}): looking up ${which} it does not show as done before sending anything...`
+      : `looking up ${which} an earlier run sent without learning the outcome...`,
+  );
   const settled = await reconciler.settle(rows, await journal.claimedIds(reconciler.idField), (request) => limiter.run(request));
   for (const row of rows) {
     const s = settled.get(row.key);
