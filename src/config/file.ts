@@ -83,7 +83,7 @@ function shapeProblem(data: unknown): string | undefined {
 }
 
 /** How long a save waits for another smslink process's save to finish. */
-export const LOCK_WAIT_MS = 10_000;
+const LOCK_WAIT_MS = 10_000;
 
 /**
  * Changes the config file: `change` gets what the file holds now and alters
@@ -91,7 +91,7 @@ export const LOCK_WAIT_MS = 10_000;
  * The read, the change and the write happen under a lock, so two smslink
  * processes saving at once both keep their values. Returns the file's path.
  */
-export async function updateConfigFile(env: Env, change: (data: ConfigFile) => void, opts: { lockWaitMs?: number } = {}): Promise<string> {
+export async function updateConfigFile(env: Env, change: (data: ConfigFile) => void): Promise<string> {
   const dir = configDir(env);
   // A directory smslink creates is private; one that exists already is left as its owner made it.
   const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -104,7 +104,6 @@ export async function updateConfigFile(env: Env, change: (data: ConfigFile) => v
   }
   // Loaded before the lock is taken, so that what happens under it is synchronous and short.
   const [{ default: Conf }, { lock }] = await Promise.all([import('conf'), import('proper-lockfile')]);
-  const wait = opts.lockWaitMs ?? LOCK_WAIT_MS;
   let release: () => Promise<void>;
   try {
     release = await lock(path, {
@@ -112,14 +111,14 @@ export async function updateConfigFile(env: Env, change: (data: ConfigFile) => v
       lockfilePath: `${path}.lock`,
       // A lock left by a process that died is taken over once it is this old (it is refreshed while held).
       stale: 5_000,
-      retries: { retries: 1_000, minTimeout: 5, maxTimeout: 100, randomize: true, maxRetryTime: wait },
+      retries: { retries: 1_000, minTimeout: 5, maxTimeout: 100, randomize: true, maxRetryTime: LOCK_WAIT_MS },
       // What is done under the lock is synchronous: no refresh can be missed while it runs.
       onCompromised: () => {},
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw new ConfigError(`cannot lock config file ${path}: ${(err as Error).message}; nothing was saved`);
     throw new ConfigError(
-      `config file ${path} is being saved by another smslink process, and it was still locked after ${wait / 1000} s; nothing was saved. ` +
+      `config file ${path} is being saved by another smslink process, and it was still locked after ${LOCK_WAIT_MS / 1000} s; nothing was saved. ` +
         `Try again; if no other smslink is running, remove ${path}.lock`,
     );
   }
@@ -127,12 +126,12 @@ export async function updateConfigFile(env: Env, change: (data: ConfigFile) => v
     const data = structuredClone(readConfigFile(env));
     change(data);
     const conf = new Conf<ConfigFile>({
-    cwd: dir,
-    configName: CONFIG_FILE.replace(/\.json$/, ''),
-    projectName: 'smslink',
-    projectSuffix: '',
-    configFileMode: 0o600,
-    clearInvalidConfig: false,
+      cwd: dir,
+      configName: CONFIG_FILE.replace(/\.json$/, ''),
+      projectName: 'smslink',
+      projectSuffix: '',
+      configFileMode: 0o600,
+      clearInvalidConfig: false,
       watch: false,
     });
     conf.store = data;
