@@ -6,10 +6,10 @@
 //   run.cjs            src/cli/run.ts and what it imports, and commander
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically (undici,
-//                      conf, chalk, csv-parse, yaml, cli-table3, string-width,
-//                      jq-wasm) or require on first use (qs, src/client/qs.ts):
-//                      read when a command first needs it, so --help never
-//                      reads any of them
+//                      conf, proper-lockfile, chalk, csv-parse, yaml, cli-table3,
+//                      string-width, jq-wasm) or require on first use (qs,
+//                      src/client/qs.ts): read when a command first needs it,
+//                      so --help never reads any of them
 //
 // libsql's JS is bundled into emulator.cjs with scripts/libsql-native.cjs in
 // place of its two libc detectors (that file says why); its native binary
@@ -23,7 +23,7 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
-const VENDOR = ['undici', 'conf', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs', 'cli-table3', 'string-width', 'jq-wasm'];
+const VENDOR = ['undici', 'conf', 'proper-lockfile', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs', 'cli-table3', 'string-width', 'jq-wasm'];
 /** The vendor file of a package: vendor/csv-parse-sync.cjs for csv-parse/sync. */
 const vendorFile = (name) => `vendor/${name.replace(/\//g, '-')}`;
 

@@ -13,6 +13,7 @@ import { ApiError } from '../client/errors.js';
 import type { OutStream, View } from '../output/format.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { columnsOf, InputReadError, openInput, readAllRows, readRows, type InputFile, type InputRow } from './input.js';
+import { canonical, RowKeys } from './identity.js';
 import { Journal } from './journal.js';
 import { Limiter } from './limiter.js';
 import { Progress } from './progress.js';
@@ -37,6 +38,8 @@ const KEEP_ROWS_MAX_BYTES = 4 * 1024 * 1024;
 export interface BulkOptions {
   file: string;
   format?: string;
+  /** The input's text encoding (--encoding); UTF-8 when not given. */
+  encoding?: string;
   validateOnly: boolean;
   concurrency: number;
   /** Requests per second at most (0: no limit). */
@@ -90,8 +93,14 @@ function targetOf(baseUrl: string): string {
   }
 }
 
+/** An input that cannot be read to its end: a usage error naming the last row read (nothing was sent). */
+function unreadable(input: InputFile, err: unknown, lastRow: number): UsageError {
+  const read = err instanceof InputReadError ? err.lastRow : lastRow;
+  return new UsageError(`--from-file: cannot read ${input.label} after row ${read}: ${(err as Error).message}`);
+}
+
 export async function runBulk(host: BulkHost, spec: BulkSpec, opts: BulkOptions): Promise<number> {
-  const input = await openInput(opts.file, opts.format, host.stdin);
+  const input = await openInput(opts.file, opts.format, host.stdin, opts.encoding);
   try {
     return await runWithInput(host, spec, opts, input);
   } finally {
@@ -100,7 +109,13 @@ export async function runBulk(host: BulkHost, spec: BulkSpec, opts: BulkOptions)
 }
 
 async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, input: InputFile): Promise<number> {
-  spec.checkColumns(await columnsOf(input));
+  let columnNames: string[];
+  try {
+    columnNames = await columnsOf(input);
+  } catch (err) {
+    throw unreadable(input, err, 0);
+  }
+  spec.checkColumns(columnNames);
   // --dry-run sends nothing: it checks every row and shows the first request.
   const validateOnly = opts.validateOnly || host.dryRun;
   const { RowWriter } = await import('../output/format.js');
@@ -139,8 +154,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
       }
     }
   } catch (err) {
-    const read = err instanceof InputReadError ? err.lastRow : lastRow;
-    throw new UsageError(`--from-file: cannot read ${input.label} after row ${read}: ${(err as Error).message}`);
+    throw unreadable(input, err, lastRow);
   }
   if (validateOnly) {
     await writer.end();
@@ -161,14 +175,14 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
   // No key or base URL: say so now, before a journal says anything was sent.
   client.assertReady();
 
-  const journalPath = opts.journal ?? (input.fromStdin ? undefined : `${input.path}.journal`);
+  const journalPath = opts.journal ?? (input.fromStdin ? undefined : `${input.named}.journal`);
   if (!journalPath) await host.warn('reading stdin without --journal: this run cannot be resumed; pass --journal FILE to make it resumable');
   const { redact } = await import('../secrets.js');
   const journal = journalPath
     ? await Journal.open(
         journalPath,
         { command: spec.command, input: input.label, target: targetOf(host.target()) },
-        { inputPath: input.path, scrub: redact },
+        { inputPath: input.named, scrub: redact },
       )
     : undefined;
   if (opts.fresh) {
@@ -180,6 +194,9 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     );
     journal?.fresh();
   }
+  // Read before suspect() deals with it, for the summary.
+  const damaged = journal?.damage;
+  if (journal && damaged) journal.suspect(await notDone(journal, kept ?? readRows(input), spec, rules));
 
   const signal = host.signal;
   const reconciler = reconcilerFor(spec.command, client);
@@ -221,7 +238,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
   const earlier = { found: 0, absent: 0 };
   progress.start();
   try {
-    if (journal && opts.reconcile && !opts.resendUnknown) Object.assign(earlier, await settleEarlier(journal, reconciler, limiter, unsettled, say));
+    if (journal && opts.reconcile && !opts.resendUnknown) Object.assign(earlier, await settleEarlier(journal, reconciler, limiter, unsettled, say, damaged));
     await sender.sendAll(kept ?? readRows(input), rules);
     if (!signal?.aborted && !sender.stopped && !sender.halt && opts.reconcile) await sender.settleLost();
     else sender.giveUpLost();
@@ -247,6 +264,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     counts,
     earlier,
     added: { rows: sender.newRows, changed },
+    damaged,
     unknownRows: results.unknownRows,
     reconcile: opts.reconcile,
     stop,
@@ -261,6 +279,27 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
 }
 
 /**
+ * The valid rows of the input that a damaged journal does not show as done,
+ * keyed as pass 2 keys them: what the damage may have lost.
+ */
+async function notDone(
+  journal: Journal,
+  rows: AsyncIterable<InputRow> | Iterable<InputRow>,
+  spec: BulkSpec,
+  rules: CheckContext,
+): Promise<Array<{ key: string; row: number; input: Record<string, unknown> }>> {
+  const keys = new RowKeys();
+  const out = [];
+  for await (const r of rows) {
+    const { input } = check(rules, spec, r.fields, r.error);
+    if (!input) continue;
+    const key = keys.key(canonical(input));
+    if (journal.state(key) !== 'done') out.push({ key, row: r.row, input });
+  }
+  return out;
+}
+
+/**
  * Before a rerun sends anything, the rows an earlier run left with no answer
  * are looked up: found ones are done (the journal says so, and pass 2 skips
  * them), absent ones are sent as failed rows are, and those the lookup could
@@ -272,11 +311,17 @@ async function settleEarlier(
   limiter: Limiter,
   unsettled: Map<string, string>,
   say: (message: string) => void,
+  damaged: string | undefined,
 ): Promise<{ found: number; absent: number }> {
   const rows = journal.unknownRows();
   const tally = { found: 0, absent: 0 };
   if (rows.length === 0) return tally;
-  say(`looking up ${rows.length === 1 ? 'the row' : `the ${rows.length} rows`} an earlier run sent without learning the outcome...`);
+  const which = rows.length === 1 ? 'the row' : `the ${rows.length} rows`;
+  say(
+    damaged
+      ? `the journal is damaged (${damaged}): looking up ${which} it does not show as done before sending anything...`
+      : `looking up ${which} an earlier run sent without learning the outcome...`,
+  );
   const settled = await reconciler.settle(rows, await journal.claimedIds(reconciler.idField), (request) => limiter.run(request));
   for (const row of rows) {
     const s = settled.get(row.key);

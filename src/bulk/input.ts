@@ -12,7 +12,10 @@ import { UsageError } from '../exit-codes.js';
 export type InputFormat = 'csv' | 'ndjson';
 
 export interface InputFile {
+  /** What is read: the file, the spooled stdin, or a UTF-8 copy of a file in another encoding. */
   path: string;
+  /** The file the user named (its journal goes beside it); for stdin, the spooled copy. */
+  named: string;
   /** What the user named: a path, or `stdin`. */
   label: string;
   fromStdin: boolean;
@@ -45,8 +48,38 @@ export function formatOf(path: string, given: string | undefined): InputFormat {
   throw new UsageError(`--from-file: cannot tell the format of "${basename(path)}" from its extension; use .csv or .ndjson, or pass --format csv|ndjson`);
 }
 
-/** Opens the input; `-` spools stdin to a temporary file first. */
-export async function openInput(path: string, format: string | undefined, stdin: NodeJS.ReadableStream): Promise<InputFile> {
+/**
+ * Opens the input; `-` spools stdin to a temporary file first. Text that is
+ * not UTF-8 is refused unless `encoding` names it (encoding.ts).
+ */
+export async function openInput(path: string, format: string | undefined, stdin: NodeJS.ReadableStream, encoding?: string): Promise<InputFile> {
+  const input = await openBytes(path, format, stdin);
+  const { utf8Input } = await import('./encoding.js');
+  let copy;
+  try {
+    copy = await utf8Input(input.path, encoding, () => firstReplaced(input));
+  } catch (err) {
+    input.cleanup();
+    throw err;
+  }
+  if (!copy) return input;
+  return { ...input, path: copy.path, size: copy.size, cleanup: () => (copy.cleanup(), input.cleanup()) };
+}
+
+/** The first row with a character that could not be decoded (U+FFFD in its place), and that value. */
+async function firstReplaced(input: Pick<InputFile, 'path' | 'format'>): Promise<{ row: number; value: string } | undefined> {
+  try {
+    for await (const r of readRows(input)) {
+      const value = Object.values(r.fields).find((v) => typeof v === 'string' && v.includes('\uFFFD')) as string | undefined;
+      if (value !== undefined) return { row: r.row, value: value.length > 40 ? `${value.slice(0, 40)}...` : value };
+    }
+  } catch {
+    // A file that cannot be parsed either: the row stays unnamed.
+  }
+  return undefined;
+}
+
+async function openBytes(path: string, format: string | undefined, stdin: NodeJS.ReadableStream): Promise<InputFile> {
   if (path !== '-') {
     const { stat } = await import('node:fs/promises');
     let size: number;
@@ -57,7 +90,7 @@ export async function openInput(path: string, format: string | undefined, stdin:
     } catch (err) {
       throw new UsageError(`--from-file: cannot read "${path}": ${(err as Error).message}`);
     }
-    return { path, label: path, fromStdin: false, format: formatOf(path, format), size, cleanup: () => undefined };
+    return { path, named: path, label: path, fromStdin: false, format: formatOf(path, format), size, cleanup: () => undefined };
   }
   if (format === undefined) throw new UsageError('--from-file -: pass --format csv|ndjson for standard input');
   const fmt = formatOf('-', format);
@@ -65,7 +98,7 @@ export async function openInput(path: string, format: string | undefined, stdin:
   const spooled = join(dir, `input.${fmt}`);
   const out = createWriteStream(spooled, { mode: 0o600 });
   await pipeline(stdin, out);
-  return { path: spooled, label: 'stdin', fromStdin: true, format: fmt, size: out.bytesWritten, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { path: spooled, named: spooled, label: 'stdin', fromStdin: true, format: fmt, size: out.bytesWritten, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 // Records as arrays: a row with more or fewer fields than the header is that row's error,
@@ -116,9 +149,14 @@ async function* csvRows(path: string): AsyncGenerator<InputRow> {
   const { parse } = await import('csv-parse');
   const parser = createReadStream(path).pipe(parse(CSV_OPTIONS));
   const rows = new CsvRows();
-  for await (const record of parser as AsyncIterable<string[]>) {
-    const r = rows.next(record);
-    if (r) yield r;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      const r = rows.next(record);
+      if (r) yield r;
+    }
+  } catch (err) {
+    // The rows parsed in the chunk that failed never come out: the parser's count says how far it read.
+    throw csvReadError(err);
   }
 }
 
@@ -163,9 +201,7 @@ export async function readAllRows(input: Pick<InputFile, 'path' | 'format'>): Pr
     try {
       records = parse(bytes, CSV_OPTIONS) as string[][];
     } catch (err) {
-      // csv-parse counts the header and blank lines among the records it read, as a spreadsheet does.
-      const read = (err as { records?: number }).records;
-      throw new InputReadError((err as Error).message, typeof read === 'number' ? read : 0);
+      throw csvReadError(err);
     }
     const csv = new CsvRows();
     for (const record of records) {
@@ -181,12 +217,24 @@ export async function readAllRows(input: Pick<InputFile, 'path' | 'format'>): Pr
   return rows;
 }
 
+/** A CSV the parser gave up on (a stray quote), with the last row read before it. */
+function csvReadError(err: unknown): InputReadError {
+  // csv-parse counts the header and blank lines among the records it read, as a spreadsheet does.
+  const read = (err as { records?: number }).records;
+  return new InputReadError((err as Error).message, typeof read === 'number' ? read : 0);
+}
+
 /** The column names: the CSV header, or the keys of the first NDJSON record. */
 export async function columnsOf(input: Pick<InputFile, 'path' | 'format'>): Promise<string[]> {
   if (input.format === 'csv') {
     const { parse } = await import('csv-parse');
+    // The parser reads the whole first chunk at once: a stray quote further on fails it before the header comes out.
     const parser = createReadStream(input.path).pipe(parse(CSV_OPTIONS));
-    for await (const record of parser as AsyncIterable<string[]>) if (!isBlank(record)) return record.map((h) => h.trim());
+    try {
+      for await (const record of parser as AsyncIterable<string[]>) if (!isBlank(record)) return record.map((h) => h.trim());
+    } catch (err) {
+      throw csvReadError(err);
+    }
     return [];
   }
   for await (const r of readRows(input)) return Object.keys(r.fields);

@@ -13,8 +13,16 @@
 // after it printed those rows: a row is never journaled done before its
 // result was shown, and if the process dies in between, the rerun looks
 // those rows up instead of sending them again.
+//
+// Beside the journal, a small tally (`<journal>.tally`) records how long it
+// is and how many lines it holds. A journal shorter than its tally (emptied,
+// cut), with fewer lines, or with a line cut short is damaged: it may have
+// lost rows that were done. A rerun then journals every row it does not show
+// as done as `sending` at some time since the journal began (suspect()), so
+// that it is looked up before it is sent, this run or the next; a `repaired`
+// line after them says the damage before it has been dealt with.
 
-import { closeSync, openSync, readSync, writeSync, createReadStream, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync, createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
@@ -41,11 +49,25 @@ interface HeaderLine extends JournalIdentity {
 export interface UnknownRow {
   key: string;
   row: number;
-  /** When its request was about to leave (ms since the epoch). */
+  /** When its request was about to leave (ms since the epoch), or the earliest it could have. */
   at: number;
+  /** The latest it could have left, when only a span is known (a damaged journal's rows). */
+  until?: number;
   /** The request's values. */
   input: Record<string, unknown>;
 }
+
+/** What the journal held when last written: a journal shorter than this lost lines. */
+interface Tally {
+  smslinkJournalTally: number;
+  /** When the journal was started (ms since the epoch): its rows were sent after. */
+  created: number;
+  bytes: number;
+  lines: number;
+}
+
+/** The tally is written at most this often while rows go out (and when the journal closes). */
+const TALLY_EVERY_MS = 500;
 
 interface Entry {
   row?: unknown;
@@ -54,6 +76,8 @@ interface Entry {
   at?: unknown;
   input?: unknown;
   fresh?: unknown;
+  repaired?: unknown;
+  until?: unknown;
   result?: Record<string, unknown>;
 }
 
@@ -70,6 +94,12 @@ export class Journal {
   #sendingWritten: Promise<void> | undefined;
   /** Ids of the results recorded, once a lookup asked for them. */
   #claimed: { field: string; ids: Set<string> } | undefined;
+  /** Lines of rows in the file (the header not counted), for the tally. */
+  #lines = 0;
+  #created = Date.now();
+  #tallyAt = 0;
+  /** Why the journal is damaged (it lost lines it had), if it is. */
+  damage: string | undefined;
 
   private constructor(
     readonly path: string,
@@ -101,8 +131,13 @@ export class Journal {
     }
     const journal = new Journal(path, fd, opts.scrub ?? ((t) => t));
     try {
+      const tally = readTally(path);
+      if (tally) journal.#created = tally.created;
       if (size > 0) {
         await journal.#load(identity);
+        if (tally && (size < tally.bytes || journal.#lines < tally.lines)) {
+          journal.damage ??= `it holds ${journal.#lines} ${journal.#lines === 1 ? 'line' : 'lines'} of rows (${size} bytes), where it last held ${tally.lines} (${tally.bytes} bytes)`;
+        }
         // A line cut short by a crash must not run into the next one.
         const last = Buffer.alloc(1);
         const fdr = openSync(path, 'r');
@@ -112,7 +147,12 @@ export class Journal {
           closeSync(fdr);
         }
         if (last.toString() !== '\n') writeSync(fd, '\n');
-      } else journal.#append({ smslinkJournal: VERSION, ...identity, created: new Date().toISOString() } satisfies HeaderLine);
+      } else {
+        if (tally) journal.damage = `it is empty, where it last held ${tally.lines} ${tally.lines === 1 ? 'line' : 'lines'} of rows`;
+        journal.#append({ smslinkJournal: VERSION, ...identity, created: new Date(journal.#created).toISOString() } satisfies HeaderLine);
+      }
+      // A damaged journal keeps its old tally until suspect() has journaled what the damage may have lost.
+      if (!journal.damage) journal.#writeTally();
     } catch (err) {
       journal.close();
       throw err;
@@ -140,28 +180,74 @@ export class Journal {
   async #load(identity: JournalIdentity): Promise<void> {
     const lines = createInterface({ input: createReadStream(this.path, 'utf8'), crlfDelay: Infinity });
     let first = true;
+    let n = 0;
     for await (const line of lines) {
+      n += 1;
       if (!line.trim()) continue;
       let entry: Entry | null = null;
       try {
         entry = JSON.parse(line) as Entry;
       } catch {
-        // a line cut short by a crash: its row stays as the line before said
+        // A line cut short (a crash, a full disk): what came after it on that line is lost.
+        this.damage ??= `line ${n} is cut short`;
       }
       if (first) {
         first = false;
         this.#checkHeader(entry as unknown as HeaderLine | null, identity);
+        const created = Date.parse((entry as unknown as HeaderLine).created);
+        if (Number.isFinite(created)) this.#created = created;
         continue;
       }
-      if (entry) this.#apply(entry);
+      if (entry) {
+        this.#lines += 1;
+        this.#apply(entry);
+      }
     }
   }
 
+  /** Records how long the journal is now (atomically: a tally is never half written). */
+  #writeTally(): void {
+    if (this.#closed) return;
+    this.#tallyAt = Date.now();
+    const tally: Tally = { smslinkJournalTally: 1, created: this.#created, bytes: fstatSync(this.#fd).size, lines: this.#lines };
+    const path = `${this.path}.tally`;
+    writeFileSync(`${path}.tmp`, `${JSON.stringify(tally)}\n`, { mode: 0o600 });
+    renameSync(`${path}.tmp`, path);
+  }
+
+  /**
+   * Deals with a damaged journal: each row given (those of the input it does
+   * not show as done) is journaled as sent at some time since the journal
+   * began, its outcome unknown, so that a lookup settles it before it is
+   * sent again; then the damage is marked as dealt with.
+   */
+  suspect(rows: Array<Pick<UnknownRow, 'key' | 'row' | 'input'>>): void {
+    const until = Date.now();
+    const lines: string[] = [];
+    for (const r of rows) {
+      const row = this.#unknown.get(r.key) ?? { ...r, at: this.#created, until };
+      this.#states.set(r.key, r.row * 8 + CODES.sending);
+      this.#unknown.set(r.key, row);
+      lines.push(`${JSON.stringify({ row: r.row, key: r.key, state: 'sending', at: row.at, ...(row.until === undefined ? {} : { until: row.until }), input: row.input })}\n`);
+    }
+    lines.push(`${JSON.stringify({ repaired: this.damage ?? true, at: new Date(until).toISOString() })}\n`);
+    writeSync(this.#fd, this.scrub(lines.join('')));
+    this.#lines += lines.length;
+    this.damage = undefined;
+    this.#writeTally();
+  }
+
   #apply(entry: Entry): void {
+    // Damage before this line was dealt with by the run that wrote it (suspect()).
+    if (entry.repaired !== undefined) {
+      this.damage = undefined;
+      return;
+    }
     if (entry.fresh === true) {
-      // --fresh: what came before no longer counts as done (its ids still count as taken: claimedIds()).
+      // --fresh: what came before no longer counts as done (its ids still count as taken: claimedIds()), nor what damage lost.
       this.#states.clear();
       this.#unknown.clear();
+      this.damage = undefined;
       return;
     }
     const { key, row } = entry;
@@ -169,13 +255,14 @@ export class Journal {
     if (typeof key !== 'string' || typeof row !== 'number' || !code) return;
     this.#states.set(key, row * 8 + code);
     if (code === CODES.sending && typeof entry.at === 'number' && entry.input && typeof entry.input === 'object') {
-      this.#unknown.set(key, { key, row, at: entry.at, input: entry.input as Record<string, unknown> });
+      this.#unknown.set(key, { key, row, at: entry.at, ...(typeof entry.until === 'number' ? { until: entry.until } : {}), input: entry.input as Record<string, unknown> });
     } else if (code === CODES.done || code === CODES.failed) this.#unknown.delete(key);
   }
 
   #append(entry: object): void {
     if (this.#closed) return;
     writeSync(this.#fd, `${this.scrub(JSON.stringify(entry))}\n`);
+    if (!('smslinkJournal' in entry)) this.#lines += 1;
   }
 
   /** What an earlier run recorded for a row, if anything. */
@@ -209,6 +296,8 @@ export class Journal {
   /** Starts over (--fresh): every row counts as not sent. Earlier lines stay, so their ids still count as taken. */
   fresh(): void {
     this.#append({ fresh: true, at: new Date().toISOString() });
+    // Nothing before a fresh start counts, what damage lost included.
+    this.damage = undefined;
     this.#states.clear();
     this.#unknown.clear();
   }
@@ -240,7 +329,9 @@ export class Journal {
   flushOutcomes(): void {
     if (this.#closed || this.#pending.length === 0) return;
     writeSync(this.#fd, this.scrub(this.#pending.join('')));
+    this.#lines += this.#pending.length;
     this.#pending = [];
+    if (!this.damage && Date.now() - this.#tallyAt >= TALLY_EVERY_MS) this.#writeTally();
   }
 
   /**
@@ -260,6 +351,7 @@ export class Journal {
         try {
           if (this.#closed) throw new Error('the journal was closed before this row could be marked as sending');
           writeSync(this.#fd, this.scrub(lines.join('')));
+          this.#lines += lines.length;
           resolve();
         } catch (err) {
           reject(err as Error);
@@ -284,7 +376,20 @@ export class Journal {
   close(): void {
     if (this.#closed) return;
     this.flushOutcomes();
+    // A damage not dealt with stays visible to the next run.
+    if (!this.damage) this.#writeTally();
     this.#closed = true;
     closeSync(this.#fd);
   }
+}
+
+/** The tally beside a journal, if there is one that can be read. */
+function readTally(path: string): Tally | undefined {
+  try {
+    const tally = JSON.parse(readFileSync(`${path}.tally`, 'utf8')) as Tally;
+    if (tally.smslinkJournalTally === 1 && [tally.created, tally.bytes, tally.lines].every(Number.isFinite)) return tally;
+  } catch {
+    // none yet (a new journal, or one written before tallies)
+  }
+  return undefined;
 }

@@ -119,6 +119,8 @@ function messages(client: SmsLinkClient): Reconciler {
           const shortened = group[0].input.shortenLinks === 1;
           const pattern = shortened ? new RegExp(`^${String(text).split(LINKS_IN_TEXT).map(escapeRegExp).join('\\S+')}$`) : undefined;
           const ats = group.map((r) => r.at);
+          // A damaged journal's rows were sent at some time in a span: the window covers all of it.
+          const untils = group.map((r) => r.until ?? r.at);
           try {
             const found: Message[] = await listAll(`messages to ${digits(recipient)} in the lookup's window`, (page) =>
               slot(() =>
@@ -126,7 +128,7 @@ function messages(client: SmsLinkClient): Reconciler {
                   to: digits(recipient),
                   ...(shortened ? {} : { text }),
                   campaignCreateTsFrom: wall(Math.min(...ats) - BEFORE_MS),
-                  campaignCreateTsTo: wall(Math.max(...ats) + AFTER_MS),
+                  campaignCreateTsTo: wall(Math.max(...untils) + AFTER_MS),
                   pageSize: PAGE,
                   currentPage: page,
                 }),

@@ -13,6 +13,8 @@ export interface RunSummary {
   earlier: { found: number; absent: number };
   /** Rows sent that no earlier run had recorded, and how many of them replaced a done row that is no longer in the input. */
   added: { rows: number; changed: number };
+  /** Why the journal was damaged, when it was: every row it did not show as done was looked up. */
+  damaged?: string;
   /** Rows whose outcome is still unknown. */
   unknownRows: number[];
   reconcile: boolean;
@@ -40,7 +42,12 @@ export function summarize(s: RunSummary): string[] {
   ].filter(Boolean);
   const lines = [`${s.command}: ${parts.join(', ')} of ${plural(s.total, 'row')}${s.journal ? ` (journal: ${s.journal})` : ''}.`];
   const { found, absent } = s.earlier;
-  if (found || absent) {
+  if (s.damaged) {
+    lines.push(
+      `The journal was damaged (${s.damaged}): rows it may have lost could have been sent already, so every row it did not show as done ` +
+        `was treated as sent with no answer${s.reconcile ? `; a lookup found ${found} in the service (done, not sent again)${absent ? ` and ${absent} not there (sent now)` : ''}` : ''}.`,
+    );
+  } else if (found || absent) {
     lines.push(
       `Of the rows an earlier run left with no answer, a lookup found ${found} in the service (done, not sent again)` +
         `${absent ? ` and ${absent} not there (sent now)` : ''}.`,

@@ -43,6 +43,7 @@ export function bulkOptions(cmd: Command): Command {
   return cmd
     .option('--from-file <file>', 'one request per row of a CSV (with header) or NDJSON file; - reads stdin')
     .option('--format <format>', 'csv or ndjson (default: from the file extension)')
+    .option('--encoding <name>', "the file's text encoding, e.g. windows-1251, latin1, utf-16le (default: utf-8)")
     .option('--validate-only', 'check every row and report the bad ones; send nothing')
     .option('--concurrency <n>', 'requests in flight (default 4)')
     .option('--rate <n>', 'at most n requests per second')
@@ -56,6 +57,7 @@ export function bulkFlags(opts: CliValues): BulkOptions {
   return {
     file: String(opts.fromFile),
     format: typeof opts.format === 'string' ? opts.format : undefined,
+    encoding: typeof opts.encoding === 'string' ? opts.encoding : undefined,
     validateOnly: opts.validateOnly === true,
     concurrency: parseConcurrency(opts.concurrency),
     rate: opts.rate === undefined ? 0 : parseCount(opts.rate, '--rate', 0, 100_000),
@@ -71,6 +73,7 @@ export function rejectBulkFlagsWithoutFile(opts: CliValues): void {
   if (opts.fromFile !== undefined) return;
   for (const [key, flag] of [
     ['format', '--format'],
+    ['encoding', '--encoding'],
     ['validateOnly', '--validate-only'],
     ['rate', '--rate'],
     ['journal', '--journal'],

@@ -4,7 +4,7 @@
 import { Argument, type Command } from 'commander';
 import { helpWhenAlone } from './help.js';
 import { maskKey, resolveProfile, SETTINGS, settingByName } from '../config/resolve.js';
-import { configPath, openConfigFile, SETTING_KEYS, writeProfile, type ProfileData, type SettingKey } from '../config/file.js';
+import { configPath, SETTING_KEYS, updateConfigFile, updateProfile, type SettingKey } from '../config/file.js';
 import type { RunContext } from './context.js';
 import { readStdin } from './common.js';
 import { registerSecret } from '../secrets.js';
@@ -54,7 +54,7 @@ async function set(ctx: RunContext, name: string, value: string | undefined): Pr
   const problem = SETTINGS[key].check?.(v);
   if (problem) throw new UsageError(`config set ${name}: "${v}" ${problem}`);
   const profile = currentProfile(ctx);
-  const path = await writeProfile(ctx.env, profile, { [key]: v });
+  const path = await updateProfile(ctx.env, profile, (data) => (data[key] = v));
   ctx.note(`Saved ${name} = ${show(key, v)} in profile "${profile}" (${path}).`);
   return EXIT.OK;
 }
@@ -62,12 +62,7 @@ async function set(ctx: RunContext, name: string, value: string | undefined): Pr
 async function unset(ctx: RunContext, name: string): Promise<number> {
   const key = keyOf(name);
   const profile = currentProfile(ctx);
-  const store = await openConfigFile(ctx.env);
-  const profiles = { ...(store.get('profiles') ?? {}) };
-  const data: ProfileData = { ...(profiles[profile] ?? {}) };
-  delete data[key];
-  profiles[profile] = data;
-  store.set('profiles', profiles);
+  await updateProfile(ctx.env, profile, (data) => delete data[key]);
   ctx.note(`Removed ${name} from profile "${profile}".`);
   return EXIT.OK;
 }
@@ -175,16 +170,17 @@ ${examples([
     .addHelpText('after', examples(['smslink config use staging', 'smslink config use default']))
     .action((profile: string, _o: CliValues, cmd: Command) =>
       runner(cmd, async (ctx) => {
-        const store = await openConfigFile(ctx.env);
-        const names = Object.keys(store.get('profiles') ?? {});
-        // Every later command would fail on a profile that does not exist (exit 4): a typo is caught here.
-        if (!names.includes(profile) && profile !== 'default') {
-          throw new UsageError(
-            `config use: there is no profile "${profile}" (profiles: ${names.join(', ') || 'none yet'}); ` +
-              `create it first with \`smslink --profile ${profile} config set base-url https://...\``,
-          );
-        }
-        store.set('currentProfile', profile);
+        await updateConfigFile(ctx.env, (file) => {
+          const names = Object.keys(file.profiles ?? {});
+          // Every later command would fail on a profile that does not exist (exit 4): a typo is caught here.
+          if (!names.includes(profile) && profile !== 'default') {
+            throw new UsageError(
+              `config use: there is no profile "${profile}" (profiles: ${names.join(', ') || 'none yet'}); ` +
+                `create it first with \`smslink --profile ${profile} config set base-url https://...\``,
+            );
+          }
+          file.currentProfile = profile;
+        });
         ctx.note(`Now using profile "${profile}".`);
       }),
     );

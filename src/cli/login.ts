@@ -4,7 +4,7 @@
 // profile only when the service accepted the key.
 
 import { isHttpUrl, maskKey, SETTINGS } from '../config/resolve.js';
-import { writeProfile } from '../config/file.js';
+import { updateProfile } from '../config/file.js';
 import { painter } from '../output/color.js';
 import { RunContext } from './context.js';
 import { readStdin } from './common.js';
@@ -69,7 +69,7 @@ export async function login(ctx: RunContext, opts: CliValues): Promise<number> {
   }
   if (!check.accepted) throw new ExitError(`login: ${check.problem}\nNothing was saved.`, check.code);
 
-  const path = await writeProfile(ctx.env, profile, { baseUrl, apiKey });
+  const path = await updateProfile(ctx.env, profile, (data) => Object.assign(data, { baseUrl, apiKey }));
   const paint = await painter(ctx.colorFor(ctx.io.stderr));
   ctx.note(`${paint.green('✓')} ${baseUrl} accepted the key ${maskKey(apiKey)} (${CHECK_OPERATION}, ${check.ms} ms).`);
   ctx.note(`${paint.green('✓')} Saved base-url and api-key in profile "${profile}" (${path}).`);

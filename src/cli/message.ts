@@ -169,7 +169,9 @@ and optionally from, name, at, validity) is one message. --text "Hi {{name}}"
 fills placeholders from the row's columns (a column used by the template
 only fills the text); --from, --name, --at and --validity fill empty cells. A journal beside the file records every
 outcome: a rerun skips sent rows, retries failed ones, and looks for the
-message of a row whose answer was lost before it sends that row again.
+message of a row whose answer was lost before it sends that row again. The
+file is read as UTF-8 (or UTF-16 with a BOM); a file that is not is refused
+unless --encoding names its encoding (windows-1251, latin1, utf-16le ...).
 ${BULK_STOPS_HELP}`,
       examples: [
         'smslink message send --to +77011234567 --text "Your code is 4711"',
@@ -179,6 +181,7 @@ ${BULK_STOPS_HELP}`,
         'smslink message send --to 77011234567 --text "Your table is ready" --at +2h',
         'smslink message send --to 77011234567 --text "CI check" --wait --wait-timeout 2m',
         'smslink message send --from-file customers.csv --text "Hi {{name}}, your code is {{code}}" --rate 20',
+        'smslink message send --from-file kunden.csv --encoding latin1 --validate-only',
       ],
       run: send,
     },

@@ -4,6 +4,7 @@
 
 import { STATUS_CODES } from 'node:http';
 import { ApiError, TransportError } from './errors.js';
+import { nestedDeeperThan } from '../json-depth.js';
 
 export interface Envelope {
   code: number;
@@ -12,6 +13,8 @@ export interface Envelope {
 }
 
 const BODY_START = 200;
+/** The service's answers are a few levels deep; this is far more, and far less than overflows a renderer. */
+const MAX_ANSWER_DEPTH = 64;
 
 function startOf(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -62,6 +65,8 @@ export function parseEnvelope(operation: string, status: number, text: string, o
     const shown = htmlTitle(text) !== undefined ? `an HTML page (${describeStatus(status, text)})` : startOf(text) || '(empty body)';
     throw fail('protocol', `the answer is not JSON (HTTP ${status}): ${shown}`);
   }
+  // Refused here, error answers included, so that no renderer or JSON.stringify overflows the stack on it.
+  if (nestedDeeperThan(parsed, MAX_ANSWER_DEPTH)) throw fail('protocol', `the answer is nested more than ${MAX_ANSWER_DEPTH} levels deep, which no answer of the service is; it was not read`);
   const code = envelopeCode(parsed);
   if (code === null) throw fail('protocol', `the answer is not the service envelope: ${startOf(text)}`);
   const obj = parsed as Record<string, unknown>;

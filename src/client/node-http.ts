@@ -15,7 +15,9 @@ import { Body, notSent, type HttpRequest, type HttpResponse, type Transport } fr
  */
 export async function nodeHttpTransport(opts: { secure: boolean; ca?: Array<string | Buffer>; keepAliveTimeoutMs?: number }): Promise<Transport> {
   const mod = opts.secure ? await import('node:https') : await import('node:http');
-  const agent: Agent = new mod.Agent({ keepAlive: true, timeout: opts.keepAliveTimeoutMs ?? 4_000, ...(opts.ca ? { ca: opts.ca } : {}) });
+  // rejectUnauthorized is given, not left to its default, so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn the check off.
+  const tls = { rejectUnauthorized: true, ...(opts.ca ? { ca: opts.ca } : {}) };
+  const agent: Agent = new mod.Agent({ keepAlive: true, timeout: opts.keepAliveTimeoutMs ?? 4_000, ...tls });
   const request = mod.request as (options: RequestOptions) => ClientRequest;
   const protocol = opts.secure ? 'https:' : 'http:';
   /** Sockets whose connection is up: a reused keep-alive socket needs no wait. */

@@ -62,7 +62,8 @@ export function dispatchSend(dispatcher: DispatchTarget): Send {
 /** An undici agent for the base URL: direct, through --proxy, or as the proxy variables say. Certificate checks stay on. */
 export async function undiciTransport(opts: Pick<TransportOptions, 'direct' | 'proxy' | 'proxyEnv' | 'timeoutMs'> & { ca?: Array<string | Buffer> }): Promise<Transport> {
   const { default: undici } = await import('undici');
-  const tls = opts.ca ? { ca: opts.ca } : {};
+  // rejectUnauthorized is given, not left to its default, so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn the check off.
+  const tls = { rejectUnauthorized: true, ...(opts.ca ? { ca: opts.ca } : {}) };
   const common = { connect: { timeout: opts.timeoutMs, ...tls }, keepAliveTimeout: 4_000, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
   const proxied = { ...common, requestTls: tls, proxyTls: tls };
   const env = opts.proxyEnv;

@@ -1,12 +1,14 @@
 // The config file: profiles with apiKey, baseUrl and defaults, kept in
 // one JSON file (mode 0600, directory 0700). Reading is a plain file read on
-// every command; writing goes through `conf` (atomic writes), loaded only by
-// `smslink config` commands.
+// every command; a change is a read-modify-write under a lock shared by all
+// smslink processes (proper-lockfile), written through `conf` (atomic
+// writes); both are loaded only by the commands that save something.
 
 import { mkdirSync, readFileSync, statSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { ConfigError } from '../client/errors.js';
+import { nestedDeeperThan } from '../json-depth.js';
 
 export const SETTING_KEYS = ['apiKey', 'baseUrl', 'output', 'timeout', 'sender', 'retries'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -54,22 +56,42 @@ export function readConfigFile(env: Env): ConfigFile {
     throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
   }
   assertPrivate(path);
+  let data: unknown;
   try {
-    const data = JSON.parse(text) as ConfigFile;
-    return data && typeof data === 'object' ? data : {};
+    data = JSON.parse(text);
   } catch {
     throw new ConfigError(`config file ${path} is not valid JSON; fix or delete it`);
   }
+  const problem = shapeProblem(data);
+  // Refused, never taken as empty: the next save would overwrite what the file holds.
+  if (problem) throw new ConfigError(`config file ${path} ${problem}; smslink leaves it as it is: fix or delete it`);
+  return data as ConfigFile;
 }
 
-export interface WritableConfigFile {
-  path: string;
-  get<K extends keyof ConfigFile>(key: K): ConfigFile[K];
-  set<K extends keyof ConfigFile>(key: K, value: ConfigFile[K]): void;
+/**
+ * The file is a JSON object of profiles, a few levels deep: this many levels
+ * is far more than it ever holds, and far fewer than would overflow the
+ * stack of JSON.stringify when the file is saved again.
+ */
+const MAX_DEPTH = 16;
+
+/** What is wrong with the shape of a parsed config file, if anything. */
+function shapeProblem(data: unknown): string | undefined {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return `is not a JSON object (it holds ${data === null ? 'null' : Array.isArray(data) ? 'an array' : `a ${typeof data}`})`;
+  if (nestedDeeperThan(data, MAX_DEPTH)) return `is nested more than ${MAX_DEPTH} levels deep, which no smslink config is`;
+  return undefined;
 }
 
-/** Opens the config file for writing (conf: atomic writes, mode 0600, directory 0700). */
-export async function openConfigFile(env: Env): Promise<WritableConfigFile> {
+/** How long a save waits for another smslink process's save to finish. */
+const LOCK_WAIT_MS = 10_000;
+
+/**
+ * Changes the config file: `change` gets what the file holds now and alters
+ * it; the result is written atomically (conf: mode 0600, directory 0700).
+ * The read, the change and the write happen under a lock, so two smslink
+ * processes saving at once both keep their values. Returns the file's path.
+ */
+export async function updateConfigFile(env: Env, change: (data: ConfigFile) => void): Promise<string> {
   const dir = configDir(env);
   // A directory smslink creates is private; one that exists already is left as its owner made it.
   const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -80,28 +102,50 @@ export async function openConfigFile(env: Env): Promise<WritableConfigFile> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const { default: Conf } = await import('conf');
-  const conf = new Conf<ConfigFile>({
-    cwd: dir,
-    configName: CONFIG_FILE.replace(/\.json$/, ''),
-    projectName: 'smslink',
-    projectSuffix: '',
-    configFileMode: 0o600,
-    clearInvalidConfig: false,
-    watch: false,
-  });
-  return {
-    path: conf.path,
-    get: (key) => conf.get(key),
-    set: (key, value) => (value === undefined ? conf.delete(key) : conf.set(key, value)),
-  };
+  // Loaded before the lock is taken, so that what happens under it is synchronous and short.
+  const [{ default: Conf }, { lock }] = await Promise.all([import('conf'), import('proper-lockfile')]);
+  let release: () => Promise<void>;
+  try {
+    release = await lock(path, {
+      realpath: false, // the file may not exist yet
+      lockfilePath: `${path}.lock`,
+      // A lock left by a process that died is taken over once it is this old (it is refreshed while held).
+      stale: 5_000,
+      retries: { retries: 1_000, minTimeout: 5, maxTimeout: 100, randomize: true, maxRetryTime: LOCK_WAIT_MS },
+      // What is done under the lock is synchronous: no refresh can be missed while it runs.
+      onCompromised: () => {},
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw new ConfigError(`cannot lock config file ${path}: ${(err as Error).message}; nothing was saved`);
+    throw new ConfigError(
+      `config file ${path} is being saved by another smslink process, and it was still locked after ${LOCK_WAIT_MS / 1000} s; nothing was saved. ` +
+        `Try again; if no other smslink is running, remove ${path}.lock`,
+    );
+  }
+  try {
+    const data = structuredClone(readConfigFile(env));
+    change(data);
+    const conf = new Conf<ConfigFile>({
+      cwd: dir,
+      configName: CONFIG_FILE.replace(/\.json$/, ''),
+      projectName: 'smslink',
+      projectSuffix: '',
+      configFileMode: 0o600,
+      clearInvalidConfig: false,
+      watch: false,
+    });
+    conf.store = data;
+    return conf.path;
+  } finally {
+    await release();
+  }
 }
 
-/** Writes `values` into one profile, keeping its other settings; returns the file's path. */
-export async function writeProfile(env: Env, profile: string, values: ProfileData): Promise<string> {
-  const file = await openConfigFile(env);
-  const profiles = { ...(file.get('profiles') ?? {}) };
-  profiles[profile] = { ...(profiles[profile] ?? {}), ...values };
-  file.set('profiles', profiles);
-  return file.path;
+/** Changes one profile's settings (`change` gets a copy to alter), keeping the rest of the file; returns its path. */
+export function updateProfile(env: Env, profile: string, change: (data: ProfileData) => void): Promise<string> {
+  return updateConfigFile(env, (file) => {
+    const data = { ...(file.profiles?.[profile] ?? {}) };
+    change(data);
+    file.profiles = { ...file.profiles, [profile]: data };
+  });
 }

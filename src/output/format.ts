@@ -53,14 +53,20 @@ function formulaSafe(value: unknown): unknown {
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : value;
 }
 
+/** A row's fields: an answer that is not an object (null, a number, from a broken service) has none, and shows as empty. */
+function fieldsOf(row: unknown): Row {
+  return row !== null && typeof row === 'object' ? (row as Row) : {};
+}
+
 function pick(row: Row, fields: readonly string[]): Row {
   const out: Row = {};
-  for (const f of fields) out[f] = row[f] ?? null;
+  const from = fieldsOf(row);
+  for (const f of fields) out[f] = from[f] ?? null;
   return out;
 }
 
 function primaryLines(row: Row, primary: string): string[] {
-  const v = row[primary];
+  const v = fieldsOf(row)[primary];
   if (v === null || v === undefined) return [];
   if (Array.isArray(v)) return v.map(cellText);
   return [cellText(v)];
@@ -121,12 +127,12 @@ export class RowWriter {
           text += cols.map(cell).join(sep) + '\n';
           this.#headerDone = true;
         }
-        text += rows.map((r) => cols.map((c) => cell(r[c])).join(sep)).join('\n') + '\n';
+        text += rows.map((r) => cols.map((c) => cell(fieldsOf(r)[c])).join(sep)).join('\n') + '\n';
         out.write(text);
         break;
       }
       case 'table':
-        this.#buffer.push(...rows);
+        this.#buffer.push(...rows.map(fieldsOf));
         break;
     }
     this.#count += rows.length;
@@ -164,7 +170,7 @@ export async function renderRecord(out: OutStream, view: View, record: Row): Pro
       return;
     case 'table': {
       const { renderRecordView } = await import('./table.js');
-      out.write(renderRecordView(record, view.fields?.length ? view.fields : view.columns, view));
+      out.write(renderRecordView(fieldsOf(record), view.fields?.length ? view.fields : view.columns, view));
       return;
     }
     default: {

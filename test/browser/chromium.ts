@@ -22,6 +22,8 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
     viewport: { width: 1440, height: 900 },
+    // Below the test's hook timeout, so a start that fails says why rather than time out.
+    timeout: 150_000,
   });
   return {
     context,

@@ -83,6 +83,21 @@ describe('a file that cannot be read to its end', () => {
     expect(svc.server.requests).toHaveLength(0);
   });
 
+  it.each([
+    ['small, a real run', 0, []],
+    ['small, --validate-only', 0, ['--validate-only']],
+    ['large, a real run', 5 * 1024 * 1024, []],
+    ['large, --validate-only', 5 * 1024 * 1024, ['--validate-only']],
+  ])('a stray quote with rows after it, %s: exit 2 naming the row, no crash, nothing sent', async (_name, padding, flags) => {
+    const input = join(tempDir(), 'links.csv');
+    writeFileSync(input, `fullLink,comment\nhttps://example.com/a,${'x'.repeat(padding)}\nhttps://example.com/b,b"x"\nhttps://example.com/c,c\n`);
+    const r = await svc.cli(['link', 'create', '--from-file', input, ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--from-file: cannot read ${input} after row 2: Invalid Opening Quote: a quote is found on field 1 at line 3`);
+    expect(r.stderr).not.toContain('unexpected error');
+    expect(svc.server.requests).toHaveLength(0);
+  });
+
   it('a small file names the last row it read', async () => {
     const input = join(tempDir(), 'links.csv');
     writeFileSync(input, 'fullLink\nhttps://example.com/a\nhttps://example.com/b\n"https://example.com/c\nhttps://example.com/d\n');

@@ -174,21 +174,27 @@ describe('journals', () => {
     expect(bulk.svc.created.get('77011234567')).toBe(1);
   });
 
-  it('a line cut short by a crash does not run into the next one', async () => {
+  it('a line cut short by a crash does not run into the next one, and makes the journal damaged: the row it does not show as done is looked up first', async () => {
     const input = file('links.csv', 'fullLink\nhttps://example.com/a\nhttps://example.com/b\n');
     bulk.svc.fault((k) => k.endsWith('/b'), 'code1');
     await runCli(['link', 'create', '--from-file', input], { env: bulk.env });
     const { appendFileSync } = await import('node:fs');
     appendFileSync(`${input}.journal`, '{"row":3,"sta');
-    // The rerun retries the failed row 3 and journals it again after the cut line.
-    await runCli(['link', 'create', '--from-file', input], { env: bulk.env });
+    // The rerun journals the row not done as possibly sent, looks it up (not there), then retries it, all after the cut line.
+    const rerun = await runCli(['link', 'create', '--from-file', input], { env: bulk.env });
+    expect(rerun.stderr).toContain('The journal was damaged (line 6 is cut short)');
     const lines = readFileSync(`${input}.journal`, 'utf8').trim().split('\n');
     const cut = lines.indexOf('{"row":3,"sta');
     expect(cut).toBeGreaterThan(0);
     expect(lines.slice(cut + 1).map((l) => JSON.parse(l) as { row: number; state: string })).toEqual([
+      expect.objectContaining({ row: 3, state: 'sending', input: { fullLink: 'https://example.com/b' }, until: expect.any(Number) }),
+      expect.objectContaining({ repaired: 'line 6 is cut short' }),
+      expect.objectContaining({ row: 3, state: 'failed', error: expect.stringContaining('a lookup found no such link') }),
       expect.objectContaining({ row: 3, state: 'sending', input: { fullLink: 'https://example.com/b' } }),
       expect.objectContaining({ row: 3, state: 'failed' }),
     ]);
+    // Dealt with: the next run is not told of it again.
+    expect((await runCli(['link', 'create', '--from-file', input], { env: bulk.env })).stderr).not.toContain('damaged');
   });
 });
 

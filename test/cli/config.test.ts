@@ -159,4 +159,44 @@ describe('config', () => {
     expect(r.stderr).toContain('is not valid JSON');
     expect(existsSync(join(dir, 'config.json'))).toBe(true);
   });
+
+  it.each([
+    ['an array', '[{"profiles":{}}]', 'is not a JSON object (it holds an array)'],
+    ['null', 'null', 'is not a JSON object (it holds null)'],
+    ['a number', '42', 'is not a JSON object (it holds a number)'],
+    ['nested 100,000 deep', `{"profiles":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 'is nested more than 16 levels deep'],
+  ])('a config file holding %s is refused (exit 4, its path named) and never overwritten', async (_what, text, message) => {
+    const { dir, cli } = setup();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, text, { mode: 0o600 });
+    for (const args of [['config', 'set', 'base-url', server.url], ['config', 'unset', 'sender'], ['config', 'use', 'default'], ['link', 'get', '1']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(4);
+      expect(r.stderr).toContain(`config file ${file} ${message}`);
+      expect(r.stderr).not.toMatch(/RangeError|\n\s+at /);
+      expect(r.stderr).not.toContain('Saved');
+    }
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('a save that cannot get the lock in time says so, exits 4 and saves nothing', async () => {
+    const { dir, cli } = setup();
+    expect((await cli(['config', 'set', 'base-url', server.url])).code).toBe(0);
+    const file = join(dir, 'config.json');
+    const before = readFileSync(file, 'utf8');
+    // Another smslink process saving: the same lock, held for longer than a save waits.
+    const { lock } = await import('proper-lockfile');
+    const release = await lock(file, { realpath: false, lockfilePath: `${file}.lock` });
+    try {
+      const r = await cli(['config', 'set', 'sender', 'ACME']);
+      expect(r.code).toBe(4);
+      expect(r.stderr).toContain(`config file ${file} is being saved by another smslink process, and it was still locked after 10 s; nothing was saved`);
+      expect(r.stderr).not.toContain('Saved');
+    } finally {
+      await release();
+    }
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect((await cli(['config', 'set', 'sender', 'ACME'])).stderr).toContain('Saved sender = ACME');
+  }, 60_000);
 });

@@ -22,7 +22,7 @@ import { binEnv, tempDir } from '../helpers/run-cli.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/smslink.js');
 const TRACE = join(ROOT, 'test/helpers/module-trace.mjs');
-const HEAVY = ['undici', 'conf', 'libsql', 'src/emulator', 'cli-table3', 'jq-wasm'];
+const HEAVY = ['undici', 'conf', 'proper-lockfile', 'libsql', 'src/emulator', 'cli-table3', 'jq-wasm'];
 
 /** Package names (`undici`), source folders (`src/emulator`) and files the bin loads for `args`. */
 async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; modules: Set<string> }> {

@@ -1,12 +1,13 @@
 // TLS verification is always on, --ca-file adds a private CA, and proxies
 // from HTTP_PROXY/NO_PROXY or --proxy carry the requests.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 
@@ -47,6 +48,31 @@ describe('TLS', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/TLS certificate of localhost:\d+ could not be verified .*--ca-file/);
     expect(r.stderr).not.toContain('retry');
+  });
+
+  it('NODE_TLS_REJECT_UNAUTHORIZED=0 does not turn the check off, for a single request (node:http), a bulk run and a proxy (undici)', async () => {
+    // Node reads the variable at each TLS connection, in this process too: set for this test only.
+    const saved = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    const env = { SMSLINK_BASE_URL: httpsUrl, SMSLINK_API_KEY: KEY };
+    try {
+      const single = await runCli(['link', 'get', '1', '--retries', '0'], { env });
+      expect(single.code).toBe(3);
+      expect(single.stderr).toMatch(/could not be verified/);
+      const dir = tempDir();
+      const csv = join(dir, 'links.csv');
+      writeFileSync(csv, 'fullLink\nhttps://example.com/a\n');
+      const bulk = await runCli(['link', 'create', '--from-file', csv, '--retries', '0', '-o', 'json'], { env });
+      expect(bulk.code).not.toBe(0);
+      expect(bulk.stdout).not.toContain('"done"');
+      expect(bulk.stdout + bulk.stderr).toMatch(/could not be verified|certificate/);
+      const proxiedRun = await runCli(['link', 'get', '1', '--retries', '0', '--proxy', proxyUrl], { env: { ...env, SMSLINK_BASE_URL: `https://api.smslink.test:${new URL(httpsUrl).port}` } });
+      expect(proxiedRun.code).toBe(3);
+      expect(proxiedRun.stderr).toMatch(/could not be verified/);
+    } finally {
+      if (saved === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      else process.env.NODE_TLS_REJECT_UNAUTHORIZED = saved;
+    }
   });
 
   it('--ca-file adds the private CA', async () => {

@@ -172,6 +172,36 @@ describe('slow and oversized requests', () => {
     expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
   });
 
+  it('closes 200 connections that send nothing within the headers timeout, and answers a request meanwhile', async () => {
+    const opened = Date.now();
+    const sockets = Array.from({ length: 200 }, () => {
+      const socket = connect(emu.port, '127.0.0.1');
+      socket.on('error', () => {});
+      return socket;
+    });
+    const closedAt = sockets.map((socket) => new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now() - opened))));
+    await Promise.all(sockets.map((socket) => new Promise((resolve) => socket.once('connect', resolve))));
+    await stillServing();
+    const times = await Promise.all(closedAt);
+    // The timeout is 500 ms here (10 s by default); the bound leaves room for a loaded machine, far below "never".
+    expect(Math.min(...times)).toBeGreaterThanOrEqual(400);
+    expect(Math.max(...times)).toBeLessThan(15_000);
+  }, 30_000);
+
+  it('keeps a keep-alive connection that sent a request, until its keep-alive timeout', async () => {
+    const socket = connect(emu.port, '127.0.0.1');
+    socket.on('error', () => {});
+    let got = '';
+    socket.on('data', (d) => (got += d.toString()));
+    const start = Date.now();
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(`GET /service/Link/Get?${q()}&id=${keep.id} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await closed;
+    // Answered, and closed by the keep-alive timeout (5 s), not by the headers timeout of a silent connection (500 ms).
+    expect(got).toMatch(/^HTTP\/1\.1 200/);
+    expect(Date.now() - start).toBeGreaterThanOrEqual(4_000);
+  }, 30_000);
+
   it('drops a client that sends its body too slowly', async () => {
     const socket = connect(emu.port, '127.0.0.1');
     socket.on('error', () => {});

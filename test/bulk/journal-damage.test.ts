@@ -1,0 +1,103 @@
+// A journal that lost lines (emptied, cut in half, cut at a line's end) may
+// have lost rows that were done: the rerun looks up every row it does not
+// show as done before sending it, so the service ends with each row exactly
+// once. Counted at the emulator.
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
+
+const KEY = 'DamageKey0123456789abcdefABCDEF012345678';
+let emu: RunningEmulator | undefined;
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+});
+
+async function emulator() {
+  emu = await startEmulator({ port: 0, db: ':memory:', apiKeys: [KEY] });
+  const env = { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY };
+  return (args: string[]) => runCli(args, { env });
+}
+
+/** How many times each value of `field` exists in the service. */
+async function counts(cli: (args: string[]) => Promise<{ stdout: string }>, noun: 'link' | 'message', field: string): Promise<Map<string, number>> {
+  const out = (await cli([noun, 'list', '--all', '-o', 'ndjson', '--fields', field])).stdout.trim();
+  const seen = new Map<string, number>();
+  for (const line of out ? out.split('\n') : []) {
+    const v = String((JSON.parse(line) as Record<string, unknown>)[field]);
+    seen.set(v, (seen.get(v) ?? 0) + 1);
+  }
+  return seen;
+}
+
+const linkRows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `https://example.com/d${from + i}`);
+
+/** Each damage as done to a journal file. */
+const DAMAGE: Array<[string, (path: string) => void, RegExp]> = [
+  ['emptied', (path) => truncateSync(path, 0), /it is empty, where it last held \d+ lines/],
+  ['cut in half, mid-line', (path) => truncateSync(path, Math.floor(readFileSync(path).length / 2) + 7), /line \d+ is cut short|where it last held/],
+  [
+    'cut at the end of a line',
+    (path) => {
+      const lines = readFileSync(path, 'utf8').split('\n');
+      writeFileSync(path, `${lines.slice(0, Math.floor(lines.length / 2)).join('\n')}\n`);
+    },
+    /it holds \d+ lines of rows \(\d+ bytes\), where it last held \d+/,
+  ],
+];
+
+describe('a damaged journal never sends a row twice', () => {
+  it.each(DAMAGE)('link create, journal %s: 0 duplicates, nothing missing, and the summary says so', async (_what, damage, why) => {
+    const cli = await emulator();
+    const dir = tempDir();
+    const input = join(dir, 'links.csv');
+    writeFileSync(input, `fullLink\n${linkRows(0, 30).join('\n')}\n`);
+    expect((await cli(['link', 'create', '--from-file', input])).code).toBe(0);
+    damage(`${input}.journal`);
+    // 20 rows more since: they must be sent, the 30 done ones not again.
+    writeFileSync(input, `fullLink\n${linkRows(0, 50).join('\n')}\n`);
+    const rerun = await cli(['link', 'create', '--from-file', input]);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).toMatch(/The journal was damaged \(/);
+    expect(rerun.stderr).toMatch(why);
+    expect(rerun.stderr).toMatch(/a lookup found \d+ in the service \(done, not sent again\)/);
+    const made = await counts(cli, 'link', 'fullLink');
+    expect([...made.values()].filter((n) => n > 1)).toEqual([]);
+    expect([...made.keys()].sort()).toEqual(linkRows(0, 50).sort());
+    // Dealt with: a third run sends nothing and says nothing of damage.
+    const third = await cli(['link', 'create', '--from-file', input]);
+    expect(third.stderr).not.toContain('damaged');
+    expect(third.stderr).toContain('50 already done');
+  });
+
+  it.each(DAMAGE.slice(0, 2))('message send, journal %s: 0 duplicates, nothing missing', async (_what, damage) => {
+    const cli = await emulator();
+    const input = join(tempDir(), 'sms.csv');
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => `770100${String(i).padStart(5, '0')},Hello ${i}`);
+    writeFileSync(input, `recipient,text\n${rows(20).join('\n')}\n`);
+    expect((await cli(['message', 'send', '--from-file', input])).code).toBe(0);
+    damage(`${input}.journal`);
+    writeFileSync(input, `recipient,text\n${rows(30).join('\n')}\n`);
+    const rerun = await cli(['message', 'send', '--from-file', input]);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).toContain('The journal was damaged (');
+    const sent = await counts(cli, 'message', 'to');
+    expect([...sent.values()].filter((n) => n > 1)).toEqual([]);
+    expect(sent.size).toBe(30);
+  });
+
+  it('with lookups off (--no-reconcile), the rows a damaged journal does not show as done are held back, not sent', async () => {
+    const cli = await emulator();
+    const input = join(tempDir(), 'links.csv');
+    writeFileSync(input, `fullLink\n${linkRows(0, 10).join('\n')}\n`);
+    await cli(['link', 'create', '--from-file', input]);
+    truncateSync(`${input}.journal`, 0);
+    const rerun = await cli(['link', 'create', '--from-file', input, '--no-reconcile']);
+    expect(rerun.code).toBe(5);
+    expect(rerun.stderr).toContain('The journal was damaged (it is empty');
+    expect(rerun.stderr).toContain('Outcome unknown for rows 2, 3, 4');
+    expect([...(await counts(cli, 'link', 'fullLink')).values()].every((n) => n === 1)).toBe(true);
+  });
+});
