@@ -74,6 +74,7 @@ describe('smslink serve', () => {
     const help = (await runCli(['serve', '--help'])).stdout;
     expect(help).toContain('--balance <amount>');
     expect(help).toContain('--currency <code>');
+    expect((await runCli(['api', '--help'])).stdout).toContain('smslink api User/GetOwnBalance');
   });
 
   it('refuses bad flags with exit 2', async () => {
