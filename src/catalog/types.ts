@@ -85,12 +85,12 @@ export interface OutputSpec {
 export interface OperationSpec<Input = unknown, Result = unknown> {
   /** Catalog id, also the emulator handler name: `link.create`. */
   id: string;
-  module: 'Link' | 'Message';
+  module: 'Link' | 'Message' | 'User';
   operation: string;
   /** Client method name. */
   method: string;
-  /** CLI noun and verb. */
-  command: readonly [noun: string, verb: string];
+  /** CLI noun and verb; absent for an operation with no command of its own (`smslink api` and the client reach it). */
+  command?: readonly [noun: string, verb: string];
   summary: string;
   /** Safe to repeat: retried on transport faults. */
   idempotent: boolean;
@@ -231,6 +231,13 @@ export interface CampaignLink {
   redirectCnt: number;
   comment: string | null;
   [extra: string]: unknown;
+}
+
+/** User/GetOwnBalance: the account's money, in its currency (the live service sends the amount as "100.0000"). */
+export interface BalanceResult {
+  balance: number;
+  /** ISO 4217 code, e.g. KZT. */
+  currency: string;
 }
 
 export interface SendMessageResult {

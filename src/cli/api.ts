@@ -87,6 +87,7 @@ ${examples([
   "smslink api link/create 'data[fullLink]=https://example.com' 'data[comment]=raw call'",
   "smslink api Link/GetStats 'ids[]=1' 'ids[]=2' type=daily --envelope",
   'smslink api Message/List --input criteria.json',
+  'smslink api User/GetOwnBalance',
 ])}`,
     )
     .action((path: string, pairs: string[], opts: CliValues, cmd: Command) => runner(cmd, (ctx) => call(ctx, path, pairs, opts)));

@@ -114,7 +114,7 @@ export function describeFailure(err: unknown, command?: string): Failure {
   const failure = describeError(err);
   if (!command || !(err instanceof ApiError || err instanceof TransportError)) return failure;
   // The command's own operation goes without saying; another one (Link/Get before an update) is named as a step.
-  const own = OPERATIONS.find((o) => `${o.module}/${o.operation}` === err.operation)?.command.join(' ') === command;
+  const own = OPERATIONS.find((o) => `${o.module}/${o.operation}` === err.operation)?.command?.join(' ') === command;
   const message = own ? failure.message.replace(`${err.operation}: `, '').replace(`${err.operation} failed with`, 'the service answered') : failure.message;
   return { ...failure, message: `${command}: ${message}` };
 }

@@ -15,9 +15,13 @@ import type { Reach, Runner } from './run.js';
 /** The modules of the catalog's nouns. */
 const NOUNS: Readonly<Record<string, NounCommands>> = { link: LINK, message: MESSAGE };
 
+type CommandSpec = OperationSpec & Required<Pick<OperationSpec, 'command'>>;
+/** An operation without a command (User/GetOwnBalance) is left to `smslink api` and the client. */
+const hasCommand = (op: OperationSpec): op is CommandSpec => op.command !== undefined;
+
 /** The catalog's operations by noun, in catalog order. */
-const BY_NOUN = new Map<string, OperationSpec[]>();
-for (const op of OPERATIONS) BY_NOUN.set(op.command[0], [...(BY_NOUN.get(op.command[0]) ?? []), op]);
+const BY_NOUN = new Map<string, CommandSpec[]>();
+for (const op of OPERATIONS.filter(hasCommand)) BY_NOUN.set(op.command[0], [...(BY_NOUN.get(op.command[0]) ?? []), op]);
 
 /** The nouns of the catalog (`link`, `message`), as commands of the program. */
 export const OPERATION_NOUNS: readonly string[] = [...BY_NOUN.keys()];

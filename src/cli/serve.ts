@@ -66,7 +66,7 @@ function batchedLines(write: (text: string) => void): { line: (line: string) => 
 }
 
 async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
-  const { startEmulator, sandboxDbPath, parseFaults, readSeedFile, checkSeed, SeedError, isLoopback, DEFAULTS } = await import('../emulator/index.js');
+  const { startEmulator, sandboxDbPath, parseFaults, readSeedFile, checkSeed, SeedError, isLoopback, DEFAULTS, CURRENCY_CODE } = await import('../emulator/index.js');
   if (typeof opts.faults === 'string') {
     try {
       parseFaults(opts.faults);
@@ -74,6 +74,9 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
       throw new UsageError(`--faults: ${(err as Error).message}`);
     }
     if (opts.faultRate === undefined) await ctx.warn('--faults has no effect without --fault-rate');
+  }
+  if (typeof opts.currency === 'string' && !CURRENCY_CODE.test(opts.currency)) {
+    throw new UsageError(`--currency: invalid value "${opts.currency}": must be an ISO 4217 code of three capital letters, e.g. KZT`);
   }
   const { file: seedFile, faultSeed } = await seedOption(ctx, opts);
   const controlToken = typeof opts.controlToken === 'string' ? opts.controlToken : ctx.env.SMSLINK_CONTROL_TOKEN || undefined;
@@ -102,6 +105,8 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
     senders: opts.sender as string[] | undefined,
     blockPattern: typeof opts.blockPattern === 'string' ? opts.blockPattern : undefined,
     price: number(opts.price, '--price', (n) => n >= 0, 'must be zero or more'),
+    balance: number(opts.balance, '--balance', (n) => n >= 0, 'must be zero or more'),
+    currency: typeof opts.currency === 'string' ? opts.currency : undefined,
     faultRate: number(opts.faultRate, '--fault-rate', (n) => n >= 0 && n <= 1, 'must be a probability from 0 to 1'),
     faults: typeof opts.faults === 'string' ? opts.faults : undefined,
     faultSeed,
@@ -193,6 +198,8 @@ export function registerServe(program: Command, command: AddCommand, runner: Run
     .option('--sender <name>', 'a registered sender ID (repeatable)', collect)
     .option('--block-pattern <regex>', 'create links whose fullLink matches as blocked')
     .option('--price <amount>', 'price of one segment (default 0.01)')
+    .option('--balance <amount>', "each account's balance before its first message; every message takes segments x price off (default 100)")
+    .option('--currency <code>', 'currency of the balance and prices, an ISO 4217 code (default KZT)')
     .option('--fault-rate <p>', 'probability that a /service/ request gets a fault (default 0)')
     .option('--faults <list>', 'faults to draw from: latency:MIN-MAXms,reset,500,502,503,code30,truncated,stall')
     .option('--fault-seed <n>', 'seed of the fault draw (default 1)')
@@ -232,6 +239,7 @@ ${examples([
   'smslink serve init && smslink serve --seed smslink-seed.yaml --db :memory:',
   'smslink serve --port 0 --db :memory: --api-key key-one --api-key key-two',
   'smslink serve --time-scale 60 --sender ACME --block-pattern "casino"',
+  'smslink serve --balance 5 --currency USD --price 0.05',
   'smslink serve --fault-rate 0.2 --faults reset,502,code30 --fault-seed 7',
 ])}`,
     )

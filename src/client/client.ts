@@ -6,6 +6,7 @@
 import { OPERATIONS } from '../catalog/index.js';
 import type { LINK_OPERATIONS } from '../catalog/link.js';
 import type { MESSAGE_OPERATIONS } from '../catalog/message.js';
+import type { USER_OPERATIONS } from '../catalog/user.js';
 import type { InputOf, OperationSpec, ResultOf, Shape } from '../catalog/types.js';
 import { validateInput } from '../catalog/validate.js';
 import { userAgent } from '../version.js';
@@ -90,7 +91,7 @@ export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp
 }
 
 /** The operations the client has a method for, each a literal type. */
-type Operation = (typeof LINK_OPERATIONS)[number] | (typeof MESSAGE_OPERATIONS)[number];
+type Operation = (typeof LINK_OPERATIONS)[number] | (typeof MESSAGE_OPERATIONS)[number] | (typeof USER_OPERATIONS)[number];
 
 /** One method per operation, named by its catalog entry's `method`; an input with nothing required may be left out. */
 export type OperationMethods = {

@@ -9,7 +9,7 @@ import { KeyRing } from './service/api-keys.js';
 import { ShiftedClock, systemClock, type Clock } from './control/clock.js';
 import { Bench } from './control/controls.js';
 import { Database } from './store/database.js';
-import { DEFAULTS, type Limits } from './defaults.js';
+import { CURRENCY_CODE, DEFAULTS, type Limits } from './defaults.js';
 import type { EmulatorSettings } from './service/handler.js';
 import { inspectorRouter } from './inspector/routes.js';
 import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './control/seed.js';
@@ -40,6 +40,10 @@ export interface EmulatorOptions {
   blockPattern?: string;
   /** Price of one segment (segUserBuy); default 0.01. */
   price?: number;
+  /** Each account's balance before its first message (User/GetOwnBalance); every message takes segNum x price off. Default 100. */
+  balance?: number;
+  /** ISO 4217 code of the balance; default 'KZT'. */
+  currency?: string;
   /** Clock for tests; default the system clock. */
   clock?: Clock;
   /** Hooks around each /service/ operation (fault injection). */
@@ -76,9 +80,11 @@ export interface Core {
 }
 
 function checkOptions(opts: EmulatorOptions): void {
-  const { timeScale, price, port } = opts;
+  const { timeScale, price, balance, currency, port } = opts;
   if (timeScale !== undefined && !(Number.isFinite(timeScale) && timeScale > 0)) throw new RangeError(`timeScale must be a positive number (got ${timeScale})`);
   if (price !== undefined && !(Number.isFinite(price) && price >= 0)) throw new RangeError(`price must be zero or more (got ${price})`);
+  if (balance !== undefined && !(Number.isFinite(balance) && balance >= 0)) throw new RangeError(`balance must be zero or more (got ${balance})`);
+  if (currency !== undefined && !CURRENCY_CODE.test(currency)) throw new RangeError(`currency must be an ISO 4217 code of three capital letters, e.g. KZT (got ${JSON.stringify(currency)})`);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new RangeError(`port must be 0 to 65535 (got ${port})`);
   if (opts.faultRate !== undefined && !(opts.faultRate >= 0 && opts.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1 (got ${opts.faultRate})`);
   if (opts.apiKeys !== undefined && (opts.apiKeys.length === 0 || opts.apiKeys.some((k) => typeof k !== 'string' || k === ''))) {
@@ -118,6 +124,8 @@ export function openCore(opts: EmulatorOptions, server: boolean): Core {
       senders: new Set([...(opts.senders ?? []), ...seed.senders]),
       blockPattern,
       price: opts.price ?? DEFAULTS.price,
+      balance: opts.balance ?? DEFAULTS.balance,
+      currency: opts.currency ?? DEFAULTS.currency,
       timeScale: opts.timeScale ?? DEFAULTS.timeScale,
     };
     const activity = server && opts.inspector !== false ? new Activity(db, clock) : null;

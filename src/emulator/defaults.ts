@@ -9,7 +9,13 @@ export const DEFAULTS = {
   timeScale: 1,
   tz: 'UTC',
   price: 0.01,
+  /** What each account has before its first message (User/GetOwnBalance), in `currency`. */
+  balance: 100,
+  currency: 'KZT',
 } as const;
+
+/** A currency as the balance names it: an ISO 4217 code. */
+export const CURRENCY_CODE = /^[A-Z]{3}$/;
 
 /** Header size and time limits against slow or oversized requests. */
 export const LIMITS: Limits = {

@@ -21,7 +21,7 @@ export type { ServiceHooks, ServiceExchange } from './server.js';
 export { TEST_NUMBERS, DEFAULT_VALIDITY_MIN } from './service/lifecycle.js';
 export { DEFAULT_SENDER } from './service/message.js';
 export { MAX_BODY_BYTES } from './server.js';
-export { DEFAULTS, LIMITS, type Limits } from './defaults.js';
+export { DEFAULTS, LIMITS, CURRENCY_CODE, type Limits } from './defaults.js';
 export { parseFaults, DEFAULT_FAULTS, FAULT_KINDS, type Fault, type FaultKind } from './control/faults.js';
 export { sandboxDbPath, sandboxOptions, resetSandbox, localTimeZone, SANDBOX_KEY, SANDBOX_FILE } from './sandbox.js';
 

@@ -20,6 +20,7 @@ import type { KeyRing } from './service/api-keys.js';
 import { fail, RawJson, type Answer, type Handler, type EmulatorSettings } from './service/handler.js';
 import { LINK_HANDLERS } from './service/link.js';
 import { MESSAGE_HANDLERS } from './service/message.js';
+import { USER_HANDLERS } from './service/user.js';
 import { CODE_PATH, visit } from './service/redirect.js';
 import { FormLimitError, fromWire, parseRequest, type FormObject } from './service/wire.js';
 
@@ -32,7 +33,7 @@ export interface Route {
   handler: Handler;
 }
 
-const HANDLERS: Record<string, Handler> = { ...LINK_HANDLERS, ...MESSAGE_HANDLERS };
+const HANDLERS: Record<string, Handler> = { ...LINK_HANDLERS, ...MESSAGE_HANDLERS, ...USER_HANDLERS };
 
 /** `module/operation` in lower case -> route; handlers and catalog operations pair up one to one, by catalog id. */
 export function buildRoutes(): Map<string, Route> {

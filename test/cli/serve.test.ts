@@ -60,8 +60,29 @@ describe('smslink serve', () => {
     expect(await s.stop()).toBe(0);
   });
 
+  it('--balance and --currency set what User/GetOwnBalance answers, which `smslink api` reaches', async () => {
+    const s = await serveInProcess(['--db', ':memory:', '--api-key', 'key-one-123456', '--balance', '5', '--currency', 'USD', '--price', '0.05']);
+    try {
+      const env = { SMSLINK_BASE_URL: s.url, SMSLINK_API_KEY: 'key-one-123456' };
+      expect((await runCli(['message', 'send', '--to', '+77011234567', '--text', 'hi', '-q'], { env })).code).toBe(0);
+      const r = await runCli(['api', 'User/GetOwnBalance'], { env });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ balance: '4.9500', currency: 'USD' });
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+    const help = (await runCli(['serve', '--help'])).stdout;
+    expect(help).toContain('--balance <amount>');
+    expect(help).toContain('--currency <code>');
+    expect((await runCli(['api', '--help'])).stdout).toContain('smslink api User/GetOwnBalance');
+  });
+
   it('refuses bad flags with exit 2', async () => {
     expect((await runCli(['serve', '--port', 'x'])).stderr).toContain('--port: invalid value "x"');
+    const balance = await runCli(['serve', '--port', '0', '--db', ':memory:', '--balance', '-1']);
+    expect([balance.code, balance.stderr]).toEqual([2, expect.stringContaining('--balance: invalid value "-1": must be zero or more')]);
+    const currency = await runCli(['serve', '--port', '0', '--db', ':memory:', '--currency', 'tenge']);
+    expect([currency.code, currency.stderr]).toEqual([2, expect.stringContaining('--currency: invalid value "tenge": must be an ISO 4217 code')]);
     expect((await runCli(['serve', '--port', '0', '--db', ':memory:', '--block-pattern', '(', '--fault-rate', '0'])).code).toBe(2);
     expect((await runCli(['serve', '--fault-rate', '2'])).code).toBe(2);
   });

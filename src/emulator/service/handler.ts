@@ -22,6 +22,10 @@ export interface EmulatorSettings {
   senders: ReadonlySet<string>;
   blockPattern: RegExp | null;
   price: number;
+  /** Each account's balance before any of its messages is paid for. */
+  balance: number;
+  /** ISO 4217 code of the balance and prices. */
+  currency: string;
   timeScale: number;
 }
 
@@ -45,6 +49,9 @@ export class RawJson {
   }
 }
 export const fail = (code: number, message: string, data: unknown = null): Answer => ({ code, data, message });
+
+/** An amount as the live service writes it: a decimal string with four places ("0.0600"); never "-0.0000". */
+export const money = (n: number): string => (Math.round(n * 1e4) / 1e4 + 0).toFixed(4);
 
 /** The live service sends numbers read from its database as strings. */
 export const str = (n: number | null | undefined): string | null => (n === null || n === undefined ? null : String(n));

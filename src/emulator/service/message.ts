@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { AFTER_LINK, isFullLink, LINKS_IN_TEXT, parseDateTime } from '../../catalog/rules.js';
 import { countSegments } from '../../catalog/segments.js';
-import { ok, str, type Handler, type EmulatorSettings } from './handler.js';
+import { money, ok, str, type Handler, type EmulatorSettings } from './handler.js';
 import { DEFAULT_VALIDITY_MIN, planLifecycle } from './lifecycle.js';
 import { addLink, shortLinkOf } from './link.js';
 import { instantOf, ListQuery } from './list-query.js';
@@ -55,8 +55,7 @@ function messageJson(s: EmulatorSettings, r: MessageRow, withNumberInfo: boolean
     id: String(r.id),
     campaignId: String(r.campaign_id),
     segNum: String(r.seg_num),
-    // A decimal string with four places, as the live service writes it ("0.0600").
-    segUserBuy: r.seg_price.toFixed(4),
+    segUserBuy: money(r.seg_price),
     from: r.sender,
     to: r.recipient,
     text: r.text,

@@ -193,6 +193,11 @@ export class Database {
     return this.#list('messages', MESSAGE_COLUMNS, accountId, q, messageRow);
   }
 
+  /** What the account's messages cost: segments times the price of one, summed. */
+  spent(accountId: number): number {
+    return (this.#s.spent.get(accountId) as { spent: number }).spent;
+  }
+
   /**
    * A number that changes when another connection, of this process or
    * another, commits to the database (PRAGMA data_version; this one's own

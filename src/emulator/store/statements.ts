@@ -92,6 +92,7 @@ export function prepareStatements(db: Connection) {
         .map((c) => `m.${c}`)
         .join(', ')} FROM json_each(?) AS j CROSS JOIN messages AS m ON m.id = j.value AND m.account_id = ? GROUP BY m.id ORDER BY min(j.key)`,
     ),
+    spent: p('SELECT coalesce(sum(seg_num * seg_price), 0) AS spent FROM messages WHERE account_id = ?'),
     counts: () =>
       lazily({
         links: p('SELECT count(*) AS n FROM links'),

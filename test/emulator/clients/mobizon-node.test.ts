@@ -26,8 +26,8 @@ describe('mobizon-node 0.3.6 against the emulator', () => {
   let link: { id: string; code: string; shortLink: string };
   let sent: { campaignId: string; messageId: string; status: number };
 
-  it('getBalance (User/GetOwnBalance) is outside the contract: a clean code 4 envelope', async () => {
-    expect(await mobizon.getBalance()).toEqual({ code: 4, data: null, message: 'unknown module: user' });
+  it('getBalance (User/GetOwnBalance): the opening balance and its currency', async () => {
+    expect(await mobizon.getBalance()).toEqual({ code: 0, data: { balance: '100.0000', currency: 'KZT' }, message: '' });
   });
 
   it("createShort, as its README writes it (expirationDate: '')", async () => {
@@ -40,6 +40,10 @@ describe('mobizon-node 0.3.6 against the emulator', () => {
     const env = await mobizon.sendSms({ recipient: '5511941439844', from: '', text: 'SMS sent by Mobizon.' });
     expect(env).toEqual({ code: 0, message: '', data: { campaignId: expect.stringMatching(/^\d+$/), messageId: expect.stringMatching(/^\d+$/), status: 2 } });
     sent = env.data as typeof sent;
+  });
+
+  it('getBalance after the send: one segment at 0.01 less', async () => {
+    expect(await mobizon.getBalance()).toEqual({ code: 0, data: { balance: '99.9900', currency: 'KZT' }, message: '' });
   });
 
   it('getSms', async () => {

@@ -33,8 +33,8 @@ beforeAll(async () => {
 afterAll(() => emu?.close());
 
 describe('mobizon 1.0.1 against the emulator', () => {
-  it('User.GetOwnBalance is outside the contract: code 4, which the library passes on as its error', async () => {
-    expect(await call('User', 'GetOwnBalance', {})).toEqual([{ code: 4, data: null, message: 'unknown module: User' }, null]);
+  it('User.GetOwnBalance, as its README writes it: the opening balance and its currency', async () => {
+    expect(await call('User', 'GetOwnBalance', {})).toEqual([null, { balance: '100.0000', currency: 'KZT' }]);
   });
 
   it('Message.SendSMSMessage, as its README writes it', async () => {
@@ -44,6 +44,8 @@ describe('mobizon 1.0.1 against the emulator', () => {
     const [statusError, statuses] = await call('message', 'getsmsstatus', { ids: (data as { messageId: string }).messageId });
     expect(statusError).toBeNull();
     expect(statuses).toEqual([expect.objectContaining({ id: (data as { messageId: string }).messageId, segNum: '1' })]);
+    // One segment at the default 0.01, in the lower-case spelling its own tests use.
+    expect(await call('user', 'getownbalance', {})).toEqual([null, { balance: '99.9900', currency: 'KZT' }]);
   });
 
   it('link.create as its own tests call it; a required text sent empty comes back as its error', async () => {
