@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { messageList, messageSend, messageStatus } from '../catalog/message.js';
 import type { MessageStatusRecord, SendMessageResult } from '../catalog/types.js';
 import type { RunContext } from './context.js';
+import type { View } from '../output/format.js';
 import { callOperation, collectIds, prepareChunks, mapLimit, parseConcurrency, printDryRun, readStdin } from './common.js';
 import { EXIT, ExitError, PartialError, UsageError } from '../exit-codes.js';
 import { bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
@@ -69,13 +70,20 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
 /** What `message send --wait` shows: the send result, then the delivery. */
 const WAIT_COLUMNS = [...messageSend.output.columns, 'deliveryStatus', 'statusUpdateTs'];
 
+/** What a send shows: its result (and the delivery waited for); a table also has the status as campaignStatus. */
+function sendRecord(view: View, result: SendMessageResult, delivery: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...result, ...(view.format === 'table' ? { campaignStatus: result.status } : {}), ...delivery };
+}
+
 async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   if (opts.fromFile !== undefined) return bulkSend(ctx, opts);
   rejectBulkFlagsWithoutFile(opts);
   const input = inputFrom(messageSend, [], opts, [], ctx.now());
   // Checked before sending: a bad --wait-timeout found after the send would leave a sent SMS and exit 2.
   const waitOpts = opts.wait ? waitOptions(opts) : undefined;
-  const view = await ctx.view(messageSend, waitOpts ? { columns: WAIT_COLUMNS } : {});
+  const view = await ctx.view(messageSend, { columns: waitOpts ? WAIT_COLUMNS : messageSend.output.columns });
+  // A table names the campaign's status as such; scripts keep the service's `status`.
+  if (view.format === 'table') view.columns = view.columns.map((c) => (c === 'status' ? 'campaignStatus' : c));
   if (input.text === '-') input.text = (await readStdin(ctx)).replace(/\r?\n$/, '');
   input.from ??= ctx.settings().sender.value;
   if (ctx.globals.dryRun) {
@@ -89,7 +97,7 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   const result = await callOperation<SendMessageResult>(ctx, messageSend, input);
   const { renderRecord } = await import('../output/format.js');
   if (!waitOpts) {
-    await renderRecord(ctx.stdout, view, result as unknown as Record<string, unknown>);
+    await renderRecord(ctx.stdout, view, sendRecord(view, result));
     return EXIT.OK;
   }
   const ids = [result.messageId];
@@ -97,7 +105,7 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   ctx.note(`sent: messageId ${result.messageId} (campaign ${result.campaignId}); waiting for delivery`);
   const waited = await waitForDelivery(ctx, await ctx.client(), ids, waitOpts);
   const final = waited.records.get(result.messageId);
-  await renderRecord(ctx.stdout, view, { ...result, deliveryStatus: final?.status ?? null, statusUpdateTs: final?.statusUpdateTs ?? null });
+  await renderRecord(ctx.stdout, view, sendRecord(view, result, { deliveryStatus: final?.status ?? null, statusUpdateTs: final?.statusUpdateTs ?? null }));
   return waitOutcome(ids, waited);
 }
 

@@ -5,6 +5,7 @@
 // catalog entry is an OperationCommand (src/cli/registrar.ts builds them).
 
 import { Option, type Command } from 'commander';
+import { fieldNamed } from '../catalog/columns.js';
 import type { OperationSpec, ParamSpec } from '../catalog/types.js';
 import type { RunContext } from './context.js';
 import type { GlobalOptions } from './run.js';
@@ -85,14 +86,17 @@ export function timeRulesOf(param: ParamSpec): TimeRules {
   return { fill: param.cli?.fillTime, relative: param.cli?.relative };
 }
 
-/** `field[:asc|desc]` values into the sort object the catalog checks. */
-export function parseSort(values: readonly string[]): Record<string, string> {
+/**
+ * `field[:asc|desc]` values into the sort object the catalog checks. A
+ * field may be named by its table header (`clicks:desc`, see fieldNamed).
+ */
+export function parseSort(values: readonly string[], fields: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const v of values) {
     const parts = v.split(':');
     if (parts.length > 2) throw new UsageError(`--sort: invalid value "${v}": use FIELD or FIELD:asc or FIELD:desc`);
     const [field, dir = 'asc'] = parts;
-    out[field.trim()] = dir.trim().toUpperCase();
+    out[fieldNamed(field.trim(), fields) ?? field.trim()] = dir.trim().toUpperCase();
   }
   return out;
 }
@@ -105,7 +109,7 @@ export function fromCli(param: ParamSpec, raw: unknown, now: Date = new Date()):
   const cli = param.cli;
   if (raw === undefined || raw === null || !cli) return raw;
   if (cli.boolean !== undefined) return raw === true ? cli.boolean : undefined;
-  if (param.type === 'sort') return parseSort(raw as string[]);
+  if (param.type === 'sort') return parseSort(raw as string[], param.sortFields);
   if (typeof raw !== 'string') return raw;
   if (cli.aliases) {
     const hit = Object.entries(cli.aliases).find(([word]) => word === raw.trim().toLowerCase());

@@ -2,7 +2,7 @@
 // final status or the wait runs out. Exit 0 when all were delivered, 7 when
 // any ended otherwise, 3 when the wait timed out.
 
-import { FINAL_STATUSES, MESSAGE_STATUS_WORDS } from '../catalog/codes.js';
+import { FINAL_STATUSES, statusInWords } from '../catalog/codes.js';
 import type { MessageStatusRecord } from '../catalog/types.js';
 import type { SmsLinkClient } from '../client/client.js';
 import type { RunContext } from './context.js';
@@ -42,21 +42,15 @@ async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   await wait(ms, undefined, { signal }).catch(() => undefined);
 }
 
-/** A status as a person reads it: `queued (ENQUEUD)`. */
-function statusWords(status: string): string {
-  const word = Object.entries(MESSAGE_STATUS_WORDS).find(([, code]) => code === status)?.[0];
-  return word ? `${word.replace('-', ' ')} (${status})` : status;
-}
-
 /** `message 123: queued (ENQUEUD)`, or for several `3 messages: 1 delivered (DELIVRD), 2 queued (ENQUEUD)`. */
 function summary(ids: number[], records: Map<number, MessageStatusRecord>): string {
-  if (ids.length === 1) return `message ${ids[0]}: ${statusWords(String(records.get(ids[0])?.status ?? 'unknown'))}`;
+  if (ids.length === 1) return `message ${ids[0]}: ${statusInWords(String(records.get(ids[0])?.status ?? 'unknown'))}`;
   const counts = new Map<string, number>();
   for (const id of ids) {
     const status = String(records.get(id)?.status ?? 'unknown');
     counts.set(status, (counts.get(status) ?? 0) + 1);
   }
-  return `${ids.length} messages: ${[...counts.entries()].map(([s, n]) => `${n} ${statusWords(s)}`).join(', ')}`;
+  return `${ids.length} messages: ${[...counts.entries()].map(([s, n]) => `${n} ${statusInWords(s)}`).join(', ')}`;
 }
 
 /** 75 s as 1:15. */

@@ -29,9 +29,12 @@ describe('message send', () => {
     expect(JSON.parse(r.stdout)).toEqual({ campaignId: 9001, messageId: 123456, status: 2 });
   });
 
-  it('-q prints the message id; tables say "sent"', async () => {
+  it('-q prints the message id; tables label the campaign status as such, scripts keep the service\'s status', async () => {
     expect((await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '-q'])).stdout).toBe('123456\n');
-    expect((await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '-o', 'table'])).stdout).toMatch(/^status\s+sent$/m);
+    const table = (await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '-o', 'table'])).stdout;
+    expect(table).toMatch(/^campaign status\s+sent without moderation$/m);
+    expect(table).not.toMatch(/^status/m);
+    expect((await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '-o', 'csv'])).stdout).toBe('messageId,campaignId,status\n123456,9001,2\n');
   });
 
   it('--text - reads the text from stdin', async () => {
