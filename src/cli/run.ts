@@ -80,6 +80,9 @@ export interface Reach {
 /** Adds a command by name and description; returns it when it is to be built in full (see Reach). */
 export type AddCommand = (name: string, description: string) => Command | undefined;
 
+/** Short names of verbs, as gh has them: `link ls`, `link rm`, `message ls`. */
+export const VERB_ALIASES: Readonly<Record<string, string>> = { list: 'ls', delete: 'rm' };
+
 function reachOf(argv: readonly string[]): Reach {
   const completion = argv.includes('completion');
   // Help lists siblings with their arguments and options: build them all (-h may be combined, as in -qh).
@@ -87,9 +90,10 @@ function reachOf(argv: readonly string[]): Reach {
   return {
     noun: (noun) => completion || argv.includes(noun),
     among: (parent, names) => {
-      const named = completion || help ? [] : names.filter((name) => argv.includes(name));
+      const named = completion || help ? [] : names.filter((name) => argv.includes(name) || (VERB_ALIASES[name] !== undefined && argv.includes(VERB_ALIASES[name])));
       return (name, description) => {
         const cmd = parent.command(name).description(description);
+        if (VERB_ALIASES[name]) cmd.alias(VERB_ALIASES[name]);
         return named.length === 0 || named.includes(name) ? cmd : undefined;
       };
     },
