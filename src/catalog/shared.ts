@@ -72,7 +72,7 @@ export function expiresParam(help: string) {
     wire: 'data[expirationDate]',
     type: 'date',
     doc: 'data[expirationDate]: YYYY-MM-DD; valid until the end of that day in the user time zone',
-    cli: { flag: '--expires <YYYY-MM-DD>', help },
+    cli: { flag: '--expires <date>', help, relative: 'ahead' },
   } as const satisfies ParamSpec;
 }
 

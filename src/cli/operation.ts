@@ -10,7 +10,8 @@ import type { OperationSpec, ParamSpec } from '../catalog/types.js';
 import type { RunContext } from './context.js';
 import type { GlobalOptions } from './run.js';
 import { UsageError } from '../exit-codes.js';
-import { parseTime, timeFlag, type TimeRules } from './time.js';
+import { dayOf, parseTime, timeFlag, type TimeRules } from './time.js';
+import { checkParam } from '../catalog/rules.js';
 
 export type CliValues = Record<string, unknown>;
 
@@ -120,6 +121,21 @@ export function fromCli(param: ParamSpec, raw: unknown, now: Date = new Date()):
 }
 
 /**
+ * A time or date flag's value as the service takes it. A value the flag
+ * cannot read is the command's error, naming every form it accepts; one it
+ * reads (+30m) but the catalog refuses (too soon) is named as typed, with
+ * the time it stood for.
+ */
+function timeInput(param: ParamSpec, raw: string, now: Date): string {
+  const flag = param.cli!.flag!.split(' ')[0];
+  if (param.type === 'date') return param.cli?.relative ? dayOf(raw, now) : raw;
+  const value = timeFlag(flag, raw, now, timeRulesOf(param));
+  const check = checkParam(param, value, { now });
+  if (!check.ok) throw new UsageError(`${flag}: invalid value "${raw}"${value === raw.trim() ? '' : ` (${value})`}: ${check.rule}`);
+  return value;
+}
+
+/**
  * Builds the operation input from commander's positional args and options.
  * Positional arguments are matched to parameters in catalog order.
  */
@@ -143,9 +159,7 @@ export function inputFrom(
     const attr = attributeOf(param);
     if (!attr) continue;
     const raw = options[attr];
-    // A time the flag cannot read is the command's error, naming every form it accepts.
-    const value =
-      param.type === 'datetime' && typeof raw === 'string' ? timeFlag(param.cli.flag!.split(' ')[0], raw, now, timeRulesOf(param)) : fromCli(param, raw, now);
+    const value = typeof raw === 'string' && (param.type === 'datetime' || param.type === 'date') ? timeInput(param, raw, now) : fromCli(param, raw, now);
     if (value !== undefined) input[param.key] = value;
   }
   return input;

@@ -84,6 +84,16 @@ describe('link list', () => {
     expect(r.stderr).toBe('No links found.\n');
   });
 
+  it('a page past the end says where the end is, exit 0 (a script paging until it finds nothing is done)', async () => {
+    rec.server.respond(() => ({ body: { code: 0, data: { items: [], totalItemCount: '61' }, message: '' } }));
+    const r = await cli(['link', 'list', '--page', '5', '-o', 'table']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('page 5 is past the last page (3 pages, 61 links); the last is --page 2\n');
+    const json = await cli(['link', 'list', '--page', '5', '--page-size', '50', '-o', 'json']);
+    expect(json.stdout).toBe('[]\n');
+    expect(json.stderr).toBe('page 5 is past the last page (2 pages, 61 links); the last is --page 1 at --page-size 50\n');
+  });
+
   it('--all -o json prints nothing rather than broken JSON when a later page fails', async () => {
     let page = 0;
     rec.server.respond(() =>
