@@ -47,6 +47,7 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   from: col('from', 'value', 16),
   segNum: col('segments', 'value', 17),
   segUserBuy: col('price', 'value', 18),
+  cost: col('cost', 'value', 18),
   campaignId: col('campaign', 'value', 19),
   countryA2: col('country', 'value', 20),
   operatorName: col('operator', 'text', 21),

@@ -12,6 +12,7 @@ import { EXIT, ExitError, PartialError, UsageError } from '../exit-codes.js';
 import { bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { inputFrom, type CliValues, type NounCommands } from './operation.js';
 import { listCommand } from './paging.js';
+import { MESSAGE_GET, recipientsAndTexts } from './message-get.js';
 import { parseDuration, waitForDelivery, waitOutcome, type WaitOptions, type WaitResult } from './wait.js';
 
 const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
@@ -122,6 +123,9 @@ function waitFlags(cmd: Command): Command {
     .option('--wait-timeout <duration>', 'how long --wait waits: 90s, 10m, 1h (default 10m)');
 }
 
+/** A `message status` table: the catalog's columns with the recipient after the id and the text last. */
+const STATUS_TABLE_COLUMNS = ['id', 'to', ...messageStatus.output.columns.slice(1), 'text'];
+
 async function status(ctx: RunContext, opts: CliValues, ids: string[]): Promise<number> {
   const all = await collectIds(ctx, ids);
   const waitOpts = opts.wait ? waitOptions(opts) : undefined;
@@ -139,13 +143,19 @@ async function status(ctx: RunContext, opts: CliValues, ids: string[]): Promise<
     for (const rec of answers.flat()) byId.set(Number(rec.id), rec);
   }
   // Rows in the order the ids were given.
-  const rows = all.map((id) => byId.get(Number(id))).filter((r): r is MessageStatusRecord => r !== undefined);
+  let rows: Record<string, unknown>[] = all.map((id) => byId.get(Number(id))).filter((r): r is MessageStatusRecord => r !== undefined);
   const missing = all.filter((id) => !byId.has(Number(id)));
   const { renderRecord, renderRows } = await import('../output/format.js');
-  const view = await ctx.view(messageStatus);
+  let view = await ctx.view(messageStatus);
+  if (view.format === 'table' && !view.quiet && !view.fields && rows.length) {
+    // A person at a terminal also sees whom each message went to and what it said: one Message/List per 100 ids.
+    const found = await recipientsAndTexts(client, rows as MessageStatusRecord[], parseConcurrency(opts.concurrency));
+    rows = rows.map((r) => ({ ...r, to: found.get(Number(r.id))?.to ?? null, text: found.get(Number(r.id))?.text ?? null }));
+    view = { ...view, columns: STATUS_TABLE_COLUMNS };
+  }
   // One message asked for, one shown: as a record in a table, every value whole; scripts keep their list.
-  if (all.length === 1 && rows.length === 1 && view.format === 'table') await renderRecord(ctx.stdout, view, rows[0] as unknown as Record<string, unknown>);
-  else await renderRows(ctx.stdout, view, rows as Record<string, unknown>[]);
+  if (all.length === 1 && rows.length === 1 && view.format === 'table') await renderRecord(ctx.stdout, view, rows[0]);
+  else await renderRows(ctx.stdout, view, rows);
   if (waited) return waitOutcome(all.map(Number), waited);
   if (missing.length && rows.length === 0) throw new ExitError(`no message found for ${missing.join(', ')} (unknown, or not yours)`, EXIT.NOT_FOUND);
   if (missing.length) throw new PartialError(`no message found for ${missing.join(', ')} (unknown, or not yours)`);
@@ -158,7 +168,8 @@ export const MESSAGE: NounCommands = {
   examples: [
     'smslink message send --to +77011234567 --text "Your code is 4711" --wait',
     'smslink message status 123456',
-    'smslink message list --status undelivered --sent-from 1d',
+    'smslink message get 123456',
+    'smslink message ls --status undelivered --sent-from 1d',
   ],
   commands: {
     [messageSend.id]: {
@@ -191,10 +202,14 @@ message of a row whose answer was lost before it sends that row again.`,
 
     [messageStatus.id]: {
       flags: (cmd) => waitFlags(cmd).option('--concurrency <n>', 'requests in flight when more than 100 ids are given (default 4)'),
-      about: `Statuses: NEW, ENQUEUD, ACCEPTD, PDLIVRD (not final); DELIVRD, UNDELIV,
-REJECTD, EXPIRED, DELETED (final). Ids the service does not know (or that
-belong to another key) are named on stderr: exit 6 when none was found, 5
-when some were. More than 100 ids are split into several requests.`,
+      about: `Statuses: new, queued, accepted, partly delivered (not final); delivered,
+undelivered, rejected, expired, deleted (final). Tables say them in words;
+-q, JSON and CSV keep the service's codes (NEW, ENQUEUD, ACCEPTD, PDLIVRD,
+DELIVRD, UNDELIV, REJECTD, EXPIRED, DELETED). A table at a terminal also
+shows each message's recipient and text (one more request per 100 ids);
+\`smslink message get\` shows a message whole. Ids the service does not know
+(or that belong to another key) are named on stderr: exit 6 when none was
+found, 5 when some were. More than 100 ids are split into several requests.`,
       examples: [
         'smslink message status 123456',
         'smslink message status 123456,123457 -q',
@@ -218,4 +233,5 @@ for -to), "YYYY-MM-DD HH:MM[:SS]", now, or a time ago: 30m, 12h, 7d, 2w
       ],
     ),
   },
+  more: [MESSAGE_GET],
 };

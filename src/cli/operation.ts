@@ -35,12 +35,20 @@ export interface OperationCommand {
   run(ctx: RunContext, opts: CliValues, args: readonly Positional[]): Promise<number | void>;
 }
 
+/** A command of a noun that is no one operation of the catalog (`message get`): its verb and summary, and all its arguments. */
+export interface OwnCommand extends OperationCommand {
+  verb: string;
+  summary: string;
+}
+
 /** A noun of the catalog (link, message): its help, and a command for each of its operations, by catalog id. */
 export interface NounCommands {
   description: string;
   about?: string;
   examples: readonly string[];
   commands: Readonly<Record<string, OperationCommand>>;
+  /** Commands of the noun beyond its operations', after them. */
+  more?: readonly OwnCommand[];
 }
 
 /** Values shell completion offers for an option (flag values from the catalog). */
