@@ -9,6 +9,7 @@ import type { RunContext } from './context.js';
 import { chunk, idLimit, mapLimit } from './common.js';
 import { messageStatus } from '../catalog/message.js';
 import { EXIT, ExitError, UsageError } from '../exit-codes.js';
+import { cellWidth, truncate } from '../output/width.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -69,10 +70,20 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
   let interval = opts.intervalMs ?? 500;
   let lastLine = 0;
   let lastText = '';
+  /**
+   * The live line within the terminal, so that each redraw replaces it (one
+   * cell short: a full last column wraps on some terminals): whole, or
+   * shorter, or cut. The final line is printed whole, once.
+   */
+  const fit = (text: string, shorter: string) => {
+    const width = (ctx.stderr.columns || 80) - 1;
+    return cellWidth(text) <= width ? text : truncate(shorter, width);
+  };
   // A live line on a terminal; otherwise a line when something changed (at most every 3 s) or every 10 s.
-  const show = (text: string, final = false) => {
+  // `shorter`: the same line without its least needed part, for a narrow terminal.
+  const show = (text: string, final = false, shorter = text) => {
     const now = Date.now();
-    if (tty) ctx.stderr.write(`\r\x1b[2K${text}${final ? '\n' : ''}`);
+    if (tty) ctx.stderr.write(`\r\x1b[2K${final ? text : fit(text, shorter)}${final ? '\n' : ''}`);
     else if (final || (text !== lastText && now - lastLine >= 3000) || now - lastLine >= 10_000) {
       ctx.note(text);
       lastLine = now;
@@ -106,7 +117,8 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
     }
     const waiting = ids.filter((id) => !FINAL_STATUSES.has(String(records.get(id)?.status)));
     const status = summary(ids, records);
-    if (waiting.length) show(`${status}; waiting for delivery ${clock(Date.now() - started)} (gives up in ${clock(deadline - Date.now())})`);
+    const waited = `${status}; waiting for delivery ${clock(Date.now() - started)}`;
+    if (waiting.length) show(`${waited} (gives up in ${clock(deadline - Date.now())})`, false, waited);
     if (waiting.length === 0) {
       show(`${status}, after ${clock(Date.now() - started)}`, true);
       return { records, timedOut: false, interrupted: false, unknown };
