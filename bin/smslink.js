@@ -46,7 +46,8 @@ async function main() {
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
   // A reader that goes away (`smslink link list | head`) is not a crash: stop like Ctrl-C would,
-  // quietly; bulk runs then finish what is in flight and keep their journal right.
+  // quietly; bulk runs then finish what is in flight and keep their journal right. run() ends such
+  // a command 0 (it printed what the reader wanted), a bulk run 141 (it did not finish).
   let stdoutClosed = false;
   const onStdoutClosed = () => {
     if (stdoutClosed) return;

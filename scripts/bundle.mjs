@@ -6,8 +6,10 @@
 //   run.cjs            src/cli/run.ts and what it imports, and commander
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically (undici,
-//                      conf, chalk, csv-parse, yaml): required when a command
-//                      first needs it, so --help and `link get` never read it
+//                      conf, chalk, csv-parse, yaml, cli-table3, string-width)
+//                      or require on first use (qs, src/client/qs.ts): read
+//                      when a command first needs it, so --help never reads
+//                      any of them
 //
 // libsql's JS is bundled into emulator.cjs with scripts/libsql-native.cjs in
 // place of its two libc detectors (that file says why); its native binary
@@ -21,7 +23,7 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
-const VENDOR = ['undici', 'conf', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml'];
+const VENDOR = ['undici', 'conf', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs', 'cli-table3', 'string-width'];
 /** The vendor file of a package: vendor/csv-parse-sync.cjs for csv-parse/sync. */
 const vendorFile = (name) => `vendor/${name.replace(/\//g, '-')}`;
 
@@ -66,11 +68,18 @@ const ownFiles = {
   },
 };
 
-/** Each vendor file re-exports its package. */
+/**
+ * Each vendor file re-exports its package. cli-table3 measures with the
+ * string-width our layout measures with: one copy, vendor/string-width.cjs.
+ * Its colours (@colors/colors) are never asked for: smslink's tables colour
+ * their own cells.
+ */
 const vendorEntries = {
   name: 'vendor-entries',
   setup(b) {
     b.onResolve({ filter: /^vendor:/ }, (args) => ({ path: args.path.slice(7), namespace: 'vendor' }));
+    b.onResolve({ filter: /^string-width$/ }, (args) => (args.importer.includes('cli-table3') ? { path: './string-width.cjs', external: true } : undefined));
+    b.onResolve({ filter: /^@colors\/colors/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js', resolveDir: root }));
   },
 };
@@ -85,6 +94,18 @@ const bundledLibsql = {
   setup(b) {
     b.onLoad({ filter: /src\/emulator\/store\/libsql\.ts$/ }, () => ({ contents: "export const loadLibsql = () => require('libsql');\n", loader: 'js' }));
     b.onResolve({ filter: /^(@neon-rs\/load|detect-libc)$/ }, () => ({ path: `${root}scripts/libsql-native.cjs` }));
+  },
+};
+
+/**
+ * src/client/qs.ts (a run-time require for the tsc build) becomes a require
+ * of vendor/qs.cjs, read when the first form is written or read: one copy
+ * of qs for run.cjs and emulator.cjs, and none in either.
+ */
+const requiredQs = {
+  name: 'required-qs',
+  setup(b) {
+    b.onLoad({ filter: /src\/client\/qs\.ts$/ }, () => ({ contents: "let qs;\nexport const loadQs = () => (qs ??= require('vendor-file:qs'));\n", loader: 'js' }));
   },
 };
 
@@ -105,8 +126,8 @@ const lazyChildProcess = {
 rmSync(`${root}${outdir}`, { recursive: true, force: true });
 const builds = await Promise.all([
   build({ ...common, entryPoints: Object.fromEntries(VENDOR.map((name) => [vendorFile(name), `vendor:${name}`])), plugins: [vendorEntries] }),
-  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [ownFiles, lazyChildProcess] }),
-  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, plugins: [bundledLibsql, ownFiles] }),
+  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [requiredQs, ownFiles, lazyChildProcess] }),
+  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, plugins: [bundledLibsql, requiredQs, ownFiles] }),
 ]);
 
 const contents = {};

@@ -15,6 +15,8 @@ const EXIT_CODES = {
   NOT_FOUND: { code: 6, meaning: 'not found (code 2)' },
   UNDELIVERED: { code: 7, meaning: 'a waited message ended undelivered' },
   INTERRUPTED: { code: 130, meaning: 'interrupted (Ctrl-C, at a prompt too; nothing is saved or deleted)' },
+  // As Unix tools report SIGPIPE (128 + 13). A command that only prints what it read ends 0 instead: it did its job.
+  OUTPUT_CLOSED: { code: 141, meaning: 'a bulk run stopped because its output was closed (a pipe to head); rerun it to send the rows left' },
 } as const;
 
 type ExitName = keyof typeof EXIT_CODES;

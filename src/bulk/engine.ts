@@ -2,12 +2,14 @@
 // --from-file`: validate every row with the catalog's rules, then send the
 // good ones with bounded concurrency and rate, journaling each outcome and
 // printing results as rows finish. Rows whose answer was lost are looked up
-// (reconcile.ts) rather than left for the user. Ctrl-C stops new requests
+// (reconcile.ts) rather than left for the user. A refused key or a service
+// out of reach stops the run, as every row would fail. Ctrl-C stops new requests
 // and lets those in flight finish; a second Ctrl-C stops at once. Either
 // way the summary is printed and the journal is right for the rerun.
 
 import type { CheckContext } from '../catalog/rules.js';
 import type { SmsLinkClient } from '../client/client.js';
+import { ApiError } from '../client/errors.js';
 import type { OutStream, View } from '../output/format.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { columnsOf, InputReadError, openInput, readAllRows, readRows, type InputFile, type InputRow } from './input.js';
@@ -207,10 +209,11 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     host.note(message);
   };
   const onInterrupt = () => {
+    // A closed output gets the one line of the summary, nothing more (a script's log stays short).
+    if (signal?.reason === 'stdout-closed') return;
     // Requests still waiting for their answer (a slot is also held while its result is printed).
     const n = sender.counts.inFlight;
-    const what = signal?.reason === 'stdout-closed' ? 'the output was closed; stopping' : 'stopping';
-    say(n ? `${what}: waiting for ${n} ${n === 1 ? 'request' : 'requests'} in flight (Ctrl-C again to stop now)` : `${what}`);
+    say(n ? `stopping: waiting for ${n} ${n === 1 ? 'request' : 'requests'} in flight (Ctrl-C again to stop now)` : 'stopping');
   };
   let inFlightAtStop = 0;
   const onStop = () => {
@@ -224,7 +227,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
   try {
     if (journal && opts.reconcile && !opts.resendUnknown) Object.assign(earlier, await settleEarlier(journal, reconciler, limiter, unsettled, say));
     await sender.sendAll(kept ?? readRows(input), rules);
-    if (!signal?.aborted && !sender.stopped && opts.reconcile) await sender.settleLost();
+    if (!signal?.aborted && !sender.stopped && !sender.halt && opts.reconcile) await sender.settleLost();
     else sender.giveUpLost();
   } finally {
     signal?.removeEventListener('abort', onInterrupt);
@@ -238,7 +241,9 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
   const counts = sender.counts;
   // A done row no longer in the input and a new row in it: the row was changed (or one removed and one added, which looks the same).
   const changed = journal && sender.newRows ? Math.min(sender.newRows, journal.doneGone((key) => sender.keys.has(key))) : 0;
-  const stop = sender.stopped ? 'stopped' : signal?.aborted ? (signal.reason === 'stdout-closed' ? 'stdout-closed' : 'interrupted') : 'none';
+  const halt = sender.halt;
+  const ended = sender.stopped ? 'stopped' : signal?.aborted ? (signal.reason === 'stdout-closed' ? 'stdout-closed' : 'interrupted') : 'none';
+  const stop = halt ? (halt instanceof ApiError ? 'refused' : 'unreachable') : ended;
   for (const line of summarize({
     command: spec.command,
     total,
@@ -252,6 +257,9 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     inFlightAtStop,
   }))
     host.note(line);
+  // The single command's error and exit code (4 for the key, 3 for the network), after the summary.
+  if (halt) throw halt;
+  if (stop === 'stdout-closed') return EXIT.OUTPUT_CLOSED;
   if (stop !== 'none') return EXIT.INTERRUPTED;
   return counts.failed || counts.invalid || counts.unknown ? EXIT.PARTIAL : EXIT.OK;
 }

@@ -4,7 +4,7 @@
 // keeps moving (its rate, its in-flight count) while requests hang.
 
 import type { OutStream } from '../output/format.js';
-import { cellWidth, truncate } from '../output/width.js';
+import { cellWidth, cutEnd } from '../output/width.js';
 
 export interface Counts {
   /** Rows skipped as done by an earlier run. */
@@ -56,7 +56,7 @@ export function fitLine(pieces: Piece[], fraction: number, width: number): strin
     line = [...(cells ? [bar(cells)] : []), shown.map((p) => p.text).join('  ')].join(' ');
     if (cellWidth(line) <= width || shown.length <= 1) break;
   }
-  return truncate(line, width);
+  return cutEnd(line, width);
 }
 
 export class Progress {

@@ -32,6 +32,17 @@ export interface SenderOptions {
   unsettled: Map<string, string>;
 }
 
+/**
+ * An error that every further row would meet too, so the run stops rather
+ * than try them all (as gh and stripe do): the key or account refused, or the
+ * service out of reach (refused, no such host, TLS) with no row done while
+ * this one was tried. Either way nothing was made, and the rerun sends the row.
+ */
+function failsEveryRow(err: unknown, noneDoneSince: boolean): boolean {
+  if (err instanceof ApiError) return err.isAuth && !err.outcomeUnknown;
+  return err instanceof TransportError && err.kind === 'connection' && !err.outcomeUnknown && noneDoneSince;
+}
+
 export class Sender {
   readonly counts: Counts & { found: number } = { skipped: 0, done: 0, failed: 0, unknown: 0, invalid: 0, inFlight: 0, found: 0 };
   /** Rows sent that no earlier run had recorded (on a rerun): new or changed rows. */
@@ -45,6 +56,8 @@ export class Sender {
   readonly #ids: Set<string> | undefined;
   /** The second Ctrl-C came: nothing more is waited for, printed or journaled for the rows in flight. */
   #stopped = false;
+  /** The error that stopped the run because every row would fail with it (see failsEveryRow). */
+  #halt: SmsLinkError | undefined;
   #onStop: (() => void) | undefined;
   readonly #stop = new Promise<void>((resolve) => (this.#onStop = resolve));
 
@@ -72,7 +85,7 @@ export class Sender {
     const before = journal?.counts();
     const rerun = before !== undefined && before.done + before.failed + before.unknown + before.sending > 0;
     for await (const r of rows) {
-      if (signal?.aborted) break;
+      if (signal?.aborted || this.#halt) break;
       const checked = check(rules, this.spec, r.fields, r.error);
       if (!checked.input) {
         counts.invalid += 1;
@@ -93,13 +106,13 @@ export class Sender {
       }
       if (rerun && previous === undefined) this.newRows += 1;
       // -q and table print in input order: no row starts further ahead of the oldest one still out than the buffer holds.
-      while (results.full && !signal?.aborted) {
+      while (results.full && !signal?.aborted && !this.#halt) {
         if (this.#lost.some((l) => l.place === results.head)) await this.settleLost();
         else await limiter.ended();
       }
       await limiter.ready();
-      // Ctrl-C: the rows not started yet are not started.
-      if (signal?.aborted) break;
+      // Ctrl-C, or a failure every row would meet: the rows not started yet are not started.
+      if (signal?.aborted || this.#halt) break;
       const row = r.row;
       const input = checked.input;
       const place = results.place();
@@ -123,6 +136,7 @@ export class Sender {
     let sent = false;
     let at = 0;
     const flight = { key, place, sent: false };
+    const doneBefore = counts.done;
     this.#inFlight.set(row, flight);
     counts.inFlight += 1;
     try {
@@ -139,6 +153,7 @@ export class Sender {
       // Anything unexpected after the request left counts as unknown: never resend blindly.
       const state = unknown || (sent && !(err instanceof SmsLinkError)) ? 'unknown' : 'failed';
       outcome = { row, key, state, error: (err as Error).message };
+      if (!this.#halt && failsEveryRow(err, counts.done === doneBefore)) this.#halt = err as SmsLinkError;
     } finally {
       this.#inFlight.delete(row);
       counts.inFlight -= 1;
@@ -206,6 +221,11 @@ export class Sender {
     this.giveUpLost();
     this.#onStop?.();
     return inFlight.filter(([, f]) => f.sent).length;
+  }
+
+  /** The error that stopped the run because every row would fail with it; undefined while rows can succeed. */
+  get halt(): SmsLinkError | undefined {
+    return this.#halt;
   }
 
   get stopped(): boolean {

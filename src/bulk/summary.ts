@@ -16,7 +16,8 @@ export interface RunSummary {
   /** Rows whose outcome is still unknown. */
   unknownRows: number[];
   reconcile: boolean;
-  stop: 'none' | 'interrupted' | 'stdout-closed' | 'stopped';
+  /** Why the run ended early: a signal, a closed output, or a failure every row would meet (the key refused, the service unreachable). */
+  stop: 'none' | 'interrupted' | 'stdout-closed' | 'stopped' | 'refused' | 'unreachable';
   /** With stop === 'stopped': requests in flight then. */
   inFlightAtStop: number;
 }
@@ -28,6 +29,7 @@ function rowList(rows: number[]): string {
 }
 
 export function summarize(s: RunSummary): string[] {
+  if (s.stop === 'stdout-closed') return [outputClosed(s)];
   const c = s.counts;
   const parts = [
     `${c.done} done${c.found ? ` (${c.found} of them found by a lookup after their answer was lost)` : ''}`,
@@ -62,7 +64,31 @@ export function summarize(s: RunSummary): string[] {
   }
   if (s.stop === 'stopped')
     lines.push(`Stopped at once, with ${plural(s.inFlightAtStop, 'request')} in flight (their rows are unknown now). Rerun the same command to continue.`);
-  else if (s.stop === 'stdout-closed') lines.push('The output was closed: no new requests were started. Rerun the same command to continue.');
   else if (s.stop === 'interrupted') lines.push('Interrupted: no new requests were started. Rerun the same command to continue.');
+  else if (s.stop === 'refused' || s.stop === 'unreachable') lines.push(halted(s));
   return lines;
+}
+
+/**
+ * A run whose output was closed (`| head -1`) says in one line what is left
+ * and how to send it: whoever closed the pipe read what they wanted, the rest
+ * of a script's log should not fill with a summary.
+ */
+function outputClosed(s: RunSummary): string {
+  const c = s.counts;
+  const left = s.total - c.done - c.skipped;
+  const unknown = s.unknownRows.length ? ` (${s.unknownRows.length} of them unknown: the rerun looks them up before sending)` : '';
+  const rerun = s.journal ? `rerun the same command to send them (journal: ${s.journal})` : 'no journal was kept (stdin without --journal): a rerun sends every row';
+  return `${s.command}: the output was closed after ${c.done + c.skipped} of ${plural(s.total, 'row')} were done; ${plural(left, 'row')} left${unknown}: ${rerun}.`;
+}
+
+/** A run stopped because every row would fail the same way: what was not sent, and what the rerun does. */
+function halted(s: RunSummary): string {
+  const c = s.counts;
+  const pending = s.total - c.done - c.skipped - c.failed - c.invalid - c.unknown;
+  const why = s.stop === 'refused' ? 'the service refused the key, as it would for every row' : 'the service could not be reached, and no row got through';
+  const where = s.journal
+    ? 'they stay pending in the journal; once this is fixed, rerun the same command: it sends them and the failed rows, each once'
+    : 'no journal was kept (stdin without --journal): a rerun sends every row';
+  return `Stopped: ${why}. ${plural(pending, 'row')} not sent: ${where}.`;
 }

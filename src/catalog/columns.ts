@@ -17,14 +17,16 @@ export interface ColumnInfo {
   role: ColumnRole;
   /** Lower ranks stay longest when the terminal is too narrow for every column. */
   rank: number;
+  /** A field whose value holds this one (the code is the end of the short link): this column gives way first when both are shown. */
+  repeats?: string;
 }
 
-const col = (header: string, role: ColumnRole, rank: number): ColumnInfo => ({ header, role, rank });
+const col = (header: string, role: ColumnRole, rank: number, repeats?: string): ColumnInfo => ({ header, role, rank, repeats });
 
 export const COLUMN_INFO: Record<string, ColumnInfo> = {
   // links
   id: col('id', 'key', 0),
-  code: col('code', 'key', 0),
+  code: col('code', 'key', 0, 'shortLink'),
   shortLink: col('short link', 'key', 0),
   fullLink: col('full link', 'text', 10),
   status: col('status', 'value', 11),

@@ -29,7 +29,11 @@ export const messageSend = define<SendMessageResult>()({
       minLength: 7,
       maxLength: 15,
       doc: 'recipient: international format, digits only; a leading + is removed',
-      cli: { flag: '--to <number>', help: 'recipient in international format, e.g. +77011234567' },
+      cli: {
+        flag: '--to <number>',
+        help: 'recipient in international format, e.g. +77011234567',
+        once: 'a message goes to one number; to send to several, put them in a CSV file (column recipient) and use --from-file',
+      },
     },
     {
       key: 'text',
@@ -208,7 +212,8 @@ export const messageList = define<Page<Message>>()({
     ...datetimeRange('statusUpdateTs', 'updated', 'status changed'),
     pageSizeParam(),
     currentPageParam(),
-    sortParam(MESSAGE_SORT_FIELDS),
+    // The live service also sorts by id (real-service-notes.md); the contract names eight fields.
+    { ...sortParam(MESSAGE_SORT_FIELDS), live: { sortFields: [...MESSAGE_SORT_FIELDS, 'id'] } },
   ],
   result: pageShape(MESSAGE_SHAPE),
   output: {

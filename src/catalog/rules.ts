@@ -128,6 +128,11 @@ export interface CheckContext {
   now: Date;
   /** Turns a wall-clock time into an instant; local time unless given. */
   toInstant?: (p: DateParts) => Date;
+  /**
+   * Read input as the live service does (the emulator), not as the contract
+   * writes it (the client): see liveInput() in validate.ts.
+   */
+  live?: boolean;
 }
 
 const localInstant = (p: DateParts) => new Date(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);

@@ -31,6 +31,12 @@ export interface ParamSpec {
   sortFields?: readonly string[];
   /** How a list goes on the wire: ids[0]=.. (indices), ids[]=.. (brackets) or one comma-separated string. */
   list?: 'indices' | 'brackets' | 'comma';
+  /**
+   * Where the live service accepts more than the contract (real-service-notes.md
+   * "What the live service accepts"): these rules replace the contract's when
+   * the emulator checks a request; the client keeps to the contract's.
+   */
+  live?: Pick<ParamSpec, 'sortFields'>;
   /** The sentence of service-api.md this parameter encodes. */
   doc: string;
   cli?: CliParam;
@@ -51,6 +57,8 @@ export interface CliParam {
   relative?: 'ago' | 'ahead';
   /** A flag that takes no value and sends this value when given. */
   boolean?: string | number;
+  /** What to do instead when this one-value flag is given twice (the usage error says it). */
+  once?: string;
 }
 
 /** Shape of a result, for normalising what the service sends back. */

@@ -24,12 +24,32 @@ const isAbsent = (v: unknown) => v === undefined || v === null;
 /** An id list with no id in it (`ids=`, `ids[]=`) gives no identifiers: the contract's "none given", not a malformed id. */
 const noIds = (param: ParamSpec, v: unknown) => param.type === 'ids' && toList(v).every((item) => isAbsent(item) || (typeof item === 'string' && item.trim() === ''));
 
+/**
+ * The one place where a request is read as the live service reads it (the
+ * emulator, `ctx.live`) rather than as the contract writes it (the client):
+ * real-service-notes.md "What the live service accepts". An optional
+ * parameter sent empty (`data[expirationDate]=`, `from=`, `params[name]=`)
+ * is absent, as PHP's empty() has it; a required one sent empty is still
+ * checked, and refused. A parameter's `live` rules (ParamSpec.live) replace
+ * the contract's. The client checks by the contract alone, so it still
+ * refuses what the contract forbids before anything is sent.
+ */
+function asLiveService(op: OperationSpec, input: Record<string, unknown>): { input: Record<string, unknown>; params: readonly ParamSpec[] } {
+  const read: Record<string, unknown> = { ...input };
+  for (const param of op.params) if (!param.required && read[param.key] === '') delete read[param.key];
+  let params = LIVE_PARAMS.get(op);
+  if (!params) LIVE_PARAMS.set(op, (params = op.params.map((p) => (p.live ? { ...p, ...p.live } : p))));
+  return { input: read, params };
+}
+const LIVE_PARAMS = new WeakMap<OperationSpec, readonly ParamSpec[]>();
+
 export function paramByKey(op: OperationSpec, key: string): ParamSpec | undefined {
   return op.params.find((p) => p.key === key);
 }
 
 /** Validates and coerces input; returns the values to send and every problem found. */
-export function validateInput(op: OperationSpec, input: Record<string, unknown>, ctx: CheckContext): Validated {
+export function validateInput(op: OperationSpec, given: Record<string, unknown>, ctx: CheckContext): Validated {
+  const { input, params } = ctx.live ? asLiveService(op, given) : { input: given, params: op.params };
   const values: Record<string, unknown> = {};
   const issues: Issue[] = [];
   if (op.exactlyOne) {
@@ -44,7 +64,7 @@ export function validateInput(op: OperationSpec, input: Record<string, unknown>,
       });
     }
   }
-  for (const param of op.params) {
+  for (const param of params) {
     const raw = input[param.key];
     if (isAbsent(raw) || noIds(param, raw)) {
       if (param.required) issues.push({ key: param.key, wire: param.wire, value: isAbsent(raw) ? raw : undefined, rule: 'is required', code: param.missingCode ?? 11 });

@@ -35,6 +35,10 @@ export function bulkHost(ctx: RunContext): BulkHost {
   };
 }
 
+/** What --help says of a run that stops early, for every command with --from-file. */
+export const BULK_STOPS_HELP = `A key the service refuses (exit 4) or a service out of reach (exit 3) stops
+the run at once, as every row would fail: the rows not sent wait for the rerun.`;
+
 export function bulkOptions(cmd: Command): Command {
   return cmd
     .option('--from-file <file>', 'one request per row of a CSV (with header) or NDJSON file; - reads stdin')

@@ -10,7 +10,7 @@ import { LINK_STATS } from './link-stats.js';
 import { EXIT, PartialError, UsageError } from '../exit-codes.js';
 import { ApiError } from '../client/errors.js';
 import { inputFrom, type CliValues, type NounCommands, type Positional } from './operation.js';
-import { bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
+import { BULK_STOPS_HELP, bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { listCommand } from './paging.js';
 import { getInput, notFound, parseLinkRef, readLink, resolveLinkIds, type LinkRef } from './link-ref.js';
 import { askFirst, idList, YES_OPTION } from './prompt.js';
@@ -204,7 +204,8 @@ export const LINK: NounCommands = {
       about: `With --from-file, each row of a CSV (header: fullLink, and optionally status,
 expirationDate, comment) or NDJSON file becomes one link; --status, --expires
 and --comment fill empty cells. Results stream as rows finish; a journal
-beside the file makes a rerun skip what was done.`,
+beside the file makes a rerun skip what was done.
+${BULK_STOPS_HELP}`,
       examples: [
         'smslink link create https://example.com/spring-sale',
         'smslink link create www.example.com/a --expires 2026-12-31 --comment "winter promo"',

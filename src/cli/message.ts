@@ -9,7 +9,7 @@ import type { RunContext } from './context.js';
 import type { View } from '../output/format.js';
 import { callOperation, collectIds, prepareChunks, mapLimit, parseConcurrency, printDryRun, readStdin } from './common.js';
 import { EXIT, ExitError, PartialError, UsageError } from '../exit-codes.js';
-import { bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
+import { BULK_STOPS_HELP, bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { inputFrom, type CliValues, type NounCommands } from './operation.js';
 import { listCommand } from './paging.js';
 import { MESSAGE_GET, recipientsAndTexts } from './message-get.js';
@@ -187,7 +187,8 @@ and optionally from, name, at, validity) is one message. --text "Hi {{name}}"
 fills placeholders from the row's columns (a column used by the template
 only fills the text); --from, --name, --at and --validity fill empty cells. A journal beside the file records every
 outcome: a rerun skips sent rows, retries failed ones, and looks for the
-message of a row whose answer was lost before it sends that row again.`,
+message of a row whose answer was lost before it sends that row again.
+${BULK_STOPS_HELP}`,
       examples: [
         'smslink message send --to +77011234567 --text "Your code is 4711"',
         'echo "Meeting moved to 15:00" | smslink message send --to 77011234567 --text -',

@@ -59,11 +59,40 @@ function valuesOf(param: ParamSpec): string[] {
   return [...Object.keys(param.cli?.aliases ?? {}), ...(param.oneOf ?? []).map(String)];
 }
 
+/**
+ * A flag that takes one value refuses a second one, naming both: commander
+ * would keep the last silently (`--to A --to B` sent one message, to B).
+ * Flags that collect their values (--sort, --sender, --api-key) have a
+ * parser of their own and stay repeatable. `hint` says what to do instead.
+ */
+export function onlyOnce(option: Option, hint?: string): Option {
+  if (!(option.required || option.optional) || option.variadic || option.parseArg) return option;
+  const flag = option.long ?? option.flags;
+  // A secret's values are not repeated back (errors are printed before any key is known to scrub).
+  const secret = /key|token/i.test(flag);
+  let first: string | undefined;
+  return option.argParser((value: string) => {
+    if (first !== undefined) {
+      const values = secret ? '' : ` ("${first}" and "${value}")`;
+      throw new UsageError(`${flag} was given twice${values}; ${hint ?? 'it takes one value: give it once'}`);
+    }
+    first = value;
+    return value;
+  });
+}
+
+/** Makes every one-value flag of `cmd` and its subcommands refuse a second value (see onlyOnce). */
+export function refuseRepeatedFlags(cmd: Command): void {
+  for (const option of cmd.options) onlyOnce(option);
+  for (const sub of cmd.commands) refuseRepeatedFlags(sub);
+}
+
 function optionFor(param: ParamSpec): Option | undefined {
   const cli = param.cli;
   if (!cli?.flag) return undefined;
   const option = new Option(cli.flag, cli.help);
   if (param.type === 'sort') option.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+  else onlyOnce(option, cli.once);
   const values = valuesOf(param);
   if (values.length && cli.boolean === undefined) COMPLETIONS.set(option, values);
   return option;

@@ -1,5 +1,6 @@
 // Listing with pages: one page by default, or --all / --limit to follow pages
-// until totalItemCount is reached, streaming items as each page arrives.
+// until totalItemCount is reached, streaming items as each page arrives. A
+// page of a longer list says so on stderr, for people and scripts alike.
 
 import type { Command } from 'commander';
 import { PAGE_SIZES } from '../catalog/shared.js';
@@ -57,13 +58,17 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
     page += 1;
   }
   await writer.end();
+  const more = !following && seen < total;
   // Past the end is not a failure (a script paging until it finds nothing is done), but a person is told where the end is.
   if (seen === 0 && total > 0 && page * pageSize >= total) {
     const pages = Math.ceil(total / pageSize);
     ctx.note(`page ${page} is past the last page (${plural(pages, 'page')}, ${total} ${what}); the last is --page ${pages - 1}${pageSize === PAGE_SIZES[0] ? '' : ` at --page-size ${pageSize}`}`);
-  } else if (view.format === 'table' && !view.quiet) {
+  }
+  // A script (stdout not a terminal) must not take one page for the whole list: stderr says so, stdout stays clean.
+  else if (more && !ctx.io.stdout.isTTY) ctx.note(`${seen} of ${total} ${what} shown; add --all for every page`);
+  else if (view.format === 'table' && !view.quiet) {
     if (seen === 0) ctx.note(`No ${what} found.`);
-    else if (!following && page * pageSize + seen < total) {
+    else if (more && page * pageSize + seen < total) {
       const first = page * pageSize + 1;
       ctx.tableNote(`Showing ${first}-${first + seen - 1} of ${total} ${what}. Next: --page ${page + 1}, or --all for every page.`);
     }

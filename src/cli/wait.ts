@@ -9,7 +9,6 @@ import type { RunContext } from './context.js';
 import { chunk, idLimit, mapLimit } from './common.js';
 import { messageStatus } from '../catalog/message.js';
 import { EXIT, ExitError, UsageError } from '../exit-codes.js';
-import { cellWidth, truncate } from '../output/width.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -75,9 +74,11 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
    * cell short: a full last column wraps on some terminals): whole, or
    * shorter, or cut. The final line is printed whole, once.
    */
+  // Widths are measured only for a terminal, and string-width loaded only then: `message` commands start without it.
+  const { cellWidth, cutEnd } = tty ? await import('../output/width.js') : { cellWidth: () => 0, cutEnd: (s: string) => s };
   const fit = (text: string, shorter: string) => {
     const width = (ctx.stderr.columns || 80) - 1;
-    return cellWidth(text) <= width ? text : truncate(shorter, width);
+    return cellWidth(text) <= width ? text : cutEnd(shorter, width);
   };
   // A live line on a terminal; otherwise a line when something changed (at most every 3 s) or every 10 s.
   // `shorter`: the same line without its least needed part, for a narrow terminal.

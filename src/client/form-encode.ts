@@ -1,8 +1,12 @@
-// Form encoding, shared by the client (the key in the request URL, the body
-// in bracket notation) and the secrets list (the spellings of a key a server
-// echoes).
+// Form encoding: which names a request carries is ours (the catalog's wire
+// names, or `smslink api`'s as the user wrote them); writing values under
+// them in bracket notation is qs.stringify's. Also the spellings of a value in
+// a URL that secrets.ts scrubs (the key in the query string).
 
-/** An unpaired UTF-16 surrogate, which encodeURIComponent refuses. */
+import type { IStringifyOptions } from 'qs';
+import { loadQs } from './qs.js';
+
+/** An unpaired UTF-16 surrogate, which encodeURIComponent refuses and qs would write as a broken byte sequence. */
 export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Characters encodeURIComponent leaves that the form encoding of URLSearchParams escapes, and the space it writes as +. */
@@ -18,28 +22,29 @@ export function formEncode(value: string): string {
   return encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')).replace(FORM_ESCAPES, (c) => (c === '%20' ? '+' : `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
 }
 
-/** A value as the service reads it: UTF-8 percent-encoded as RFC 3986 (! ' ( ) * too), a lone surrogate as U+FFFD. */
+/** A value as qs.stringify writes it (RFC 3986: ! ' ( ) * escaped too), for the spellings secrets.ts scrubs. */
 export function encodeValue(value: string): string {
   return encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /**
- * `name=value` pairs of a value under a name, in bracket notation: an object
- * as `name[key]`, a list as `name[0]` (indices) or `name[]` (brackets),
- * nested as deep as it goes; null as an empty value, undefined left out.
- * Names are written as they are, values encoded (encodeValue).
+ * Our policy over qs's mechanics: names written as given (the service reads
+ * `data[fullLink]`, and `smslink api` sends what the user typed), values
+ * UTF-8 percent-encoded as RFC 3986, a lone surrogate as U+FFFD, null as an
+ * empty value, undefined and empty lists left out.
  */
-export function formPairs(name: string, value: unknown, lists: 'indices' | 'brackets', out: string[] = []): string[] {
-  if (value === undefined) return out;
-  if (Array.isArray(value)) value.forEach((item, i) => formPairs(`${name}[${lists === 'brackets' ? '' : i}]`, item, lists, out));
-  else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) formPairs(`${name}[${key}]`, item, lists, out);
-  else out.push(`${name}=${encodeValue(value === null ? '' : String(value))}`);
-  return out;
-}
+const base: IStringifyOptions = {
+  encodeValuesOnly: true,
+  format: 'RFC3986',
+  charset: 'utf-8',
+  encoder: (value, encode, charset) => encode(typeof value === 'string' ? value.replace(LONE_SURROGATE, '\uFFFD') : value, encode, charset),
+};
+const OPTIONS: Record<'indices' | 'brackets', IStringifyOptions> = {
+  indices: { ...base, arrayFormat: 'indices' },
+  brackets: { ...base, arrayFormat: 'brackets' },
+};
 
-/** A whole form: `{data: {fullLink: 'x'}, ids: [1, 2]}` -> `data[fullLink]=x&ids[0]=1&ids[1]=2`. */
+/** A whole form: `{data: {fullLink: 'x'}, ids: [1, 2]}` -> `data[fullLink]=x&ids[0]=1&ids[1]=2` (or `ids[]=1&ids[]=2`). */
 export function encodeForm(params: Record<string, unknown>, lists: 'indices' | 'brackets' = 'indices'): string {
-  const out: string[] = [];
-  for (const [name, value] of Object.entries(params)) formPairs(name, value, lists, out);
-  return out.join('&');
+  return loadQs().stringify(params, OPTIONS[lists]);
 }

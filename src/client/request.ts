@@ -1,8 +1,9 @@
 // Builds the HTTP request of an operation: URL with output/api/apiKey in the
-// query, form body in bracket notation (service-api.md "Common rules").
+// query, form body in bracket notation (service-api.md "Common rules"), the
+// catalog's wire names written by qs (form-encode.ts).
 
 import type { OperationSpec } from '../catalog/types.js';
-import { encodeValue, formEncode, formPairs } from './form-encode.js';
+import { encodeForm, encodeValue, formEncode } from './form-encode.js';
 
 export { encodeValue, formEncode };
 
@@ -39,7 +40,9 @@ export function encodeParams(op: OperationSpec, values: Record<string, unknown>)
   for (const param of op.params) {
     const value = values[param.key];
     if (value === undefined || value === null) continue;
-    formPairs(param.wire, param.list === 'comma' && Array.isArray(value) ? value.join(',') : value, param.list === 'brackets' ? 'brackets' : 'indices', parts);
+    // One parameter at a time: each list has its own form (GetStats' ids[], Delete's ids[0]).
+    const part = encodeForm({ [param.wire]: param.list === 'comma' && Array.isArray(value) ? value.join(',') : value }, param.list === 'brackets' ? 'brackets' : 'indices');
+    if (part) parts.push(part);
   }
   return parts.join('&');
 }

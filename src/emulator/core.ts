@@ -13,6 +13,7 @@ import { DEFAULTS, type Limits } from './defaults.js';
 import type { EmulatorSettings } from './service/handler.js';
 import { inspectorRouter } from './inspector/routes.js';
 import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './control/seed.js';
+import { requestSink } from './request-log.js';
 import { buildRoutes, type ServerParts, type ServiceHooks } from './server.js';
 import { TimeZone } from './service/time-zone.js';
 
@@ -45,6 +46,8 @@ export interface EmulatorOptions {
   hooks?: ServiceHooks;
   /** Where unexpected errors are reported; default nowhere. */
   log?: (line: string) => void;
+  /** Gets one line per request answered (time, operation, result, ms, key masked): serve's stdout; default nowhere. */
+  requestLog?: (line: string) => void;
   /** Tighter or looser header size and time limits (tests of slow clients). */
   limits?: Partial<Limits>;
   /** Probability (0..1) that a /service/ request gets a fault; default 0. */
@@ -118,7 +121,8 @@ export function openCore(opts: EmulatorOptions, server: boolean): Core {
       timeScale: opts.timeScale ?? DEFAULTS.timeScale,
     };
     const activity = server && opts.inspector !== false ? new Activity(db, clock) : null;
-    const parts: ServerParts = { settings, keys: new KeyRing([], () => 0), routes: buildRoutes(), hooks: opts.hooks ?? null, log, activity, pages: null };
+    const record = requestSink(activity, server ? opts.requestLog : undefined, tz);
+    const parts: ServerParts = { settings, keys: new KeyRing([], () => 0), routes: buildRoutes(), hooks: opts.hooks ?? null, log, record, pages: null };
     const bench = new Bench({ parts, clock, keys, seed, hooks: opts.hooks ?? null, faultSeed, activity });
     // A seed is the whole state: nothing from an earlier run stays.
     if (seeded) db.reset();

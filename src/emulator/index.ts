@@ -48,6 +48,8 @@ export interface RunningEmulator {
   reset(): Promise<SeedCounts>;
   /** Moves the emulator's clock `seconds` ahead; messages whose next status comes due get it. */
   advance(seconds: number): Promise<void>;
+  /** Every message on its way gets its final status now, without moving the clock; resolves to how many changed. */
+  deliver(): Promise<number>;
   /** Switches faults on (rate > 0, drawn from `kinds`) or off (rate 0) while running. */
   setFaults(rate: number, kinds?: string | string[]): Promise<FaultState>;
 }
@@ -94,6 +96,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       faultCounts: () => bench.faults().counts,
       reset: async () => bench.reset(),
       advance: async (seconds) => void bench.advance(seconds),
+      deliver: async () => bench.deliver(),
       setFaults: async (rate, kinds) => bench.setFaults(rate, kinds),
     };
   } catch (err) {
@@ -104,7 +107,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
 }
 
 /** Options of the emulator in this process: those of startEmulator but the socket's and the faults'. */
-export type InProcessOptions = Omit<EmulatorOptions, 'host' | 'port' | 'limits' | 'hooks' | 'faultRate' | 'faults' | 'seed' | 'faultSeed' | 'inspector' | 'controlToken'>;
+export type InProcessOptions = Omit<EmulatorOptions, 'host' | 'port' | 'limits' | 'hooks' | 'faultRate' | 'faults' | 'seed' | 'faultSeed' | 'inspector' | 'controlToken' | 'requestLog'>;
 
 export interface InProcessEmulator {
   /** The base URL to give a client along with `send`: the address `smslink serve` takes by default; nothing listens on it for this emulator. */

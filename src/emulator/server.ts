@@ -6,21 +6,22 @@
 // code 3 (or 10 when the database stayed locked) and the server keeps going.
 // Hooks run before and after each /service/ operation (fault injection).
 // Paths starting /_ (which no short-link code can) and / belong to the
-// inspector and the control API (`pages`); each request answered is pushed
-// to the inspector's log (`activity`), nothing more on the request path.
+// inspector and the control API (`pages`); each request answered is handed
+// to `record` (request-log.ts: the inspector's log, serve's lines), nothing
+// more on the request path.
 
 import { isAscii } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPERATIONS } from '../catalog/index.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { validateInput, type Issue } from '../catalog/validate.js';
-import type { Activity } from './inspector/activity.js';
+import type { LogEntry } from './inspector/activity.js';
 import type { KeyRing } from './service/api-keys.js';
 import { fail, RawJson, type Answer, type Handler, type EmulatorSettings } from './service/handler.js';
 import { LINK_HANDLERS } from './service/link.js';
 import { MESSAGE_HANDLERS } from './service/message.js';
 import { CODE_PATH, visit } from './service/redirect.js';
-import { fromWire, parseForm, type FormObject } from './service/wire.js';
+import { FormLimitError, fromWire, parseRequest, type FormObject } from './service/wire.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -78,8 +79,8 @@ export interface ServerParts {
   /** Replaced when faults are switched on or off while running. */
   hooks: ServiceHooks | null;
   log: (line: string) => void;
-  /** The inspector's request log and live pages; null without the inspector. */
-  activity: Activity | null;
+  /** Takes each request answered (request-log.ts); null when nothing is kept or printed. */
+  record: ((entry: LogEntry) => void) | null;
   /** The inspector and the control API; null in the emulator without a socket. */
   pages: PageRouter | null;
 }
@@ -145,12 +146,13 @@ export function servicePath(path: string): string | null {
  * synchronous, no promise per request. Never throws: a failure is code 3.
  */
 export function serviceReply(parts: ServerParts, path: string, query: string, body: string): Reply {
+  const started = performance.now();
   try {
-    const params = parseForm(query);
-    if (body) parseForm(body, params);
-    const answer = guarded(parts, path, params);
-    parts.activity?.record({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code: answer.code, status: 200, fault: null });
-    return reply(answer);
+    const { params, refused } = decodeRequest(query, body);
+    const answer = refused ?? guarded(parts, path, params);
+    const r = reply(answer);
+    parts.record?.({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code: answer.code, status: 200, fault: null, ms: performance.now() - started, query, body, answer: r.body });
+    return r;
   } catch (err) {
     parts.log(`emulator: ${path.slice(0, 100)}: ${(err as Error)?.stack ?? String(err)}`);
     return reply(fail(3, 'unknown application error'));
@@ -159,13 +161,14 @@ export function serviceReply(parts: ServerParts, path: string, query: string, bo
 
 /** Carries out one /service/ request whose parameters are decoded. */
 export function service(parts: ServerParts, spelled: string, params: FormObject): Answer {
-  const output = params.output;
+  // output and api are optional on the live service, json and v1 when absent or empty (real-service-notes.md).
+  const output = params.output || 'json';
   if (typeof output !== 'string' || output.toLowerCase() !== 'json') {
     return fail(6, 'unsupported output format: this service answers output=json');
   }
   const accountId = parts.keys.account(params.apiKey);
   if (accountId === null) return fail(8, 'failed.api.auth', []);
-  if (params.api !== undefined && params.api !== 'v1') return fail(5, 'unknown API version: send api=v1');
+  if ((params.api || 'v1') !== 'v1') return fail(5, 'unknown API version: send api=v1');
   const path = spelled.toLowerCase();
   const route = parts.routes.get(path);
   if (!route) {
@@ -178,9 +181,19 @@ export function service(parts: ServerParts, spelled: string, params: FormObject)
   if (problems.length) return answerIssues(op, problems.map((p) => ({ key: p.key, wire: p.key, rule: p.rule, code: 1 })));
   const s = parts.settings;
   const now = s.clock.now();
-  const { values, issues } = validateInput(op, input, { now: new Date(now), toInstant: s.tz.toInstant });
+  const { values, issues } = validateInput(op, input, { now: new Date(now), toInstant: s.tz.toInstant, live: true });
   if (issues.length) return answerIssues(op, issues);
   return handler({ settings: s, accountId, now, values });
+}
+
+/** A request's parameters; one past the form's limits (wire.ts) is refused with code 12, and has none. */
+function decodeRequest(query: string, body: string): { params: FormObject; refused: Answer | null } {
+  try {
+    return { params: parseRequest(query, body), refused: null };
+  } catch (err) {
+    if (err instanceof FormLimitError) return { params: {}, refused: fail(12, err.message, { request: err.message }) };
+    throw err;
+  }
 }
 
 function guarded(parts: ServerParts, path: string, params: FormObject): Answer {
@@ -197,24 +210,24 @@ function guarded(parts: ServerParts, path: string, params: FormObject): Answer {
 }
 
 async function answerService(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): Promise<void> {
+  const started = performance.now();
   const exchange: ServiceExchange = { req, res, path };
-  const params = parseForm(query);
-  if (body) parseForm(body, params);
-  const log = (code: number | null) =>
-    parts.activity?.record({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code, status: res.headersSent ? res.statusCode : 0, fault: exchange.fault ?? null });
+  const { params, refused } = decodeRequest(query, body);
+  const log = (code: number | null, answer: string | null = null) =>
+    parts.record?.({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code, status: res.headersSent ? res.statusCode : 0, fault: exchange.fault ?? null, ms: performance.now() - started, query, body, answer });
   const hooks = parts.hooks;
   if (hooks?.before && (await hooks.before(exchange))) {
     log(exchange.fault === 'code30' ? 30 : null);
     return;
   }
-  const answer = guarded(parts, path, params);
+  const answer = refused ?? guarded(parts, path, params);
   const text = envelope(answer);
   if (hooks?.after && (await hooks.after(exchange, { status: 200, body: text }))) {
-    log(answer.code);
+    log(answer.code, text);
     return;
   }
   writeJson(res, 200, text);
-  log(answer.code);
+  log(answer.code, text);
 }
 
 function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
@@ -284,8 +297,11 @@ export function requestListener(parts: ServerParts): (req: IncomingMessage, res:
       if (operation !== null) serviceRequest(parts, req, res, operation, query);
       else if (parts.pages !== null && (path === '/' || path.startsWith('/_')) && parts.pages(req, res, path, query)) return;
       else {
+        const started = performance.now();
         visit(parts.settings, req, res, path);
-        if (parts.activity && CODE_PATH.test(path)) parts.activity.record({ at: parts.settings.clock.now(), op: path.slice(0, 80), visit: true, key: undefined, code: null, status: res.statusCode, fault: null });
+        if (parts.record && CODE_PATH.test(path)) {
+          parts.record({ at: parts.settings.clock.now(), op: path.slice(0, 80), visit: true, key: undefined, code: null, status: res.statusCode, fault: null, ms: performance.now() - started, query: '', body: '', answer: null });
+        }
       }
     } catch (err) {
       parts.log(`emulator: ${path.slice(0, 80)}: ${(err as Error)?.stack ?? String(err)}`);

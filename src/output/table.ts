@@ -1,13 +1,15 @@
-// Tables for people: columns fit the terminal. Keys (id, code, short link)
-// are never cut; long free text gives way first, then the least useful
-// columns are left out (and named, so a person knows to widen the terminal
-// or pick --fields). One record is shown as `label  value` lines with every
-// value whole, wrapped.
+// Tables for people, drawn by cli-table3; the policy is ours: columns fit
+// the terminal. Keys (id, short link) are never cut; a column repeating
+// another gives way first, then long free text is cut in the middle, then
+// the least useful columns are left out (and named, so a person knows to
+// widen the terminal or pick --fields). One record is shown as
+// `label  value` lines with every value whole, wrapped.
 
 import { columnInfo, type ColumnInfo } from '../catalog/columns.js';
 import { tone, type Paint } from './color.js';
 import { cellText, escapeControls, oneLine } from './text.js';
-import { cellWidth, padEnd, truncate, wrap } from './width.js';
+import Table from 'cli-table3';
+import { cellWidth, cutMiddle, cutNeed, sharedEnds, wrap } from './width.js';
 
 const GAP = 2;
 /** Free text is not shrunk below this many cells (or its header). */
@@ -23,7 +25,7 @@ export interface TableOptions {
 
 interface Cell {
   text: string;
-  /** Colour applied after padding, so widths are measured on plain text. */
+  /** Colour for the cell's text (cli-table3 does not count colour codes in widths). */
   tint?: (s: string) => string;
 }
 
@@ -33,11 +35,11 @@ const DATETIME = /^(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}):\d{2}$/;
 function cellOf(field: string, value: unknown, opts: TableOptions, oneRecord: boolean): Cell {
   if (value === null || value === undefined || value === '') return { text: '-', tint: opts.paint.dim };
   const label = opts.labels?.[field]?.[String(value)];
-  if (label) return { text: label, tint: (s) => tone(s.trimEnd(), opts.paint) + s.slice(s.trimEnd().length) };
+  if (label) return { text: label, tint: (s) => tone(s, opts.paint) };
   let text = cellText(value);
   if (!oneRecord && typeof value === 'string') text = text.replace(DATETIME, '$1');
   text = oneRecord ? escapeControls(text) : oneLine(text);
-  if (field === 'status' || field === 'deliveryStatus') return { text, tint: (s) => tone(s.trimEnd(), opts.paint) + s.slice(s.trimEnd().length) };
+  if (field === 'status' || field === 'deliveryStatus') return { text, tint: (s) => tone(s, opts.paint) };
   return { text };
 }
 
@@ -49,50 +51,87 @@ interface Column {
   /** Cells it may not go below. */
   min: number;
   width: number;
+  /** Text columns: how much of each row's end another row shares (see sharedEnds). */
+  shared?: number[];
 }
 
 /**
  * Chooses the columns that fit and their widths: every column at its
- * natural width if they all fit; else free text shrinks (to MIN_TEXT), then
- * columns of the highest rank are left out until the rest fit, and the room
- * left is shared among the text columns.
+ * natural width if they all fit; else a column that repeats another shown
+ * one (the code, inside the short link) is left out first, and free text
+ * is cut, keeping what tells its rows apart (cutNeed: a link's host and
+ * last part). Then columns of the highest rank give way until the rest fit:
+ * a text column first shrinks to MIN_TEXT, then is left out. The room left
+ * goes to the cut columns, the most useful (lowest rank) first.
  */
 export function layout(fields: readonly string[], cells: Cell[][], width: number | undefined): { columns: Column[]; hidden: string[] } {
   const columns: Column[] = fields.map((field, i) => {
     const info = columnInfo(field);
     const header = cellWidth(info.header);
-    const natural = Math.max(header, ...cells.map((row) => cellWidth(row[i].text)));
-    const min = info.role === 'text' ? Math.min(natural, Math.max(header, MIN_TEXT)) : natural;
-    return { field, info, natural, min, width: natural };
+    const texts = cells.map((row) => row[i].text);
+    const natural = Math.max(header, ...texts.map(cellWidth));
+    if (info.role !== 'text') return { field, info, natural, min: natural, width: natural };
+    // A text column keeps at least what tells its rows apart (a link's host and last part).
+    const shared = sharedEnds(texts);
+    const need = Math.max(header, MIN_TEXT, ...texts.map((t, r) => cutNeed(t, shared[r])));
+    return { field, info, natural, min: Math.min(natural, need), width: natural, shared };
   });
-  if (width === undefined) return { columns, hidden: [] };
   const total = (cols: Column[], key: 'min' | 'natural') => cols.reduce((s, c) => s + c[key], 0) + GAP * Math.max(0, cols.length - 1);
-  let shown = columns;
-  const hidden: string[] = [];
+  if (width === undefined || total(columns, 'natural') <= width) return { columns, hidden: [] };
+  let shown = columns.filter((c) => !(c.info.repeats && fields.includes(c.info.repeats)));
+  const hidden = columns.filter((c) => !shown.includes(c)).map((c) => c.field);
   while (total(shown, 'min') > width) {
     const droppable = shown.filter((c) => c.info.role !== 'key');
     if (droppable.length === 0) break;
     const drop = droppable.reduce((a, b) => (b.info.rank >= a.info.rank ? b : a));
-    hidden.push(drop.field);
-    shown = shown.filter((c) => c !== drop);
+    // A text column next in line gives up what tells its rows apart before it is left out.
+    const floor = Math.min(drop.natural, Math.max(cellWidth(drop.info.header), MIN_TEXT));
+    if (drop.min > floor) drop.min = floor;
+    else {
+      hidden.push(drop.field);
+      shown = shown.filter((c) => c !== drop);
+    }
   }
   if (total(shown, 'natural') > width) {
     for (const c of shown) c.width = c.min;
     let room = width - total(shown, 'min');
-    // Share the room: the text column that needs least is filled first, the rest split what is left.
-    const growing = shown.filter((c) => c.natural > c.min).sort((a, b) => a.natural - a.min - (b.natural - b.min));
-    growing.forEach((c, i) => {
-      const share = Math.floor(room / (growing.length - i));
-      const add = Math.min(c.natural - c.min, Math.max(0, share));
+    for (const c of [...shown].sort((a, b) => a.info.rank - b.info.rank)) {
+      const add = Math.min(c.natural - c.min, room);
       c.width += add;
       room -= add;
-    });
+    }
   }
   return { columns: shown, hidden };
 }
 
-function line(parts: string[]): string {
-  return parts.join(' '.repeat(GAP)).trimEnd();
+/**
+ * cli-table3 without borders, as gh draws its tables: columns apart by
+ * GAP spaces (each cell's right padding), no lines between rows, and no
+ * colours of its own (ours are in the cells; it measures them as nothing).
+ */
+function borderless(colWidths: Array<number | null>): Table.Table {
+  const chars = Object.fromEntries(CHAR_NAMES.map((name) => [name, '']));
+  return new Table({ chars, colWidths, style: { 'padding-left': 0, 'padding-right': GAP, head: [], border: [], compact: true } });
+}
+
+const CHAR_NAMES = ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid', 'middle'] as const;
+
+/**
+ * cli-table3's layout is quadratic in rows (each cell is checked against
+ * every earlier row for spans: 5,000 rows took 3 s), so rows are drawn in
+ * blocks of BLOCK with the same column widths, which lines them up alike.
+ */
+const BLOCK = 100;
+
+/** The rows drawn, without the padding after each line's last cell. */
+function draw(rows: string[][], colWidths: Array<number | null>): string {
+  const lines: string[] = [];
+  for (let i = 0; i < rows.length; i += BLOCK) {
+    const table = borderless(colWidths);
+    table.push(...rows.slice(i, i + BLOCK));
+    lines.push(...table.toString().split('\n').map((l) => l.trimEnd()));
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** Rows as a table; `hidden` names the columns left out for want of width. */
@@ -100,19 +139,16 @@ export function renderTable(rows: Record<string, unknown>[], fields: readonly st
   const cells = rows.map((row) => fields.map((f) => cellOf(f, row[f], opts, false)));
   const { columns, hidden } = layout(fields, cells, opts.width);
   const index = columns.map((c) => fields.indexOf(c.field));
-  const out = [line(columns.map((c) => opts.paint.bold(padEnd(c.info.header, c.width))))];
-  for (const row of cells) {
-    out.push(
-      line(
-        columns.map((c, j) => {
-          const cell = row[index[j]];
-          const text = padEnd(truncate(cell.text, c.width), c.width);
-          return cell.tint ? cell.tint(text) : text;
-        }),
-      ),
-    );
-  }
-  return { text: `${out.join('\n')}\n`, hidden: hidden.map((f) => columnInfo(f).header) };
+  const drawn = cells.map((row, r) =>
+    columns.map((c, j) => {
+      const cell = row[index[j]];
+      const text = c.shared ? cutMiddle(cell.text, c.width, c.shared[r]) : cell.text;
+      return cell.tint ? cell.tint(text) : text;
+    }),
+  );
+  const header = columns.map((c) => opts.paint.bold(c.info.header));
+  const text = draw([header, ...drawn], columns.map((c) => c.width + GAP));
+  return { text, hidden: hidden.map((f) => columnInfo(f).header) };
 }
 
 /** One record as `label  value` lines, every value whole: long ones wrap under themselves. */
@@ -120,14 +156,10 @@ export function renderRecordView(record: Record<string, unknown>, fields: readon
   const labels = fields.map((f) => columnInfo(f).header);
   const labelWidth = Math.max(...labels.map(cellWidth));
   const valueWidth = opts.width === undefined ? Infinity : Math.max(20, opts.width - labelWidth - GAP);
-  const indent = ' '.repeat(labelWidth + GAP);
-  return fields
-    .map((field, i) => {
-      const cell = cellOf(field, record[field], opts, true);
-      const lines = valueWidth === Infinity ? cell.text.split('\n') : wrap(cell.text, valueWidth);
-      const first = cell.tint ? cell.tint(lines[0]) : lines[0];
-      return [`${opts.paint.bold(padEnd(labels[i], labelWidth))}${' '.repeat(GAP)}${first}`, ...lines.slice(1).map((l) => `${indent}${l}`)].join('\n');
-    })
-    .join('\n')
-    .concat('\n');
+  const rows = fields.map((field, i) => {
+    const cell = cellOf(field, record[field], opts, true);
+    const text = valueWidth === Infinity ? cell.text : wrap(cell.text, valueWidth).join('\n');
+    return [opts.paint.bold(labels[i]), cell.tint ? cell.tint(text) : text];
+  });
+  return draw(rows, [labelWidth + GAP, valueWidth === Infinity ? null : valueWidth + GAP]);
 }

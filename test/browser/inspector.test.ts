@@ -173,6 +173,94 @@ describe('screenshots for the README', () => {
 
 const PAGES = ['/', '/_emulator/links', '/_emulator/links/1', '/_emulator/campaigns', '/_emulator/accounts', '/_emulator/requests', '/_emulator/controls'];
 
+/** What a busy account looks like: long links, long texts without a place to break, statuses over two days, every page full. */
+const LONG_URL = `https://shop.example.com/catalogue/${'spring-collection-'.repeat(8)}item?utm_source=sms&utm_campaign=${'x'.repeat(120)}`;
+const busy: SeedData = {
+  keys: [KEY, 'a-second-account-key-with-a-rather-long-name-0123456789abcdefghij'],
+  senders: ['LongSender1'],
+  links: [
+    { fullLink: LONG_URL, code: 'averyverylongcod', comment: `comment ${'w'.repeat(180)}`, clicks: 9999 },
+    { fullLink: `${LONG_URL}&b=2`, status: 'inactive', expirationDate: '2025-01-10', comment: 'spaces in a long comment '.repeat(9) },
+    { fullLink: 'https://example.com/casino', moderatorStatus: 'blocked', moderatorComment: `blocked: ${'reason '.repeat(30)}` },
+  ],
+  campaigns: [{ name: `campaign ${'n'.repeat(150)}`, links: [{ fullLink: LONG_URL, clicks: 7 }] }],
+  messages: [
+    { to: '998901234567890', text: `Sale: ${LONG_URL} ${'Привет! '.repeat(40)}`, from: 'LongSender1', name: `campaign-${'c'.repeat(120)}` },
+    { to: '77011234567', text: 'z'.repeat(600), status: 'ACCEPTD' },
+    { to: '77010001111', text: 'Your parcel is on its way', status: 'UNDELIV' },
+  ],
+};
+
+describe('the request log', () => {
+  it('opens a row to its parameters and answer, keeps it open through live updates, and filters by operation and code', async () => {
+    await open({}, '/_emulator/requests');
+    const call = (path: string, body: string, key = KEY) =>
+      fetch(`${emulator!.url}/service/${path}?output=json&api=v1&apiKey=${key}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }).then((r) => r.text());
+    await call('Link/Create', 'data[fullLink]=https%3A%2F%2Fexample.com%2Fopened');
+    const row = page.locator('ol.log details', { hasText: 'Link/Create' });
+    await row.waitFor({ timeout: 2_000 });
+    await row.locator('summary').click();
+    await expect.poll(() => row.locator('dl.params').textContent()).toContain('https://example.com/opened');
+    expect(await row.locator('dl.params').textContent()).toContain('apiKeybrow********6789');
+    expect(JSON.parse((await row.locator('pre.answer').textContent())!)).toMatchObject({ code: 0, message: '' });
+    // Newer requests redraw the log; the row the reader opened stays open.
+    await call('Link/Get', 'id=999');
+    await page.locator('ol.log summary', { hasText: 'Link/Get' }).waitFor({ timeout: 3_000 });
+    expect(await page.locator('ol.log details', { hasText: 'Link/Create' }).getAttribute('open')).not.toBeNull();
+    expect(await page.content()).not.toContain(KEY);
+    await page.getByLabel('Result code').selectOption('2');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/code=2/);
+    expect(await page.locator('ol.log .op').allTextContents()).toEqual(['Link/Get']);
+  });
+});
+
+describe('a 375 px phone', () => {
+  it('never scrolls sideways on any page, with long links, long texts, many columns and opened request rows', async () => {
+    await open({ seed: busy, clock: new ManualClock(Date.UTC(2025, 0, 15, 10, 0, 0)), faultRate: 0 });
+    const base = emulator!.url;
+    const post = (path: string, body: string, key = KEY) =>
+      fetch(`${base}/service/${path}?output=json&api=v1&apiKey=${key}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }).then((r) => r.text());
+    // Requests with long parameters and answers, an unknown key, a visit; a message that expires the next day.
+    await post('Link/Create', `data[fullLink]=${encodeURIComponent(LONG_URL)}&data[comment]=${'c'.repeat(300)}`);
+    await post('Message/SendSmsMessage', `recipient=77010002222&text=${encodeURIComponent(`Expiring ${LONG_URL}`)}`);
+    await post('Link/List', 'pageSize=100', `unknown-key-${'k'.repeat(60)}`);
+    await post('Link/List', 'pageSize=100');
+    await fetch(`${base}/averyverylongcod`, { redirect: 'manual' });
+    await fetch(`${base}/_emulator/deliver`, { method: 'POST' });
+    await emulator!.setFaults(0.5, ['503', 'reset', 'latency:50-500ms', 'code30', 'truncated']);
+    await page.setViewportSize({ width: 375, height: 800 });
+    const paths = [...PAGES, '/?to=998901234567890', '/?account=2', '/_emulator/links?account=2', '/_emulator/requests?op=Link%2FList&code=0', '/_emulator/links/1?type=hourly'];
+    const sideways: unknown[] = [];
+    let opened = 0;
+    for (const path of paths) {
+      await page.goto(`${base}${path}`);
+      // Every request row opened, as a reader would.
+      for (const summary of await page.locator('ol.log summary').all()) {
+        await summary.click();
+        opened++;
+      }
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      // What sticks out, for the failure message: elements, and text running past its box.
+      const wide = await page.evaluate(() => {
+        const out = [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > 375.5).map((el) => `${el.tagName}.${el.className}`);
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          range.selectNodeContents(n);
+          const clipped = getComputedStyle(n.parentElement!).overflowX === 'hidden';
+          if (!clipped && range.getBoundingClientRect().right > 375.5) out.push(`text in ${n.parentElement!.tagName}.${n.parentElement!.className}`);
+        }
+        return out.slice(0, 4);
+      });
+      if (width > 375 || wide.length) sideways.push({ path, width, wide });
+    }
+    expect(sideways).toEqual([]);
+    expect(opened).toBeGreaterThanOrEqual(6);
+    await emulator!.setFaults(0);
+  });
+});
+
 describe('keyboard, labels and contrast', () => {
   it('give all text a contrast of at least 4.5:1 (WCAG AA) against what is behind it', async () => {
     await open({ seed: scene, clock: new ManualClock(Date.UTC(2025, 0, 15, 10, 0, 0)) });
@@ -218,7 +306,7 @@ describe('keyboard, labels and contrast', () => {
       await page.keyboard.press('Tab');
       reached.add(await page.evaluate(() => document.activeElement?.textContent?.trim() || document.activeElement?.id || ''));
     }
-    for (const name of ['Skip to content', 'Show', 'Deliver pending now', 'Reset', 'Messages', 'Links', 'advance', 'Advance', 'rate', 'Switch faults on', 'Switch faults off']) {
+    for (const name of ['Skip to content', 'Show', 'Deliver pending now', 'Reset', 'Messages', 'Links', 'advance', 'Advance clock', 'rate', 'Switch faults on', 'Switch faults off']) {
       expect(reached, name).toContain(name);
     }
   });

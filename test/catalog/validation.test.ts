@@ -128,3 +128,29 @@ describe('validation of every contract rule', () => {
     expect(validateInput(op('link.list'), { sort: { createts: 'desc' } }, { now: NOW }).values.sort).toEqual({ createTs: 'DESC' });
   });
 });
+
+describe('the contract for the client, the live service for the emulator', () => {
+  const LIVE = { now: NOW, live: true };
+
+  it('refuses an empty optional value by the contract, and reads it as absent as the live service does', () => {
+    const send = { recipient: '77011234567', text: 'hi', from: '', name: '' };
+    expect(validateInput(op('message.send'), send, { now: NOW }).issues.map((i) => i.key)).toEqual(['from']);
+    expect(validateInput(op('message.send'), send, LIVE)).toEqual({ values: { recipient: '77011234567', text: 'hi' }, issues: [] });
+    const create = { fullLink: 'https://example.com', expirationDate: '' };
+    expect(validateInput(op('link.create'), create, { now: NOW }).issues.map((i) => i.key)).toEqual(['expirationDate']);
+    expect(validateInput(op('link.create'), create, LIVE).issues).toEqual([]);
+  });
+
+  it('refuses a required value sent empty either way', () => {
+    for (const ctx of [{ now: NOW }, LIVE]) {
+      expect(validateInput(op('link.create'), { fullLink: '' }, ctx).issues.map((i) => [i.key, i.code])).toEqual([['fullLink', 1]]);
+      expect(validateInput(op('message.send'), { recipient: '', text: '' }, ctx).issues.map((i) => i.key)).toEqual(['recipient', 'text']);
+    }
+  });
+
+  it('sorts Message/List by id on the live service only', () => {
+    expect(validateInput(op('message.list'), { sort: { id: 'asc' } }, { now: NOW }).issues[0].rule).toMatch(/cannot sort by "id"; fields: campaignId,/);
+    expect(validateInput(op('message.list'), { sort: { id: 'asc' } }, LIVE)).toEqual({ values: { sort: { id: 'ASC' } }, issues: [] });
+    expect(validateInput(op('link.list'), { sort: { id: 'asc' } }, LIVE).issues[0].key).toBe('sort');
+  });
+});

@@ -1,5 +1,6 @@
 // Design rule 7, kept from regressing: what the bin loads for `--version` and
-// `--help` never includes undici, conf, libsql or the emulator.
+// `--help` never includes undici, conf, libsql, the emulator, cli-table3 or
+// qs (a form encoder, loaded when the first request is built).
 // The real bin runs with a preload that records every module file it loads;
 // a file of the bundle (dist/bundle/, built by global-setup) stands for the
 // sources and packages esbuild put in it (dist/bundle/contents.json). The
@@ -21,7 +22,7 @@ import { binEnv, tempDir } from '../helpers/run-cli.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/smslink.js');
 const TRACE = join(ROOT, 'test/helpers/module-trace.mjs');
-const HEAVY = ['undici', 'conf', 'libsql', 'src/emulator'];
+const HEAVY = ['undici', 'conf', 'libsql', 'src/emulator', 'cli-table3'];
 
 /** Package names (`undici`), source folders (`src/emulator`) and files the bin loads for `args`. */
 async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; modules: Set<string> }> {
@@ -74,10 +75,21 @@ describe('modules loaded by the bin', () => {
       expect(status, args.join(' ')).toBe(0);
       expect(modules.has('commander'), args.join(' ')).toBe(true); // the bundle's files are read through contents.json
       expect(heavyIn(modules), args.join(' ')).toEqual([]);
+      expect(modules.has('qs'), args.join(' ')).toBe(false);
     }
   });
 
-  it('the same probe sees undici for a bulk run and a proxy (a single request needs neither), and libsql and the emulator with --sandbox', async () => {
+  it('loads qs when a request is built, and not for a command that sends nothing', async () => {
+    const env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'TraceKey0123456789' };
+    const sent = await loadedBy(['link', 'get', '417863'], env);
+    expect(sent.status).toBe(0);
+    expect(sent.modules.has('qs')).toBe(true);
+    const local = await loadedBy(['config', 'list'], env);
+    expect(local.status).toBe(0);
+    expect(local.modules.has('qs')).toBe(false);
+  });
+
+  it('the same probe sees undici for a bulk run and a proxy (a single request needs neither), libsql and the emulator with --sandbox, and cli-table3 for a table', async () => {
     const env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'TraceKey0123456789' };
     const sent = await loadedBy(['link', 'get', '417863'], env);
     expect(sent.status).toBe(0);
@@ -100,6 +112,12 @@ describe('modules loaded by the bin', () => {
     const sandbox = await loadedBy(['--sandbox', 'link', 'list']);
     expect(sandbox.status).toBe(0);
     expect(heavyIn(sandbox.modules)).toEqual(['libsql', 'src/emulator']);
+    // cli-table3 (and the string-width it measures with) when a table is drawn, and only then.
+    const table = await loadedBy(['--sandbox', 'link', 'create', 'https://example.com/a', '-o', 'table']);
+    expect(table.status).toBe(0);
+    expect(heavyIn(table.modules)).toEqual(['libsql', 'src/emulator', 'cli-table3']);
+    expect(table.modules.has('string-width')).toBe(true);
+    expect(sandbox.modules.has('string-width')).toBe(false);
     // libsql's binary, chosen without its detectors (scripts/libsql-native.cjs): no process.report, no child_process.
     expect([...sandbox.modules].filter((m) => m.startsWith('@libsql/'))).toHaveLength(1);
     expect([...sandbox.modules].filter((m) => /detect-libc|@neon-rs/.test(m))).toEqual([]);

@@ -36,6 +36,19 @@ async function serveInProcess(args: string[], env: Record<string, string> = {}) 
 }
 
 describe('smslink serve', () => {
+  it('answers a GET without output and api, with an empty from, as public client libraries send it, and its help says so', async () => {
+    const s = await serveInProcess(['--db', ':memory:', '--api-key', 'key-one-123456']);
+    try {
+      const res = await request(`${s.url}/service/message/sendsmsmessage?recipient=77011234567&from=&text=hi&apiKey=key-one-123456`);
+      expect(await res.body.json()).toMatchObject({ code: 0, data: { messageId: expect.stringMatching(/^\d+$/), status: 2 } });
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+    const help = await runCli(['serve', '--help']);
+    expect(help.stdout).toContain('output and api may be left out');
+    expect(help.stdout).toContain('setConfig({ apiServer');
+  });
+
   it('prints where it listens and its keys, serves every key, and stops with exit 0', async () => {
     const s = await serveInProcess(['--db', ':memory:', '--api-key', 'key-one-123456', '--api-key', 'key-two-123456']);
     expect(s.output().split('\n').slice(0, 2)).toEqual([`listening on ${s.url}`, 'accepting API keys: key-one-123456, key-two-123456']);
@@ -68,6 +81,51 @@ describe('smslink serve', () => {
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);
+  });
+
+  it('as a real process: prints one line per request (time, operation, code, ms, key masked); never the key', async () => {
+    const key = 'served-key-0123456789abcdef';
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', ':memory:', '--api-key', key], { env: binEnv() });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    const until = async (pattern: RegExp) => {
+      for (let i = 0; i < 600 && !pattern.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+      return pattern.exec(out);
+    };
+    try {
+      const url = (await until(/listening on (\S+)/))![1];
+      const call = async (path: string, body: string, apiKey: string) =>
+        JSON.parse(await (await request(`${url}/service/${path}?output=json&api=v1&apiKey=${apiKey}`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).body.text());
+      const made = await call('Link/Create', 'data[fullLink]=https%3A%2F%2Fexample.com%2Flogged', key);
+      await (await request(made.data.shortLink as string)).body.text();
+      await call('Link/List', '', `${key}x`);
+      const lines = (await until(/Link\/List.*\n/)) && out.split('\n').filter((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}/.test(l));
+      expect(lines).toEqual([
+        expect.stringMatching(/^\S+ \S+ {2}Link\/Create {2}code 0 {2}\d+(\.\d)? ms {2}key serv\*{8}cdef$/),
+        expect.stringMatching(/^\S+ \S+ {2}visit \/\w+ {2}302 {2}\d+(\.\d)? ms$/),
+        expect.stringMatching(/^\S+ \S+ {2}Link\/List {2}code 8 {2}\d+(\.\d)? ms {2}key serv\*+def[x]$/),
+      ]);
+      // Only the header names the emulator's own keys, as it is asked to.
+      expect(out.split('\n').filter((l) => l.includes(key))).toEqual([`accepting API keys: ${key}`]);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.on('exit', resolve));
+    }
+  });
+
+  it('--quiet prints no request lines', async () => {
+    const s = await serveInProcess(['--db', ':memory:', '--quiet']);
+    await (await request(`${s.url}/service/Link/List?output=json&api=v1&apiKey=sandbox`, { method: 'POST' })).body.text();
+    expect(await s.stop()).toBe(0);
+    expect(s.output()).not.toMatch(/Link\/List/);
+    const loud = await serveInProcess(['--db', ':memory:']);
+    await (await request(`${loud.url}/service/Link/List?output=json&api=v1&apiKey=sandbox`, { method: 'POST' })).body.text();
+    // Lines go out together, within 50 ms.
+    await expect.poll(() => loud.output(), { timeout: 5_000 }).toMatch(/^2\S+ \S+ {2}Link\/List {2}code 0 {2}\d+(\.\d)? ms {2}key \*{7}$/m);
+    // A line still waiting when serve stops is written before it exits.
+    await (await request(`${loud.url}/service/Link/Get?output=json&api=v1&apiKey=sandbox&id=1`, { method: 'POST' })).body.text();
+    expect(await loud.stop()).toBe(0);
+    expect(loud.output()).toMatch(/ {2}Link\/Get {2}code 2 /);
   });
 
   it('serve checks --faults even without --fault-rate', async () => {

@@ -93,6 +93,29 @@ describe('POST /_emulator/reset, clock and faults', () => {
     expect((await control('GET', 'clock')).json.pendingSeconds).toBe(0);
   });
 
+  it('deliver gives every message on its way its final status now and leaves the clock where it was', async () => {
+    emu = await startTestEmulator({ seed: { messages: [{ to: '77015550000', text: 'seeded NEW stays', status: 'NEW' }] } });
+    await send('77011234567', 'one');
+    await send('77010002222', 'expires after a day');
+    await emu.call('Message/SendSmsMessage', { recipient: '77013334444', text: 'later', sendDate: '2025-01-15 12:00:00' });
+    const { status, json } = await control('POST', 'deliver');
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ now: '2025-01-15 10:00:00', delivered: 3, pendingSeconds: 0 });
+    expect(json.message).toBe('Delivered 3 messages on their way; the clock stays at 2025-01-15 10:00:00');
+    const listed = (await control('GET', 'messages')).json.messages as Array<{ text: string; status: string; timeline: Array<{ at: string }> }>;
+    expect(listed.map((m) => [m.text, m.status])).toEqual([
+      ['later', 'DELIVRD'],
+      ['expires after a day', 'EXPIRED'],
+      ['one', 'DELIVRD'],
+      ['seeded NEW stays', 'NEW'],
+    ]);
+    // Nothing is dated after now: a send for +2h from the real clock is still in the future.
+    expect(listed.flatMap((m) => m.timeline.map((t) => t.at)).every((at) => at <= '2025-01-15 10:00:00')).toBe(true);
+    expect((await emu.call('Message/SendSmsMessage', { recipient: '77011234567', text: 'in two hours', sendDate: '2025-01-15 12:00:00' })).code).toBe(0);
+    expect((await control('POST', 'deliver')).json).toMatchObject({ delivered: 1 });
+    expect((await control('POST', 'deliver')).json).toMatchObject({ delivered: 0, message: 'Delivered 0 messages on their way; the clock stays at 2025-01-15 10:00:00' });
+  });
+
   it('clock refuses what is not a number of seconds', async () => {
     emu = await startTestEmulator();
     for (const advance of [-1, 'soon', null, 1e12]) {

@@ -82,6 +82,34 @@ describe('inspector pages', () => {
     }
   });
 
+  it('"Deliver pending now" delivers what is on its way and leaves the clock alone, with or without the page script', async () => {
+    emu = await startTestEmulator();
+    await emu.call('Message/SendSmsMessage', { recipient: '77010002222', text: 'expires after a day' });
+    const inbox = (await page('/')).text;
+    expect(inbox).toMatch(/<form method="post" action="\/_emulator\/deliver" data-control>\s*<button type="submit"[^>]*>Deliver pending now<\/button>/);
+    // As a browser without the script sends it: a form, then back to the controls.
+    const posted = await emu.raw('POST', '/_emulator/deliver', '', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(posted.status).toBe(303);
+    const controls = (await page('/_emulator/controls')).text;
+    expect(controls).toContain('<dt>Emulator time</dt><dd>2025-01-15 10:00:00 (UTC)</dd>');
+    expect(controls).toContain('<dt>Messages on their way</dt><dd>none</dd>');
+    expect((await page('/')).text).toContain('<span class="badge bad">EXPIRED</span>');
+  });
+
+  it('show the date of a status that came on another day than its message was sent', async () => {
+    emu = await startTestEmulator();
+    await emu.call('Message/SendSmsMessage', { recipient: '77010002222', text: 'expires after a day' });
+    emu.clock.advance(2 * 86_400_000);
+    const steps = [...(await page('/')).text.matchAll(/<span class="st">(\w+)<\/span> <time datetime="([^"]+)">([^<]+)<\/time>/g)].map((m) => m.slice(1));
+    expect(steps).toEqual([
+      ['NEW', '2025-01-15 10:00:00', '10:00:00'],
+      ['ENQUEUD', '2025-01-15 10:00:01', '10:00:01'],
+      ['ACCEPTD', '2025-01-15 10:00:02', '10:00:02'],
+      // The validity (a day) runs from the hand-over to the operator (ENQUEUD), so it ends a second before the next day's 10:00:02.
+      ['EXPIRED', '2025-01-16 10:00:01', '2025-01-16 10:00:01'],
+    ]);
+  });
+
   it('render only the live region for the page script (?partial=1)', async () => {
     emu = await startTestEmulator();
     const partial = await page('/_emulator/links?partial=1');
@@ -91,20 +119,67 @@ describe('inspector pages', () => {
 });
 
 describe('the request log', () => {
+  /** The rows of the Requests page: time, operation, result, key, ms, and what opens below. */
+  const rows = (text: string) =>
+    [...text.matchAll(/<li><details id="r\d+"><summary>\s*<span class="when">([^<]+)<\/span>\s*<span class="op">([^<]+)<\/span>\s*<span class="badge \w+">([^<]+)<\/span>\s*(?:<span class="fault">[^<]*<\/span>\s*)?(?:<span class="key">([^<]+)<\/span>\s*)?<span class="ms">[\d.]+ ms<\/span>\s*<\/summary>([\s\S]*?)<\/details><\/li>/g)].map((m) => m.slice(1));
+
   it('shows each call with its operation, result code and time, the key masked', async () => {
     emu = await startTestEmulator({ apiKeys: [LONG_KEY] });
     await emu.call('Link/Create', { data: { fullLink: 'https://example.com/logged' } }, LONG_KEY);
     await emu.call('Link/Get', { id: 999 }, LONG_KEY);
     await emu.call('Link/List', {}, 'wrong-key-0123456789xyz');
     const { text } = await page('/_emulator/requests');
-    const rows = [...text.matchAll(/<tr><td data-label="Time">([^<]+)<\/td>\s*<th scope="row" data-label="Operation">([^<]+)<\/th>\s*<td data-label="Result"><span class="badge \w+">([^<]+)<\/span><\/td>\s*<td data-label="Fault">[^<]*<\/td>\s*<td data-label="Key">([^<]+)<\/td>/g)].map((m) => m.slice(1));
-    expect(rows).toEqual([
+    expect(rows(text).map((r) => r.slice(0, 4))).toEqual([
       ['2025-01-15 10:00:00', 'Link/List', 'code 8 authentication failed (missing, wrong or expired API key)', 'unknown key (wron********9xyz)'],
       ['2025-01-15 10:00:00', 'Link/Get', 'code 2 record not found, or not accessible to this key', 'Key 1 (live********ghij)'],
       ['2025-01-15 10:00:00', 'Link/Create', 'code 0 success', 'Key 1 (live********ghij)'],
     ]);
     expect(text).not.toContain(LONG_KEY);
     expect(text).not.toContain('wrong-key-0123456789xyz');
+  });
+
+  it('a row opens to the parameters sent and the answer got, the key masked wherever it was sent', async () => {
+    emu = await startTestEmulator({ apiKeys: [LONG_KEY] });
+    // The key in the query and again in the body, and echoed in a text.
+    await emu.raw('POST', `/service/Link/Create?output=json&api=v1&apiKey=${LONG_KEY}`, `apiKey=${LONG_KEY}&data[fullLink]=https%3A%2F%2Fexample.com%2F%3Fq%3D%3Cb%3E&data[comment]=key%20${LONG_KEY}`, {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    const [created] = rows((await page('/_emulator/requests')).text);
+    const opened = created[4];
+    const params = [...opened.matchAll(/<dt>([^<]*)<\/dt><dd>([^<]*)<\/dd>/g)].map((m) => [m[1], m[2]]);
+    expect(params).toEqual([
+      ['output', 'json'],
+      ['api', 'v1'],
+      ['apiKey', 'live********ghij'],
+      ['apiKey', 'live********ghij'],
+      ['data[fullLink]', 'https://example.com/?q=&lt;b&gt;'],
+      ['data[comment]', 'key live********ghij'],
+    ]);
+    const answer = /<pre class="answer">([^<]*)<\/pre>/.exec(opened)![1];
+    expect(JSON.parse(answer.replace(/&quot;/g, '"'))).toMatchObject({ code: 0, data: { id: '1' }, message: '' });
+    expect(opened).not.toContain(LONG_KEY);
+  });
+
+  it('filters by operation (any spelling) and result code in the query string, escaping what it is given', async () => {
+    emu = await startTestEmulator();
+    const { data } = await emu.call('Link/Create', { data: { fullLink: 'https://example.com/f' } });
+    await emu.call('link/get', { id: 999 });
+    await emu.call('Link/Get', { id: Number((data as { id: string }).id) });
+    await emu.raw('GET', `/${(data as { code: string }).code}`);
+    const ops = async (query: string) => rows((await page(`/_emulator/requests?${query}`)).text).map((r) => `${r[1]} ${r[2].split(' ').slice(0, 2).join(' ')}`);
+    expect(await ops('op=Link%2FGet')).toEqual(['Link/Get code 0', 'link/get code 2']);
+    expect(await ops('op=Link%2FGet&code=2')).toEqual(['link/get code 2']);
+    expect(await ops('code=0')).toEqual(['Link/Get code 0', 'Link/Create code 0']);
+    expect(await ops('op=visit')).toEqual([expect.stringMatching(/^visit \/\w+ redirected \(302\)$/)]);
+    const none = await page('/_emulator/requests?op=%3Cscript%3E&code=%22%3E%3Cb%3E');
+    expect(none.text).toContain('None of the 4 latest requests matches this filter.');
+    expect(none.text).not.toContain('<script>');
+    expect(none.text).not.toContain('"><b>');
+    // The form keeps the choice, and works without script (GET).
+    const form = (await page('/_emulator/requests?op=Link%2FGet&code=2')).text;
+    expect(form).toContain('<form class="filters" method="get" action="/_emulator/requests"');
+    expect(form).toContain('<option value="Link/Get" selected>Link/Get</option>');
+    expect(form).toContain('<option value="2" selected>2 record not found, or not accessible to this key</option>');
   });
 });
 

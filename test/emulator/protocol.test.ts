@@ -55,11 +55,16 @@ describe('routing', () => {
 });
 
 describe('query parameters', () => {
-  it('needs output=json: anything else or nothing is code 6', async () => {
-    for (const q of ['output=xml&api=v1&apiKey=key-one', 'api=v1&apiKey=key-one']) {
+  it('takes output=json when output is absent or empty, and refuses any other format with code 6', async () => {
+    for (const q of ['apiKey=key-one', 'api=v1&apiKey=key-one', 'output=&apiKey=key-one', 'output=JSON&apiKey=key-one']) {
+      const res = await emu.raw('GET', `/service/Link/List?${q}`);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.text), q).toMatchObject({ code: 0, data: { items: expect.any(Array) } });
+    }
+    for (const q of ['output=xml&api=v1&apiKey=key-one', 'output=yaml&apiKey=key-one', 'output[]=json&apiKey=key-one']) {
       const res = await emu.raw('POST', `/service/Link/List?${q}`, '', form);
       expect(res.status).toBe(200);
-      expect(JSON.parse(res.text).code).toBe(6);
+      expect(JSON.parse(res.text), q).toMatchObject({ code: 6, message: expect.stringContaining('unsupported output format') });
     }
   });
 
@@ -75,8 +80,9 @@ describe('query parameters', () => {
     expect(env.code).toBe(8);
   });
 
-  it('accepts api=v1 and refuses other versions', async () => {
+  it('accepts api=v1, absent or empty, and refuses other versions', async () => {
     expect(JSON.parse((await emu.raw('GET', '/service/Link/List?output=json&apiKey=key-one')).text).code).toBe(0);
+    expect(JSON.parse((await emu.raw('GET', '/service/Link/List?output=json&api=&apiKey=key-one')).text).code).toBe(0);
     expect(JSON.parse((await emu.raw('GET', '/service/Link/List?output=json&api=v2&apiKey=key-one')).text).code).toBe(5);
   });
 
@@ -103,6 +109,71 @@ describe('live shapes', () => {
     expect(typeof list.totalItemCount).toBe('string');
     const sent = (await emu.call('Message/SendSmsMessage', { recipient: '77011234567', text: 'x' })).data as Record<string, unknown>;
     expect(sent).toEqual({ campaignId: expect.stringMatching(/^\d+$/), messageId: expect.stringMatching(/^\d+$/), status: 2 });
+  });
+});
+
+describe('the live dialect: an empty optional parameter is an absent one', () => {
+  const post = async (path: string, body: string) => JSON.parse((await emu.raw('POST', `/service/${path}?${serviceQuery('key-one')}`, body, form)).text);
+
+  it('creates and updates a link with data[expirationDate]= as one that never expires', async () => {
+    const created = await post('Link/Create', 'data[fullLink]=https%3A%2F%2Fexample.com%2Fempty&data[status]=1&data[expirationDate]=&data[comment]=c');
+    expect(created).toMatchObject({ code: 0, data: { id: expect.stringMatching(/^\d+$/) } });
+    const id = created.data.id as string;
+    expect((await emu.call('Link/Get', { id })).data).toMatchObject({ expirationDate: null, comment: 'c' });
+    expect((await emu.call('Link/Update', { id, data: { expirationDate: '2030-01-31' } })).code).toBe(0);
+    expect((await emu.call('Link/Get', { id })).data).toMatchObject({ expirationDate: '2030-01-31' });
+    expect(await post('Link/Update', `id=${id}&data[status]=1&data[expirationDate]=&data[comment]=again`)).toEqual({ code: 0, data: true, message: '' });
+    expect((await emu.call('Link/Get', { id })).data).toMatchObject({ expirationDate: null, comment: 'again' });
+  });
+
+  it('sends with from= from the default sender and params[name]= as no campaign name', async () => {
+    const sent = await post('Message/SendSmsMessage', 'recipient=77011234567&from=&text=default+sender&params[name]=');
+    expect(sent).toMatchObject({ code: 0, data: { messageId: expect.stringMatching(/^\d+$/), status: 2 } });
+    const listed = (await emu.call('Message/List', { criteria: { text: 'default sender' } })).data as { items: Array<{ from: string }> };
+    expect(listed.items.map((m) => m.from)).toEqual(['SMSLINK']);
+  });
+
+  it('reads an empty criterion or page as absent, not as a filter that matches nothing', async () => {
+    const all = (await emu.call('Link/List')).data as { totalItemCount: string };
+    const empty = await post('Link/List', 'criteria[status]=&criteria[query]=&pagination[pageSize]=&pagination[currentPage]=');
+    expect(empty).toMatchObject({ code: 0, data: { totalItemCount: all.totalItemCount } });
+  });
+
+  it('still refuses a required parameter sent empty, naming it', async () => {
+    for (const [path, body, key] of [
+      ['Link/Create', 'data[fullLink]=&data[comment]=x', 'fullLink'],
+      ['Message/SendSmsMessage', 'recipient=77011234567&text=', 'text'],
+      ['Message/SendSmsMessage', 'recipient=&text=hi', 'recipient'],
+    ]) {
+      const env = await post(path, body);
+      expect(env, body).toMatchObject({ code: 1, data: { [key]: expect.any(String) } });
+    }
+    // A choice sent empty is no choice made.
+    expect(await post('Link/Get', 'id=')).toMatchObject({ code: 12 });
+  });
+});
+
+describe('the live dialect: Message/List', () => {
+  it('sorts by id as well as by the contract fields', async () => {
+    const ids: string[] = [];
+    for (const text of ['sort one', 'sort two', 'sort three']) {
+      ids.push(((await emu.call('Message/SendSmsMessage', { recipient: '77011234567', text })).data as { messageId: string }).messageId);
+    }
+    const order = async (dir: string) =>
+      ((await emu.call('Message/List', { criteria: { to: '77011234567' }, sort: { id: dir }, pagination: { pageSize: 100 } })).data as { items: Array<{ id: string; text: string }> }).items
+        .filter((m) => m.text.startsWith('sort '))
+        .map((m) => m.id);
+    expect(await order('ASC')).toEqual(ids);
+    expect(await order('DESC')).toEqual([...ids].reverse());
+    expect((await emu.call('Message/List', { sort: { uuid: 'ASC' } })).code).toBe(1);
+  });
+
+  it('carries countryA2 and operatorName on every item, null unless withNumberInfo=1, and the price with four places', async () => {
+    await emu.call('Message/SendSmsMessage', { recipient: '77011234567', text: 'shape' });
+    const plain = ((await emu.call('Message/List', { criteria: { text: 'shape' } })).data as { items: Array<Record<string, unknown>> }).items[0];
+    expect(plain).toMatchObject({ countryA2: null, operatorName: null, segUserBuy: expect.stringMatching(/^\d+\.\d{4}$/) });
+    const info = ((await emu.call('Message/List', { withNumberInfo: 1, criteria: { text: 'shape' } })).data as { items: Array<Record<string, unknown>> }).items[0];
+    expect(info).toMatchObject({ countryA2: 'KZ', operatorName: expect.any(String) });
   });
 });
 

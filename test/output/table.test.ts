@@ -44,19 +44,24 @@ describe('cell widths', () => {
 });
 
 describe('tables fit the terminal', () => {
-  it.each([60, 80, 120])('link list at %i columns: no line wider, ids, codes and short links whole', (width) => {
+  it.each([60, 80, 120])('link list at %i columns: no line wider, ids and short links whole; the code, inside the short link, gives way', (width) => {
     const { text, hidden } = renderTable(LINKS, LINK_FIELDS, { paint: plain, width });
     expect(widest(text)).toBeLessThanOrEqual(width);
     for (const link of LINKS) {
       expect(text).toContain(String(link.id));
       expect(text).toContain(link.shortLink);
-      expect(text).toMatch(new RegExp(`\\b${link.code}\\b`));
     }
     // Headers are words, not the service's field names.
-    expect(text.split('\n')[0]).toMatch(/^id +code +short link/);
+    expect(text.split('\n')[0]).toMatch(/^id +short link +full link/);
     expect(text).not.toContain('clickCnt');
-    if (width === 120) expect(hidden).toEqual([]);
-    else expect(hidden.length).toBeGreaterThan(0);
+    if (width === 120) expect(hidden).toEqual(['code']);
+    else expect(hidden.slice(0, 2)).toEqual(['code', 'created']);
+  });
+
+  it('keeps the code where every column fits', () => {
+    const { text, hidden } = renderTable(LINKS, ['id', 'code', 'shortLink', 'status'], { paint: plain, width: 60 });
+    expect(text.split('\n')[0]).toMatch(/^id +code +short link +status$/);
+    expect(hidden).toEqual([]);
   });
 
   it('gives way with free text first: at 120 columns the statuses and clicks stay, the URL and comment are cut with …', () => {
@@ -161,8 +166,8 @@ describe('link list at a terminal', () => {
     expect(widest(r.stdout)).toBeLessThanOrEqual(columns);
     const shortLinks = [...r.stdout.matchAll(/http:\/\/127\.0\.0\.1:\d+\/[0-9A-Za-z]+/g)].map((m) => m[0]);
     expect(shortLinks).toHaveLength(25);
-    expect(r.stdout.split('\n')[0]).toMatch(columns < 80 ? /^id +code +short link +full link/ : /^id +code +short link +full link +status +clicks/);
-    if (columns < 120) expect(r.stderr).toMatch(/Not shown at this width: .*created/);
+    expect(r.stdout.split('\n')[0]).toMatch(columns < 80 ? /^id +short link +full link/ : /^id +short link +full link +status +clicks/);
+    expect(r.stderr).toMatch(columns < 120 ? /Not shown at this width: code, created/ : /Not shown at this width: code\b/);
     expect(r.stderr.replace(/\s+/g, ' ')).toContain('Showing 1-25 of 30 links. Next: --page 1, or --all for every page.');
   });
 });

@@ -2,6 +2,8 @@
 //   GET  /_emulator/messages?to=&text=&since=   the messages sent, newest first
 //   POST /_emulator/reset                       back to the seed (or empty)
 //   POST /_emulator/clock   {"advance": SECONDS | "pending"}
+//   POST /_emulator/deliver                     every message on its way gets its
+//                                               final status now; the clock stays
 //   POST /_emulator/faults  {"rate": P, "kinds": [...]}
 // GET of clock and faults tells the present state. Bodies are JSON (or a
 // form, from the inspector without its script); a bad value is HTTP 400
@@ -12,6 +14,7 @@ import { normalizePhone, parseDate, parseDateTime } from '../../catalog/rules.js
 import type { Bench } from './controls.js';
 import { MAX_ADVANCE_S } from './controls.js';
 import type { EmulatorSettings } from '../service/handler.js';
+import { plural } from '../../output/text.js';
 import { messages, type MessageView } from '../inspector/inspect.js';
 import { wallOf } from '../service/time-zone.js';
 
@@ -146,6 +149,10 @@ export function controlApi(d: ControlDeps, req: IncomingMessage, res: ServerResp
       return { ...made, message: `Reset: ${made.links} links, ${made.messages} messages from the seed` };
     },
     clock: (body) => advance(d, body),
+    deliver: () => {
+      const delivered = d.bench.deliver();
+      return { ...clockState(d), delivered, message: `Delivered ${plural(delivered, 'message')} on their way; the clock stays at ${d.settings.tz.format(d.settings.clock.now())}` };
+    },
     faults: (body) => faults(d, body),
   };
   if (!(route in reads) && !(route in writes)) return false;

@@ -28,6 +28,21 @@ export interface LogEntry {
   status: number;
   /** The fault injected, if any. */
   fault: string | null;
+  /** Milliseconds from the request read in full to its answer written (a fault's delay included). */
+  ms: number;
+  /** The query string and form body as sent (the key in them is masked when shown); the ring keeps at most KEPT_CHARS of each. */
+  query: string;
+  body: string;
+  /** The envelope answered; null when none was (a visit, a fault that answered itself). */
+  answer: string | null;
+}
+
+/** How much of a request's query, body and answer the ring keeps: enough to read, never a megabyte per entry. */
+export const KEPT_CHARS = 4096;
+
+/** `text` when short, else a copy of its start: a slice alone would keep the whole string alive. */
+function kept(text: string): string {
+  return text.length <= KEPT_CHARS ? text : Buffer.from(text.slice(0, KEPT_CHARS)).toString();
 }
 
 /** The topics a request can change, one bit each. */
@@ -96,6 +111,9 @@ export class Activity {
 
   /** Called for every request answered (the hot path): one push. */
   record(entry: LogEntry): void {
+    if (entry.query.length > KEPT_CHARS) entry.query = kept(entry.query);
+    if (entry.body.length > KEPT_CHARS) entry.body = kept(entry.body);
+    if (entry.answer !== null && entry.answer.length > KEPT_CHARS) entry.answer = kept(entry.answer);
     this.#ring[this.#count % LOG_SIZE] = entry;
     this.#count++;
     if (this.#watchers.size === 0) return;
@@ -104,11 +122,19 @@ export class Activity {
     if (this.#flushTimer === null) this.#flushTimer = setTimeout(this.#flush, FLUSH_MS);
   }
 
-  /** The last `n` entries, newest first. */
-  recent(n = LOG_SIZE): LogEntry[] {
-    const out: LogEntry[] = [];
-    for (let i = this.#count - 1; i >= Math.max(0, this.#count - Math.min(n, LOG_SIZE)); i--) out.push(this.#ring[i % LOG_SIZE]!);
+  /** The last `n` entries that `keep` takes, newest first, each with its number in the log (an id for as long as it is kept). */
+  recent(n = LOG_SIZE, keep: (e: LogEntry) => boolean = () => true): Array<{ seq: number; entry: LogEntry }> {
+    const out: Array<{ seq: number; entry: LogEntry }> = [];
+    for (let i = this.#count - 1; i >= Math.max(0, this.#count - LOG_SIZE) && out.length < n; i--) {
+      const entry = this.#ring[i % LOG_SIZE]!;
+      if (keep(entry)) out.push({ seq: i, entry });
+    }
     return out;
+  }
+
+  /** How many entries the log holds now (at most LOG_SIZE). */
+  get size(): number {
+    return Math.min(this.#count, LOG_SIZE);
   }
 
   clearLog(): void {
@@ -224,7 +250,7 @@ export class Activity {
     }, wait);
   }
 
-  /** After the clock moved: whatever came due is applied and shown. */
+  /** After the clock moved or messages were delivered: whatever came due is applied and shown. */
   clockMoved(): void {
     this.db.advance(this.clock.now());
     this.changed(['messages', 'campaigns', 'links', 'controls']);

@@ -33,7 +33,7 @@ input,select{font:inherit;padding:.3rem .45rem;border:1px solid #767985;border-r
 label{font-weight:600}
 .filters{display:flex;flex-wrap:wrap;align-items:flex-end;gap:.5rem 1rem;margin:0 0 1rem}
 .filters p,.inline p{margin:0}
-.field{display:flex;flex-direction:column;gap:.15rem}
+.field{display:flex;flex-direction:column;gap:.15rem;max-width:100%;min-width:0}
 .field input{width:14rem}
 .actions{display:flex;gap:.75rem;align-items:center}
 fieldset{border:1px solid #c9ccd6;border-radius:.35rem;margin:.5rem 0}
@@ -43,7 +43,7 @@ fieldset{border:1px solid #c9ccd6;border-radius:.35rem;margin:.5rem 0}
 .badge.ok{background:#e3f4e8;color:#0b5c26}
 .badge.bad{background:#fce6e4;color:#9b0d0d}
 .badge.wait{background:#fdf3d7;color:#6b4500}
-.inbox{display:grid;gap:1rem}
+.inbox{display:grid;grid-template-columns:minmax(0,1fr);gap:1rem}
 .conversations ul{list-style:none;margin:0;padding:0;border:1px solid #c9ccd6;border-radius:.5rem;max-height:70vh;overflow:auto}
 .conversations li+li{border-top:1px solid #e1e3ea}
 .conversations a{display:block;padding:.5rem .7rem;color:#1b1b1f;text-decoration:none}
@@ -54,10 +54,10 @@ fieldset{border:1px solid #c9ccd6;border-radius:.35rem;margin:.5rem 0}
 .bubbles{list-style:none;margin:0;padding:.5rem;background:#f6f7fa;border-radius:.5rem;display:flex;flex-direction:column;gap:.75rem}
 .msg{align-self:flex-end;max-width:min(36rem,100%);background:#dfe9fd;border-radius:1rem 1rem .25rem 1rem;padding:.6rem .8rem}
 .msg p{margin:.15rem 0}
-.who{display:flex;flex-wrap:wrap;gap:.25rem .6rem;font-size:.9rem}
+.who{display:flex;flex-wrap:wrap;gap:.25rem .6rem;font-size:.9rem;overflow-wrap:anywhere}
 .who .when{color:#3f424b;margin-left:auto}
 .text{white-space:pre-wrap;overflow-wrap:anywhere;font-size:1.05rem}
-.facts{font-size:.85rem;color:#3f424b}
+.facts{font-size:.85rem;color:#3f424b;overflow-wrap:anywhere}
 .state{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem;font-size:.85rem}
 .timeline{display:flex;flex-wrap:wrap;gap:.2rem;margin:0;padding:0;list-style:none;color:#3f424b}
 .timeline li+li::before{content:"→ ";color:#3f424b}
@@ -71,7 +71,8 @@ thead th{background:#f3f4f8;font-size:.9rem}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;font-size:1rem;color:#1b1b1f}
 dl.facts dt{font-weight:600}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
-.cards{list-style:none;padding:0;display:grid;gap:1rem}
+.cards{list-style:none;padding:0;display:grid;grid-template-columns:minmax(0,1fr);gap:1rem}
+.cards h2,.cards p{overflow-wrap:anywhere}
 .cards>li{border:1px solid #c9ccd6;border-radius:.5rem;padding:.5rem 1rem}
 .chart{margin:0 0 1rem}
 .chart svg{width:100%;height:12rem;background:#f6f7fa;border-radius:.35rem}
@@ -82,20 +83,37 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 .key.r::before{background:#b3541e}
 .chart .ticks{display:flex;justify-content:space-between;font-size:.85rem;color:#4a4d57}
 .key::before{content:"";display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;vertical-align:-.1rem}
+ol.log{list-style:none;margin:0;padding:0;border:1px solid #c9ccd6;border-radius:.5rem}
+ol.log>li+li{border-top:1px solid #e1e3ea}
+ol.log summary{display:flex;flex-wrap:wrap;align-items:baseline;gap:.2rem .75rem;padding:.45rem .7rem;cursor:pointer}
+ol.log summary::before{content:"▸";color:#4a4d57}
+ol.log details[open] summary::before{content:"▾"}
+ol.log .op{font-weight:600;overflow-wrap:anywhere}
+ol.log .when,ol.log .key,ol.log .ms,ol.log .fault{color:#3f424b;font-size:.9rem}
+ol.log .ms{margin-left:auto;font-variant-numeric:tabular-nums}
+ol.log .badge{white-space:normal}
+ol.log details[open]{background:#f6f7fa}
+ol.log details>:not(summary){margin-left:.7rem;margin-right:.7rem}
+ol.log h3{font-size:.95rem;margin:.4rem 0 .2rem}
+dl.params{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:.15rem .75rem;margin:0;font-size:.9rem}
+dl.params dt{font-family:ui-monospace,monospace;overflow-wrap:anywhere}
+dl.params dd{margin:0;overflow-wrap:anywhere;white-space:pre-wrap}
+pre.answer{margin:0 0 .7rem;padding:.5rem;background:#fff;border:1px solid #e1e3ea;border-radius:.35rem;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere;max-height:24rem;overflow-y:auto}
 section{margin-bottom:1rem}
 section form{display:flex;flex-wrap:wrap;align-items:flex-end;gap:.5rem 1rem;margin:.5rem 0}
 section form p{margin:0}
 section fieldset{flex-basis:100%}
 footer{padding:0 1rem 1rem;color:#4a4d57;font-size:.9rem}
 @media (min-width:900px){
-  .inbox{grid-template-columns:minmax(16rem,22rem) 1fr;align-items:start}
+  .inbox{grid-template-columns:minmax(16rem,22rem) minmax(0,1fr);align-items:start}
   .thread .bubbles{max-height:calc(100vh - 16rem);overflow:auto}
 }
 @media (max-width:720px){
   table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
   table,tbody,tr,th,td{display:block;width:100%}
   tr{border:1px solid #c9ccd6;border-radius:.5rem;margin-bottom:.6rem;padding:.25rem .5rem}
-  th[data-label],td[data-label]{display:flex;flex-wrap:wrap;align-items:baseline;gap:.25rem .5rem;border:0;padding:.2rem 0;text-align:left}
+  th[data-label],td[data-label]{display:flex;flex-wrap:wrap;align-items:baseline;gap:.25rem .5rem;border:0;padding:.2rem 0;text-align:left;overflow-wrap:anywhere}
+  th[data-label]>*,td[data-label]>*{min-width:0}
   th[data-label]::before,td[data-label]::before{content:attr(data-label);flex:0 0 6.5rem;font-weight:600;color:#3f424b}
   .quick{margin-left:0}
   nav ul{flex-wrap:wrap;padding:0 .5rem}
@@ -119,7 +137,10 @@ export const SCRIPT = `'use strict';
     const stick = atBottom(thread());
     const active = document.activeElement;
     const focusKey = active && live.contains(active) ? active.id || active.getAttribute('href') : null;
+    // Rows the reader opened (the request log's) stay open.
+    const opened = [...live.querySelectorAll('details[open][id]')].map((d) => d.id);
     live.innerHTML = text;
+    for (const id of opened) { const d = document.getElementById(id); if (d) d.open = true; }
     if (focusKey) {
       const again = [...live.querySelectorAll('[id],[href]')].find((el) => el.id === focusKey || el.getAttribute('href') === focusKey);
       if (again) again.focus({ preventScroll: true });

@@ -44,13 +44,14 @@ export function linkify(text: string, known: ReadonlySet<string>): Html {
   return html`${parts}`;
 }
 
-/** The time of day of a status; its date is the message's. */
-function clock(ctx: PageContext, ms: number): Html {
+/** The time of a status: the time of day when its date is the message's (`day`), else the date too. */
+function clock(ctx: PageContext, ms: number, day: string): Html {
   const full = time(ctx, ms);
-  return html`<time datetime="${full}">${full.slice(11)}</time>`;
+  return html`<time datetime="${full}">${full.startsWith(day) ? full.slice(11) : full}</time>`;
 }
 
 function bubble(ctx: PageContext, m: MessageView, known: ReadonlySet<string>, showTo: boolean): Html {
+  const day = time(ctx, m.createdAt).slice(0, 10);
   const price = m.price.toFixed(Math.max(2, (String(m.price).split('.')[1] ?? '').length));
   return html`<li class="msg" id="m${m.id}">
     <p class="who"><span class="from">From <strong>${m.from}</strong></span>${showTo ? html` <span class="to">to <a href="${pageHref(ctx, '/', { to: m.to })}">+${m.to}</a></span>` : ''}<span class="when">${time(ctx, m.createdAt)}</span></p>
@@ -58,7 +59,7 @@ function bubble(ctx: PageContext, m: MessageView, known: ReadonlySet<string>, sh
     <p class="facts">${plural(m.segments, 'segment')} · ${m.encoding} · price ${price} · campaign ${m.campaignId}${m.campaignName ? html` “${m.campaignName}”` : ''} · id ${m.id}</p>
     <div class="state">${badge(m.status, statusKind(m.status))}
       <ol class="timeline" aria-label="Status history">${m.timeline.map(
-        (step) => html`<li${step.pending ? html` class="pending"` : ''}><span class="st">${step.status}</span> ${clock(ctx, step.at)}${step.pending ? ' (next)' : ''}</li>`,
+        (step) => html`<li${step.pending ? html` class="pending"` : ''}><span class="st">${step.status}</span> ${clock(ctx, step.at, day)}${step.pending ? ' (next)' : ''}</li>`,
       )}</ol>
     </div>
   </li>`;

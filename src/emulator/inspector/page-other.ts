@@ -1,16 +1,12 @@
 // The smaller inspector pages: campaigns and their links, the accounts (one
-// per API key, keys masked), the request log and the controls (reset, the
-// clock, faults).
+// per API key, keys masked) and the controls (reset, the clock, faults).
 
-import { describeCode } from '../../catalog/codes.js';
-import type { Activity, LogEntry } from './activity.js';
 import { FAULT_KINDS, parseFaults } from '../control/faults.js';
 import { html, plural } from './html.js';
 import { accountTotals, campaigns } from './inspect.js';
-import { badge, BASE, keyLabel, maskKey, pageHref, time, type InspectorPage, type PageContext } from './page.js';
+import { badge, BASE, keyLabel, pageHref, time, type InspectorPage, type PageContext } from './page.js';
 
 const CAMPAIGN_LIMIT = 200;
-const LOG_SHOWN = 200;
 
 export function campaignsPage(ctx: PageContext): InspectorPage {
   const list = campaigns(ctx.settings, ctx.bench.accounts[ctx.account], CAMPAIGN_LIMIT);
@@ -52,36 +48,6 @@ export function accountsPage(ctx: PageContext): InspectorPage {
   return { title: 'Accounts', nav: 'accounts', topics: ['accounts'], live };
 }
 
-function keyShown(keys: readonly string[], key: unknown): string {
-  if (typeof key !== 'string' || key === '') return 'no key';
-  const i = keys.indexOf(key);
-  return i >= 0 ? keyLabel(keys, i) : `unknown key (${maskKey(key)})`;
-}
-
-function result(e: LogEntry): string {
-  if (e.visit) return e.status === 302 ? 'redirected (302)' : `refused (${e.status})`;
-  const code = e.code === null ? '' : `code ${e.code} ${describeCode(e.code)}`;
-  const http = e.status === 0 ? 'no answer' : e.status === 200 ? '' : `HTTP ${e.status}`;
-  return [code, http].filter(Boolean).join(', ');
-}
-
-export function requestsPage(ctx: PageContext, activity: Activity): InspectorPage {
-  const entries = activity.recent(LOG_SHOWN);
-  const live =
-    entries.length === 0
-      ? html`<p class="empty">No requests yet. Calls to /service/ and visits of short links show here as they come.</p>`
-      : html`<p class="count">The ${plural(entries.length, 'latest request')}, newest first.</p>
-      <table class="log"><thead><tr><th scope="col">Time</th><th scope="col">Operation</th><th scope="col">Result</th><th scope="col">Fault</th><th scope="col">Key</th></tr></thead>
-      <tbody>${entries.map(
-        (e) => html`<tr><td data-label="Time">${time(ctx, e.at)}</td>
-          <th scope="row" data-label="Operation">${e.visit ? `visit ${e.op}` : e.op}</th>
-          <td data-label="Result">${e.code === 0 || e.status === 302 ? badge(result(e), 'ok') : badge(result(e), e.code === null && !e.visit ? 'bad' : 'wait')}</td>
-          <td data-label="Fault">${e.fault ?? ''}</td>
-          <td data-label="Key">${e.visit ? '' : keyShown(ctx.bench.keys, e.key)}</td></tr>`,
-      )}</tbody></table>`;
-  return { title: 'Requests', nav: 'requests', topics: ['log'], live };
-}
-
 export function controlsPage(ctx: PageContext): InspectorPage {
   const s = ctx.settings;
   const f = ctx.bench.faults();
@@ -91,7 +57,7 @@ export function controlsPage(ctx: PageContext): InspectorPage {
   const foot = html`<section aria-labelledby="clock-title"><h2 id="clock-title">Clock</h2>
       <form method="post" action="${BASE}/clock" data-control class="inline">
         <p class="field"><label for="advance">Move ahead by (seconds)</label><input id="advance" name="advance" type="number" min="0" step="1" value="5" required></p>
-        <p class="actions"><button type="submit">Advance</button></p>
+        <p class="actions"><button type="submit">Advance clock</button></p>
       </form>
     </section>
     <section aria-labelledby="faults-title"><h2 id="faults-title">Faults</h2>
@@ -106,7 +72,7 @@ export function controlsPage(ctx: PageContext): InspectorPage {
     </section>`;
   const live = html`<h2>Now</h2><dl class="facts">
       <dt>Emulator time</dt><dd>${time(ctx, s.clock.now())} (${s.tz.name})</dd>
-      <dt>To deliver every pending message</dt><dd>${pending ? `${plural(pending, 'second')} ahead` : 'nothing is pending'}</dd>
+      <dt>Messages on their way</dt><dd>${pending ? `final ${plural(pending, 'second')} from now (Deliver pending now: at once, the clock stays)` : 'none'}</dd>
       <dt>Faults</dt><dd>${f.rate > 0 ? html`${badge('on', 'bad')} ${Math.round(f.rate * 1000) / 10}% of requests, from ${f.kinds}` : badge('off', 'ok')}</dd>
       <dt>Faults injected</dt><dd>${FAULT_KINDS.filter((k) => f.counts[k] > 0).map((k) => `${k} ${f.counts[k]}`).join(', ') || 'none'}</dd>
       <dt>Time scale</dt><dd>${s.timeScale}x</dd>

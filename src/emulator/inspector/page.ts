@@ -10,7 +10,7 @@ import type { EmulatorSettings } from '../service/handler.js';
 import { html, href, type Html } from './html.js';
 
 export const BASE = '/_emulator';
-export const ASSET_VERSION = '1';
+export const ASSET_VERSION = '2';
 
 export interface PageContext {
   settings: EmulatorSettings;
@@ -83,9 +83,8 @@ function accountPicker(ctx: PageContext): Html {
 
 function quickControls(): Html {
   return html`<div class="quick" role="group" aria-label="Controls">
-      <form method="post" action="${BASE}/clock" data-control>
-        <input type="hidden" name="advance" value="pending">
-        <button type="submit" title="Move the clock until every message on its way has its final status">Deliver pending now</button>
+      <form method="post" action="${BASE}/deliver" data-control>
+        <button type="submit" title="Every message on its way gets its final status now; the clock does not move">Deliver pending now</button>
       </form>
       <form method="post" action="${BASE}/reset" data-control data-confirm="Reset the emulator to its seed? Everything made since is lost.">
         <button type="submit" class="danger">Reset</button>

@@ -13,7 +13,8 @@ import type { EmulatorSettings } from '../service/handler.js';
 import { escapeHtml, PAGE_HEADERS } from './html.js';
 import { linkPage, linksPage } from './page-links.js';
 import { messagesPage } from './page-messages.js';
-import { accountsPage, campaignsPage, controlsPage, requestsPage } from './page-other.js';
+import { accountsPage, campaignsPage, controlsPage } from './page-other.js';
+import { requestsPage } from './page-requests.js';
 import { accountOf, BASE, renderPage, type InspectorPage, type PageContext } from './page.js';
 import type { PageRouter } from '../server.js';
 
@@ -65,7 +66,7 @@ export function inspectorRouter(p: InspectorParts): PageRouter {
       send(res, 200, { 'content-type': type, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }, body, head);
       return true;
     }
-    const api = route === 'messages' || route === 'reset' || route === 'clock' || route === 'faults';
+    const api = route === 'messages' || route === 'reset' || route === 'clock' || route === 'deliver' || route === 'faults';
     const no = refusal(p.gate, req);
     if (no) {
       if (!api && no.status === 401 && tokenIn(p.gate, res, path, query)) return true;
@@ -75,7 +76,7 @@ export function inspectorRouter(p: InspectorParts): PageRouter {
     }
     if (api) return controlApi(p, req, res, route, query);
     if (!inspector) {
-      sendJson(res, 404, { error: 'the inspector is off (serve --no-inspector); the control API is /_emulator/messages, reset, clock and faults' });
+      sendJson(res, 404, { error: 'the inspector is off (serve --no-inspector); the control API is /_emulator/messages, reset, clock, deliver and faults' });
       return true;
     }
     if (req.method !== 'GET' && !head) {

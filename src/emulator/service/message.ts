@@ -29,6 +29,7 @@ function shortenLinks(s: EmulatorSettings, accountId: number, now: number, campa
 }
 
 const SORT_COLUMNS: Record<string, string> = {
+  id: 'id',
   campaignId: 'campaign_id',
   from: 'sender',
   to: 'recipient',
@@ -47,20 +48,24 @@ const RANGES: Array<[string, string]> = [
   ['statusUpdateTs', 'status_update_ts'],
 ];
 
+const NO_NUMBER_INFO = { countryA2: null, operatorName: null } as const;
+
 function messageJson(s: EmulatorSettings, r: MessageRow, withNumberInfo: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: String(r.id),
     campaignId: String(r.campaign_id),
     segNum: String(r.seg_num),
-    segUserBuy: String(r.seg_price),
+    // A decimal string with four places, as the live service writes it ("0.0600").
+    segUserBuy: r.seg_price.toFixed(4),
     from: r.sender,
     to: r.recipient,
     text: r.text,
     status: r.status,
     groups: r.groups,
     uuid: r.uuid,
+    // Always there on the live service; null unless withNumberInfo=1.
+    ...(withNumberInfo ? numberInfo(r.recipient) : NO_NUMBER_INFO),
   };
-  if (withNumberInfo) Object.assign(out, numberInfo(r.recipient));
   out.startSendTs = r.start_send_ts === null ? null : s.tz.format(r.start_send_ts);
   out.statusUpdateTs = r.status_update_ts === null ? null : s.tz.format(r.status_update_ts);
   return out;

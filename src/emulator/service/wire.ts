@@ -1,139 +1,100 @@
-// From the wire to catalog input: decodes form bodies and query strings in the
-// bracket notation the client writes (src/client/form-encode.ts) and maps
-// wire names (`data[fullLink]`, `ids[]`, `sort[code]`) back to parameter keys.
-//
-// The decoder builds the same structure as qs.parse for everything the client
-// sends (test/emulator/wire.test.ts checks that against qs), but in linear
-// time: qs.parse building arrays is quadratic in the number of items (time
-// `qs.parse(body, { arrayLimit: Infinity, parameterLimit: Infinity })` on
-// 10,000 and 20,000 `ids[i]=` items: twice the items, four times the time),
-// which would let one 1 MiB request stall the emulator.
+// From the wire to catalog input: decodes form bodies and query strings with
+// qs.parse, within limits a request cannot get round (parameters, nesting,
+// list length), and maps wire names (`data[fullLink]`, `ids[]`, `sort[code]`)
+// back to parameter keys. A request past a limit is refused, not cut.
 
+import type { IParseOptions } from 'qs';
 import { toList } from '../../catalog/rules.js';
 import type { OperationSpec, ParamSpec } from '../../catalog/types.js';
+import { loadQs } from '../../client/qs.js';
 
 /** Stands in for a value whose percent-encoding is not UTF-8 (a lone surrogate never comes out of decoding). */
 export const INVALID_ENCODING = '\uD800invalid-encoding';
 
-/** Most parameters one request may carry; the rest are ignored. */
-export const MAX_PARAMS = 100_000;
-/** Deepest bracket nesting kept, as qs's `depth`; deeper brackets stay part of the last key. */
+/**
+ * Most parameters one request may carry, query and body together; more is
+ * refused (code 12). The largest request the contract describes has ~110
+ * (100 ids, or 100 campaign ids and the criteria); qs.parse slows with many
+ * indexed names (~25 ms for 1,000 `ids[i]=` on a loaded machine, ~10x that
+ * for 10,000), so the limit is what keeps one request from stalling the rest.
+ */
+export const MAX_PARAMS = 1000;
+/** Deepest bracket nesting (qs's `depth`): `criteria[campaignIds][0]` is 2; deeper is refused (code 12). */
 export const MAX_DEPTH = 3;
+/**
+ * Indices below this stay a list (`ids[0]` … `ids[99]` and beyond, past the
+ * service's limit of 100, so that the limit is the one named); higher indices
+ * become object keys in qs, which toList() reads in index order all the same.
+ */
+export const ARRAY_LIMIT = 1000;
 
 export type FormValue = string | FormValue[] | FormObject;
 export interface FormObject {
   [key: string]: FormValue;
 }
 
-function decode(s: string, isValue: boolean): string {
+/** Percent-decoding as qs's own, but a value that is not UTF-8 becomes INVALID_ENCODING, to be refused by name. */
+function decode(s: string, _default: unknown, _charset: unknown, type: 'key' | 'value'): string {
   let t = s;
   if (t.includes('+')) t = t.replace(/\+/g, ' ');
   if (!t.includes('%')) return t;
   try {
     return decodeURIComponent(t);
   } catch {
-    return isValue ? INVALID_ENCODING : t;
+    return type === 'value' ? INVALID_ENCODING : t;
   }
 }
 
-/** A node while parsing: direct values, keyed children and `[]` pushes. */
-interface Node {
-  values: string[] | null;
-  keyed: Map<string, Node> | null;
-  pushed: Node[] | null;
-}
+const PARSE: IParseOptions & { decoder: typeof decode } = {
+  parameterLimit: MAX_PARAMS,
+  depth: MAX_DEPTH,
+  strictDepth: true,
+  arrayLimit: ARRAY_LIMIT,
+  // Objects without a prototype: a name such as `constructor` or `__proto__[x]` is only a name.
+  plainObjects: true,
+  decoder: decode,
+};
 
-const newNode = (): Node => ({ values: null, keyed: null, pushed: null });
-const INDEX_RE = /^(?:0|[1-9]\d{0,8})$/;
+/** Why a request cannot be read: past a limit; the caller answers code 12 with this rule. */
+export class FormLimitError extends RangeError {}
 
-function child(node: Node, segment: string): Node {
-  if (segment === '') {
-    const n = newNode();
-    (node.pushed ??= []).push(n);
-    return n;
-  }
-  node.keyed ??= new Map();
-  let n = node.keyed.get(segment);
-  if (!n) {
-    n = newNode();
-    node.keyed.set(segment, n);
-  }
+/** Parameters in a form as qs counts them for its parameterLimit: the parts between `&`s, empty ones too. */
+function countParams(text: string): number {
+  if (text === '') return 0;
+  let n = 1;
+  for (let at = text.indexOf('&'); at >= 0; at = text.indexOf('&', at + 1)) n++;
   return n;
 }
 
-function finish(node: Node): FormValue {
-  if (node.keyed || node.pushed) {
-    const keys = node.keyed ? [...node.keyed.keys()] : [];
-    if (keys.every((k) => INDEX_RE.test(k))) {
-      // qs: numeric keys make an array, compacted in index order; pushes follow.
-      const arr: FormValue[] = keys
-        .map(Number)
-        .sort((a, b) => a - b)
-        .map((k) => finish(node.keyed!.get(String(k))!));
-      if (node.pushed) for (const n of node.pushed) arr.push(finish(n));
-      return arr;
-    }
-    const obj: FormObject = Object.create(null);
-    for (const k of keys) obj[k] = finish(node.keyed!.get(k)!);
-    if (node.pushed) {
-      let i = 0;
-      for (const n of node.pushed) {
-        while (Object.hasOwn(obj, String(i))) i++;
-        obj[String(i)] = finish(n);
-      }
-    }
-    return obj;
+/** The first name in a form that nests deeper than MAX_DEPTH brackets, to name in the refusal. */
+function tooDeep(text: string): string {
+  for (const pair of text.split('&')) {
+    const name = decode(pair.split('=')[0], null, null, 'key');
+    if ((name.match(/\[/g)?.length ?? 0) > MAX_DEPTH) return name.slice(0, 60);
   }
-  const values = node.values!;
-  return values.length === 1 ? values[0] : values.slice();
+  return '';
 }
 
-/** Splits `a[b][c]` into ['a', 'b', 'c']; anything else is one flat key. */
-function splitKey(key: string): string[] {
-  const open = key.indexOf('[');
-  if (open <= 0 || !key.endsWith(']')) return [key];
-  const segments = [key.slice(0, open)];
-  let i = open;
-  while (i < key.length) {
-    if (key[i] !== '[') return [key];
-    const close = key.indexOf(']', i);
-    const inner = key.slice(i + 1, close);
-    if (inner.includes('[')) return [key];
-    if (segments.length > MAX_DEPTH) {
-      segments[segments.length - 1] += key.slice(i);
-      return segments;
-    }
-    segments.push(inner);
-    i = close + 1;
+/**
+ * The parameters of a request: query string and body decoded by qs.parse,
+ * a body's names over the query's. Throws FormLimitError past MAX_PARAMS
+ * or MAX_DEPTH.
+ */
+export function parseRequest(query: string, body = ''): FormObject {
+  if (countParams(query) + countParams(body) > MAX_PARAMS) {
+    throw new FormLimitError(`a request carries at most ${MAX_PARAMS} parameters`);
   }
-  return segments;
-}
-
-/** Parses `application/x-www-form-urlencoded` text (or a query string) into nested values, like qs.parse. */
-export function parseForm(text: string, into?: FormObject): FormObject {
-  const root = newNode();
-  let count = 0;
-  let start = 0;
-  while (start <= text.length && count < MAX_PARAMS) {
-    let end = text.indexOf('&', start);
-    if (end < 0) end = text.length;
-    if (end > start) {
-      const pair = text.slice(start, end);
-      const eq = pair.indexOf('=');
-      const key = decode(eq < 0 ? pair : pair.slice(0, eq), false);
-      const value = eq < 0 ? '' : decode(pair.slice(eq + 1), true);
-      if (key !== '' && key !== '__proto__') {
-        count++;
-        let node = root;
-        for (const segment of splitKey(key)) node = child(node, segment);
-        (node.values ??= []).push(value);
-      }
+  const qs = loadQs();
+  const read = (text: string): FormObject => {
+    try {
+      return qs.parse(text, PARSE) as FormObject;
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      throw new FormLimitError(`${tooDeep(text)}: parameter names nest at most ${MAX_DEPTH} brackets deep`);
     }
-    start = end + 1;
-  }
-  const out: FormObject = into ?? Object.create(null);
-  if (root.keyed) for (const [k, n] of root.keyed) out[k] = finish(n);
-  return out;
+  };
+  const params = read(query);
+  return body ? Object.assign(params, read(body)) : params;
 }
 
 /** Path of a wire name: `data[fullLink]` -> ['data', 'fullLink']. */

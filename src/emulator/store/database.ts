@@ -172,6 +172,19 @@ export class Database {
     return this.#s.advance.run({ now }).changes;
   }
 
+  /**
+   * Brings every planned stage still ahead forward to `now` and applies it:
+   * each message on its way gets its final status without the clock moving.
+   * Returns how many messages changed.
+   */
+  deliverNow(now: number): number {
+    this.advance(now);
+    this.#wrote();
+    const moved = this.#s.deliverNow.run({ now, never: Number.MAX_SAFE_INTEGER }).changes;
+    if (moved > 0) this.advance(now);
+    return moved;
+  }
+
   messageStatuses(accountId: number, ids: number[]): MessageRow[] {
     return (this.#s.messageStatuses.all(JSON.stringify(ids), accountId) as Raw[]).map(messageRow);
   }

@@ -80,6 +80,11 @@ export function prepareStatements(db: Connection) {
          next_ts = CASE ${[0, 1, 2, 3, 4].map((i) => `WHEN t${i} > :now THEN t${i}`).join(' ')} ELSE NULL END
        WHERE next_ts <= :now`,
     ),
+    // Stages still ahead come due now, in their order; a seeded message's never-coming stage stays (seed-apply.ts).
+    deliverNow: p(
+      `UPDATE messages SET ${[0, 1, 2, 3, 4].map((i) => `t${i} = CASE WHEN t${i} > :now AND t${i} < :never THEN :now ELSE t${i} END`).join(', ')}, next_ts = :now
+       WHERE next_ts IS NOT NULL AND next_ts > :now AND next_ts < :never`,
+    ),
     messageStatuses: rows(
       `SELECT ${MESSAGE_COLUMNS.split(', ')
         .map((c) => `m.${c}`)

@@ -1,0 +1,118 @@
+// The request log page: the latest requests, newest first, each opening to
+// the parameters it sent and the answer it got (the key masked), filtered by
+// operation and result code in the query string, so it works without script.
+
+import { OPERATIONS } from '../../catalog/index.js';
+import { describeCode, RESULT_CODES } from '../../catalog/codes.js';
+import { shownKey } from '../request-log.js';
+import type { Activity, LogEntry } from './activity.js';
+import { KEPT_CHARS } from './activity.js';
+import { BASE, badge, choice, keyLabel, maskKey, pageHref, time, type InspectorPage, type PageContext } from './page.js';
+import { html, plural, type Html } from './html.js';
+
+const LOG_SHOWN = 200;
+/** The operation filter's value for short-link visits. */
+const VISITS = 'visit';
+/** The code filter's value for requests that got no envelope (a fault answered, or nothing). */
+const NO_CODE = 'none';
+/** Parameters shown of one request: a form may carry thousands. */
+const PARAMS_SHOWN = 100;
+
+function keyShown(keys: readonly string[], key: unknown): string {
+  if (typeof key !== 'string' || key === '') return 'no key';
+  const i = keys.indexOf(key);
+  return i >= 0 ? keyLabel(keys, i) : `unknown key (${shownKey(key)})`;
+}
+
+function result(e: LogEntry): string {
+  if (e.visit) return e.status === 302 ? 'redirected (302)' : `refused (${e.status})`;
+  const code = e.code === null ? '' : `code ${e.code} ${describeCode(e.code)}`;
+  const http = e.status === 0 ? 'no answer' : e.status === 200 ? '' : `HTTP ${e.status}`;
+  return [code, http].filter(Boolean).join(', ');
+}
+
+/** What the query asks to see: an operation (any spelling of it matches), a code; unknown values match nothing. */
+function filterOf(q: URLSearchParams): (e: LogEntry) => boolean {
+  const op = q.get('op')?.toLowerCase() || null;
+  const code = q.get('code') || null;
+  return (e) => {
+    if (op !== null && (op === VISITS ? !e.visit : e.visit || e.op.toLowerCase() !== op)) return false;
+    if (code !== null && (code === NO_CODE ? e.code !== null : String(e.code) !== code)) return false;
+    return true;
+  };
+}
+
+/** Hides the key wherever a text holds it. */
+function withoutKey(text: string, key: unknown): string {
+  return typeof key === 'string' && key.length > 0 ? text.split(key).join(maskKey(key)) : text;
+}
+
+/** The parameters sent, in the order sent, query first; the key masked. */
+function parameters(e: LogEntry): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const text of [e.query, e.body]) {
+    for (const [name, value] of new URLSearchParams(text)) {
+      if (out.length === PARAMS_SHOWN) return out;
+      out.push([name, name === 'apiKey' ? shownKey(value) : withoutKey(value, e.key)]);
+    }
+  }
+  return out;
+}
+
+/** The answer as indented JSON, or as sent when it is cut short or not JSON. */
+function answerText(e: LogEntry): string | null {
+  if (e.answer === null) return null;
+  const text = withoutKey(e.answer, e.key);
+  if (text.length >= KEPT_CHARS) return `${text}\n… (the first ${KEPT_CHARS} characters)`;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function details(e: LogEntry): Html {
+  if (e.visit) return html`<p class="sub">A visit of the short link ${e.op}: no parameters.</p>`;
+  const params = parameters(e);
+  const answer = answerText(e);
+  const cut = e.query.length >= KEPT_CHARS || e.body.length >= KEPT_CHARS || params.length === PARAMS_SHOWN;
+  return html`<h3>Parameters</h3>
+    ${params.length === 0 ? html`<p class="sub">None.</p>` : html`<dl class="params">${params.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`}
+    ${cut ? html`<p class="sub">Only the first parameters are kept.</p>` : ''}
+    <h3>Answer</h3>
+    ${answer === null ? html`<p class="sub">${e.fault ? `None: the fault ${e.fault} answered instead.` : 'None was sent.'}</p>` : html`<pre class="answer">${answer}</pre>`}`;
+}
+
+function row(ctx: PageContext, seq: number, e: LogEntry): Html {
+  const kind = e.code === 0 || e.status === 302 ? 'ok' : e.code === null && !e.visit ? 'bad' : 'wait';
+  return html`<li><details id="r${seq}"><summary>
+      <span class="when">${time(ctx, e.at)}</span>
+      <span class="op">${e.visit ? `visit ${e.op}` : e.op}</span>
+      ${badge(result(e), kind)}
+      ${e.fault ? html`<span class="fault">fault ${e.fault}</span>` : ''}
+      ${e.visit ? '' : html`<span class="key">${keyShown(ctx.bench.keys, e.key)}</span>`}
+      <span class="ms">${e.ms < 10 ? e.ms.toFixed(1) : Math.round(e.ms)} ms</span>
+    </summary>${details(e)}</details></li>`;
+}
+
+export function requestsPage(ctx: PageContext, activity: Activity): InspectorPage {
+  const q = ctx.query;
+  const filtered = Boolean(q.get('op') || q.get('code'));
+  const found = activity.recent(LOG_SHOWN, filterOf(q));
+  const ops: Array<[string, string]> = [['', 'any'], ...OPERATIONS.map((op): [string, string] => [`${op.module}/${op.operation}`, `${op.module}/${op.operation}`]), [VISITS, 'short-link visits']];
+  const codes: Array<[string, string]> = [['', 'any'], ...Object.keys(RESULT_CODES).map((c): [string, string] => [c, `${c} ${describeCode(Number(c))}`]), [NO_CODE, 'none (no answer)']];
+  const head = html`<form class="filters" method="get" action="${BASE}/requests" role="search" aria-label="Filter requests">
+      ${ctx.account > 0 ? html`<input type="hidden" name="account" value="${ctx.account + 1}">` : ''}
+      ${choice('op', 'Operation', q.get('op'), ops)}
+      ${choice('code', 'Result code', q.get('code'), codes)}
+      <p class="actions"><button type="submit">Filter</button> <a href="${pageHref(ctx, `${BASE}/requests`)}">Clear</a></p>
+    </form>`;
+  const live =
+    activity.size === 0
+      ? html`<p class="empty">No requests yet. Calls to /service/ and visits of short links show here as they come.</p>`
+      : found.length === 0
+        ? html`<p class="empty">None of the ${plural(activity.size, 'latest request')} matches this filter.</p>`
+        : html`<p class="count">${filtered ? `${plural(found.length, 'request')} of the latest ${activity.size} match` : `The ${plural(found.length, 'latest request')}`}, newest first. Open one to see what it sent and got.</p>
+      <ol class="log">${found.map(({ seq, entry }) => row(ctx, seq, entry))}</ol>`;
+  return { title: 'Requests', nav: 'requests', topics: ['log'], head, live };
+}

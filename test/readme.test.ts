@@ -1,0 +1,87 @@
+// The README is the front door: its commands must work as written. The
+// quick start's sandbox lines run for real through the built bin, as a
+// newcomer would type them; every other example is parsed and checked by the
+// CLI itself with --dry-run against an emulator seeded with what the
+// examples name, so a renamed flag, a refused value or a dropped command
+// fails here.
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
+import { binEnv, runCli, tempDir } from './helpers/run-cli.js';
+
+const exec = promisify(execFile);
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const BIN = new URL('../bin/smslink.js', import.meta.url).pathname;
+
+/** The `smslink …` lines of the README's sh blocks, comments removed, under the heading they follow. */
+function examples(): Array<{ section: string; line: string }> {
+  const out: Array<{ section: string; line: string }> = [];
+  let section = '';
+  let fence = false;
+  for (const raw of README.split('\n')) {
+    if (raw.startsWith('## ')) section = raw.slice(3);
+    if (raw.startsWith('```')) fence = !fence;
+    const line = raw.replace(/\s+#\s.*$/, '').trim();
+    // A pipeline's smslink commands are each an example; a redirection is not part of one.
+    if (fence && line.startsWith('smslink ')) for (const part of line.split(' | ')) out.push({ section, line: part.replace(/\s*>\s*\S+$/, '') });
+  }
+  return out;
+}
+
+/** A command line split as a shell would split this README's (double quotes only). */
+function words(line: string): string[] {
+  return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
+}
+
+/** Lines a test cannot run as typed: they wait on a person or run until stopped. */
+const INTERACTIVE = [/^smslink (--profile \S+ )?login$/, /^smslink config set api-key$/, /^smslink serve\b/];
+
+describe('the README quick start', () => {
+  it('runs each --sandbox line as written, through the installed bin, in a fresh data directory', async () => {
+    const lines = examples().filter((e) => e.section === 'Quick start' && e.line.includes('--sandbox'));
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    const env = binEnv({ SMSLINK_DATA_DIR: tempDir(), NO_COLOR: '1' });
+    for (const { line } of lines) {
+      const result = await exec(process.execPath, [BIN, ...words(line).slice(1)], { env, timeout: 60_000 }).catch((e: { code: number; stderr: string }) => e);
+      expect({ line, code: 'code' in result ? result.code : 0 }).toEqual({ line, code: 0 });
+    }
+  }, 120_000);
+});
+
+describe('every other example of the README', () => {
+  let emu: RunningEmulator;
+  const KEY = 'ReadmeKey0123456789abcdefABCDEF0123456789';
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, db: ':memory:', apiKeys: [KEY], seed: { keys: [KEY], links: [{ fullLink: 'https://example.com/a', code: 'ddoj' }] } });
+  });
+  afterAll(() => emu.close());
+
+  it('is a command smslink has, with flags and values it accepts (--dry-run)', async () => {
+    const config = tempDir();
+    const failures: string[] = [];
+    const checked = examples().filter((e) => !(e.section === 'Quick start' && e.line.includes('--sandbox')));
+    expect(checked.length).toBeGreaterThanOrEqual(20);
+    for (const { line } of checked) {
+      const args = words(line).slice(1);
+      const interactive = INTERACTIVE.some((re) => re.test(line));
+      // Configuration lines change only the private config dir, so they run for real.
+      const real = args.includes('config') || args[0] === 'status' || args[0] === 'completion';
+      const command = args.slice(args.findIndex((a) => !a.startsWith('-') && a !== 'staging'));
+      const firstFlag = command.findIndex((a) => a.startsWith('-'));
+      // What a person would be asked or left running is checked as far as its help.
+      const argv = interactive ? ['help', ...command.slice(0, firstFlag === -1 ? 2 : Math.min(firstFlag, 2))] : real ? args : [...args, '--dry-run'];
+      const file = argv.indexOf('--from-file');
+      if (file !== -1) {
+        argv[file + 1] = join(config, argv[file + 1]);
+        writeFileSync(argv[file + 1], 'recipient,name,code\n77011234567,Ann,4711\n');
+      }
+      const env = { SMSLINK_CONFIG_DIR: config, SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY };
+      const result = await runCli(argv, { env, stdin: args.at(-1) === '-' ? '417863\n' : '' });
+      if (result.code !== 0) failures.push(`${line}\n  -> exit ${result.code}: ${result.stderr.trim().split('\n')[0]}`);
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
