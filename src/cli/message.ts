@@ -149,9 +149,15 @@ async function status(ctx: RunContext, opts: CliValues, ids: string[]): Promise<
   let view = await ctx.view(messageStatus);
   if (view.format === 'table' && !view.quiet && !view.fields && rows.length) {
     // A person at a terminal also sees whom each message went to and what it said: one Message/List per 100 ids.
-    const found = await recipientsAndTexts(client, rows as MessageStatusRecord[], parseConcurrency(opts.concurrency));
-    rows = rows.map((r) => ({ ...r, to: found.get(Number(r.id))?.to ?? null, text: found.get(Number(r.id))?.text ?? null }));
-    view = { ...view, columns: STATUS_TABLE_COLUMNS };
+    // The statuses were asked for: a failed lookup leaves these columns out, with a note, rather than the statuses.
+    const found = await recipientsAndTexts(client, rows as MessageStatusRecord[], parseConcurrency(opts.concurrency)).catch((err: unknown) => {
+      ctx.note(`recipient and text not shown: Message/List failed (${err instanceof Error ? err.message : String(err)})`);
+      return undefined;
+    });
+    if (found) {
+      rows = rows.map((r) => ({ ...r, to: found.get(Number(r.id))?.to ?? null, text: found.get(Number(r.id))?.text ?? null }));
+      view = { ...view, columns: STATUS_TABLE_COLUMNS };
+    }
   }
   // One message asked for, one shown: as a record in a table, every value whole; scripts keep their list.
   if (all.length === 1 && rows.length === 1 && view.format === 'table') await renderRecord(ctx.stdout, view, rows[0]);

@@ -80,6 +80,17 @@ describe('message status at a terminal', () => {
   });
 });
 
+describe('message status at a terminal, when Message/List fails', () => {
+  it('still shows the statuses, without the recipient and text, and says why', async () => {
+    rec.server.respond((req) => (req.path.endsWith('Message/List') ? { body: { code: 9, data: null, message: 'access denied' } } : undefined));
+    const r = await rec.cli(['message', 'status', '123456', '123456', '--no-color', '--retries', '0'], { tty: true, columns: 120 });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toMatch(/^id +status +segments/);
+    expect(r.stdout).toMatch(/^123456 +delivered/m);
+    expect(r.stderr).toContain('recipient and text not shown: Message/List failed');
+  });
+});
+
 describe('message get against the emulator', () => {
   let emu: TestEmulator;
   beforeAll(async () => {
