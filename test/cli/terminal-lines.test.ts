@@ -41,13 +41,14 @@ describe.each([60, 80, 100])('at %i columns', (columns) => {
     writeFileSync(input, `fullLink\n${rows(0, 40).join('\n')}\n`);
     const r = await runInPty(['link', 'create', '--from-file', input, '-q', '--rate', '15'], { columns, env: env(), timeoutMs: 60_000 });
     expect(r.code).toBe(0);
-    const shown = frames(r.output).filter((f) => f.includes('/40'));
-    expect(shown.length).toBeGreaterThan(3);
+    const shown = frames(r.output).filter((f) => /^(\[[█░]*\] )?\d+\/40( |$)/.test(f));
+    expect(shown.length, r.output).toBeGreaterThan(3);
     for (const frame of shown) expect(cellWidth(frame), frame).toBeLessThan(columns);
     if (columns >= 80) expect(shown.some((f) => f.includes('10 already done'))).toBe(true);
-    // The rate is requests a second over the last seconds: never far above --rate (it showed 198/s under --rate 20).
+    // The rate is requests a second over the last seconds, so it stays near --rate (it showed 198/s under --rate 20). The
+    // service counts calendar seconds: 15 at the end of one and 15 at the start of the next are 30 in just over a second.
     const rates = shown.map((f) => Number(/ ([\d.]+)\/s/.exec(f)?.[1] ?? 0));
-    expect(Math.max(...rates)).toBeLessThanOrEqual(20);
+    expect(Math.max(...rates), shown.join('\n')).toBeLessThanOrEqual(30);
   }, 90_000);
 
   it('the --wait line fits', async () => {
