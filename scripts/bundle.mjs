@@ -6,10 +6,10 @@
 //   run.cjs            src/cli/run.ts and what it imports, and commander
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically (undici,
-//                      conf, chalk, csv-parse, yaml, cli-table3, string-width)
-//                      or require on first use (qs, src/client/qs.ts): read
-//                      when a command first needs it, so --help never reads
-//                      any of them
+//                      conf, chalk, csv-parse, yaml, cli-table3, string-width,
+//                      jq-wasm) or require on first use (qs, src/client/qs.ts):
+//                      read when a command first needs it, so --help never
+//                      reads any of them
 //
 // libsql's JS is bundled into emulator.cjs with scripts/libsql-native.cjs in
 // place of its two libc detectors (that file says why); its native binary
@@ -23,7 +23,7 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
-const VENDOR = ['undici', 'conf', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs', 'cli-table3', 'string-width'];
+const VENDOR = ['undici', 'conf', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs', 'cli-table3', 'string-width', 'jq-wasm'];
 /** The vendor file of a package: vendor/csv-parse-sync.cjs for csv-parse/sync. */
 const vendorFile = (name) => `vendor/${name.replace(/\//g, '-')}`;
 
@@ -59,7 +59,9 @@ const ownFiles = {
       if (VENDOR.includes(args.path)) return { path: args.path, namespace: 'vendor-stub' };
       if (args.path.startsWith('vendor-file:')) return { path: `./${vendorFile(args.path.slice(12))}.cjs`, external: true };
       const emulator = /^\.\.\/emulator\/(index|sandbox)\.js$/.test(args.path) && !args.importer.includes('/src/emulator/');
-      return emulator ? { path: './emulator.cjs', external: true } : undefined;
+      if (emulator) return { path: './emulator.cjs', external: true };
+      // The mirror (sync, report, search) brings libsql too: a file of its own, loaded by those commands only.
+      return args.path === '../mirror/index.js' && args.importer.includes('/src/cli/') ? { path: './mirror.cjs', external: true } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'vendor-stub' }, (args) => ({
       contents: `export * from 'vendor-file:${args.path}';\nexport { default } from 'vendor-file:${args.path}';\n`,
@@ -128,6 +130,7 @@ const builds = await Promise.all([
   build({ ...common, entryPoints: Object.fromEntries(VENDOR.map((name) => [vendorFile(name), `vendor:${name}`])), plugins: [vendorEntries] }),
   build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [requiredQs, ownFiles, lazyChildProcess] }),
   build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, plugins: [bundledLibsql, requiredQs, ownFiles] }),
+  build({ ...common, entryPoints: { mirror: 'src/mirror/index.ts' }, plugins: [bundledLibsql, ownFiles] }),
 ]);
 
 const contents = {};

@@ -17,23 +17,38 @@ const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const BIN = new URL('../bin/smslink.js', import.meta.url).pathname;
 
 /** The `smslink …` lines of the README's sh blocks, comments removed, under the heading they follow. */
-function examples(): Array<{ section: string; line: string }> {
-  const out: Array<{ section: string; line: string }> = [];
+function examples(): Array<{ section: string; line: string[] }> {
+  const out: Array<{ section: string; line: string[] }> = [];
   let section = '';
   let fence = false;
   for (const raw of README.split('\n')) {
     if (raw.startsWith('## ')) section = raw.slice(3);
     if (raw.startsWith('```')) fence = !fence;
-    const line = raw.replace(/\s+#\s.*$/, '').trim();
+    const line = raw.replace(/\s+#\s[^'"]*$/, '').trim();
     // A pipeline's smslink commands are each an example; a redirection is not part of one.
-    if (fence && line.startsWith('smslink ')) for (const part of line.split(' | ')) out.push({ section, line: part.replace(/\s*>\s*\S+$/, '') });
+    if (fence && line.startsWith('smslink ')) for (const part of pipeline(line)) out.push({ section, line: part });
   }
   return out;
 }
 
-/** A command line split as a shell would split this README's (double quotes only). */
-function words(line: string): string[] {
-  return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
+/**
+ * A command line's words as a shell splits this README's: single and double
+ * quotes, no expansions. A `|` outside quotes ends a command; `>` and what
+ * follows is a redirection, not part of it.
+ */
+function shellCommands(line: string): string[][] {
+  const commands: string[][] = [[]];
+  for (const m of line.matchAll(/'([^']*)'|"([^"]*)"|(\|)|(>)|(\S+)/g)) {
+    if (m[3]) commands.push([]);
+    else if (m[4]) break;
+    else commands[commands.length - 1].push(m[1] ?? m[2] ?? m[5]);
+  }
+  return commands;
+}
+
+/** Each smslink command of a pipeline, as its words. */
+function pipeline(line: string): string[][] {
+  return shellCommands(line).filter((words) => words[0] === 'smslink');
 }
 
 /** Lines a test cannot run as typed: they wait on a person or run until stopped. */
@@ -45,8 +60,8 @@ describe('the README quick start', () => {
     expect(lines.length).toBeGreaterThanOrEqual(3);
     const env = binEnv({ SMSLINK_DATA_DIR: tempDir(), NO_COLOR: '1' });
     for (const { line } of lines) {
-      const result = await exec(process.execPath, [BIN, ...words(line).slice(1)], { env, timeout: 60_000 }).catch((e: { code: number; stderr: string }) => e);
-      expect({ line, code: 'code' in result ? result.code : 0 }).toEqual({ line, code: 0 });
+      const result = await exec(process.execPath, [BIN, ...line.slice(1)], { env, timeout: 60_000 }).catch((e: { code: number; stderr: string }) => e);
+      expect({ line: line.join(' '), code: 'code' in result ? result.code : 0 }).toEqual({ line: line.join(' '), code: 0 });
     }
   }, 120_000);
 });
@@ -65,10 +80,13 @@ describe('every other example of the README', () => {
     const checked = examples().filter((e) => !(e.section === 'Quick start' && e.line.includes('--sandbox')));
     expect(checked.length).toBeGreaterThanOrEqual(20);
     for (const { line } of checked) {
-      const args = words(line).slice(1);
-      const interactive = INTERACTIVE.some((re) => re.test(line));
+      const args = line.slice(1);
+      const text = line.join(' ');
+      const interactive = INTERACTIVE.some((re) => re.test(text));
       // Configuration lines change only the private config dir, so they run for real.
-      const real = args.includes('config') || args[0] === 'status' || args[0] === 'completion';
+      // So do reads filtered with --jq: the expression must meet the command's real output, not a dry run's.
+      // And the mirror's commands, which only read (sync first, as the README has it).
+      const real = args.includes('config') || ['status', 'completion', 'sync', 'report', 'search'].includes(args[0]) || args.includes('--jq');
       const command = args.slice(args.findIndex((a) => !a.startsWith('-') && a !== 'staging'));
       const firstFlag = command.findIndex((a) => a.startsWith('-'));
       // What a person would be asked or left running is checked as far as its help.
@@ -78,9 +96,9 @@ describe('every other example of the README', () => {
         argv[file + 1] = join(config, argv[file + 1]);
         writeFileSync(argv[file + 1], 'recipient,name,code\n77011234567,Ann,4711\n');
       }
-      const env = { SMSLINK_CONFIG_DIR: config, SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY };
+      const env = { SMSLINK_CONFIG_DIR: config, SMSLINK_DATA_DIR: config, SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY };
       const result = await runCli(argv, { env, stdin: args.at(-1) === '-' ? '417863\n' : '' });
-      if (result.code !== 0) failures.push(`${line}\n  -> exit ${result.code}: ${result.stderr.trim().split('\n')[0]}`);
+      if (result.code !== 0) failures.push(`${text}\n  -> exit ${result.code}: ${result.stderr.trim().split('\n')[0]}`);
     }
     expect(failures).toEqual([]);
   }, 120_000);

@@ -4,7 +4,7 @@
 // keeps moving (its rate, its in-flight count) while requests hang.
 
 import type { OutStream } from '../output/format.js';
-import { cellWidth, cutEnd } from '../output/width.js';
+import { cellWidth, truncate } from '../output/width.js';
 
 export interface Counts {
   /** Rows skipped as done by an earlier run. */
@@ -20,7 +20,8 @@ export interface Counts {
 const REDRAW_MS = 100;
 const CLEAR = '\r\x1b[2K';
 
-function eta(seconds: number): string {
+/** A duration as a person reads it: 45s, 3m05s, 1h02m; `?` when unknown. */
+export function eta(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '?';
   if (seconds < 60) return `${Math.ceil(seconds)}s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
@@ -56,7 +57,7 @@ export function fitLine(pieces: Piece[], fraction: number, width: number): strin
     line = [...(cells ? [bar(cells)] : []), shown.map((p) => p.text).join('  ')].join(' ');
     if (cellWidth(line) <= width || shown.length <= 1) break;
   }
-  return cutEnd(line, width);
+  return truncate(line, width);
 }
 
 export class Progress {
@@ -69,8 +70,8 @@ export class Progress {
   constructor(
     private readonly out: OutStream,
     private readonly tty: boolean,
-    /** Rows in the input. */
-    private readonly total: number,
+    /** Rows in the input; a function when the count is learnt on the way (sync's pages). */
+    private readonly rows: number | (() => number),
     private readonly counts: () => Counts,
     private readonly lineEveryMs = 5000,
   ) {}
@@ -85,6 +86,10 @@ export class Progress {
     while (this.#samples.length > 2 && now - this.#samples[1].at >= RATE_WINDOW_MS) this.#samples.shift();
     const first = this.#samples[0].at === now ? { at: this.#started, sent: 0 } : this.#samples[0];
     return (sent - first.sent) / Math.max(1, (now - first.at) / 1000);
+  }
+
+  get total(): number {
+    return typeof this.rows === 'number' ? this.rows : this.rows();
   }
 
   line(): string {

@@ -16,9 +16,12 @@ import { pagerCommand, runPager, screenRows } from './pager.js';
 import { PageBuffer, ScrubbedStream } from './streams.js';
 import { reflow } from '../output/text.js';
 import type { CliIO, GlobalOptions } from './run.js';
+import type { JqStream } from './jq.js';
 
 export class RunContext {
-  readonly #stdout: OutStream;
+  #stdout: OutStream;
+  /** --jq: what the command prints goes through jq (useJq()). */
+  #jq: JqStream | undefined;
   readonly stderr: OutStream;
   /** What a paged command has written so far (see page()). */
   #paged: PageBuffer | undefined;
@@ -57,12 +60,30 @@ export class RunContext {
    */
   page(): void {
     const rows = this.io.stdout.rows;
-    if (this.#paged || !this.io.stdout.isTTY || !rows || !pagerCommand(this.env, this.globals.pager !== false)) return;
+    if (this.#paged || this.#jq || !this.io.stdout.isTTY || !rows || !pagerCommand(this.env, this.globals.pager !== false)) return;
     this.#paged = new PageBuffer(this.#stdout);
   }
 
-  /** Shows what page() collected: through the pager when it does not fit on the screen. */
+  /**
+   * --jq: checks the expression (a usage error before anything is sent), then
+   * passes what the command prints through jq (src/cli/jq.ts, loaded only here).
+   */
+  async useJq(expr: string): Promise<void> {
+    if (this.globals.quiet) throw new UsageError('--jq filters JSON output; it cannot be combined with -q');
+    const { checkJq, JqStream } = await import('./jq.js');
+    await checkJq(expr);
+    this.#jq = new JqStream(this.#stdout, expr);
+    this.#stdout = this.#jq;
+  }
+
+  /** Writes what is held for the pager or --jq. */
   async flushOutput(): Promise<void> {
+    await this.#flushPaged();
+    await this.#jq?.end();
+  }
+
+  /** Shows what page() collected: through the pager when it does not fit on the screen. */
+  async #flushPaged(): Promise<void> {
     const paged = this.#paged;
     if (!paged) return;
     this.#paged = undefined;
@@ -143,8 +164,13 @@ export class RunContext {
   }
 
   format(): OutputFormat {
-    const { json, output } = this.globals;
+    const { json, output, jq } = this.globals;
     if (json && output !== undefined && output !== 'json') throw new UsageError(`--json and -o ${output} contradict each other; give one`);
+    // --jq reads JSON: json unless ndjson is asked for, whatever the terminal or the profile says.
+    if (jq !== undefined) {
+      if (output !== undefined && output !== 'json' && output !== 'ndjson') throw new UsageError(`--jq filters JSON output; give -o json or -o ndjson, not -o ${output}`);
+      return output === 'ndjson' ? 'ndjson' : 'json';
+    }
     const chosen = this.settings().output.value;
     if (chosen) {
       if (!(OUTPUT_FORMATS as readonly string[]).includes(chosen)) throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')}`);

@@ -9,7 +9,7 @@ import { examples } from './operation.js';
 import { reflow } from '../output/text.js';
 
 /** The global flags each subcommand's help repeats; `smslink --help` lists them all. */
-const SHORT_GLOBALS = ['--output', '--json', '--fields', '--quiet', '--dry-run', '--verbose', '--profile', '--sandbox'];
+const SHORT_GLOBALS = ['--output', '--json', '--fields', '--jq', '--quiet', '--dry-run', '--verbose', '--profile', '--sandbox'];
 
 /** Descriptions narrower than this go on the line under their flag. */
 const MIN_DESCRIPTION = 24;
@@ -131,6 +131,9 @@ function fitItem(line: string, width: number): string {
 const COMMAND_GROUPS: Record<string, string> = {
   link: 'Commands:',
   message: 'Commands:',
+  sync: 'Mirror commands:',
+  report: 'Mirror commands:',
+  search: 'Mirror commands:',
   config: 'Setup commands:',
   login: 'Setup commands:',
   status: 'Setup commands:',

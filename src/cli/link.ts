@@ -225,7 +225,7 @@ ${BULK_STOPS_HELP}`,
           .option('--id', 'treat <ref> as an id')
           .option('--code', 'treat <ref> as a code')
           .option('--short-link', 'treat <ref> as a short link'),
-      examples: ['smslink link get 417863', 'smslink link get ddoj', 'smslink link get https://sho.rt/ddoj', 'smslink link get 1234 --code'],
+      examples: ['smslink link get 417863', 'smslink link get ddoj', 'smslink link get https://sho.rt/ddoj', 'smslink link get 1234 --code', 'smslink link get 417863 --jq .shortLink'],
       run: (ctx, opts, [ref]) => get(ctx, opts, ref as string),
     },
 

@@ -11,6 +11,7 @@ import { callOperation, collectIds, prepareChunks, mapLimit, parseConcurrency, p
 import { EXIT, ExitError, PartialError, UsageError } from '../exit-codes.js';
 import { BULK_STOPS_HELP, bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { inputFrom, type CliValues, type NounCommands } from './operation.js';
+import { followable } from './follow.js';
 import { listCommand } from './paging.js';
 import { MESSAGE_GET, recipientsAndTexts } from './message-get.js';
 import { parseDuration, waitForDelivery, waitOutcome, type WaitOptions, type WaitResult } from './wait.js';
@@ -226,19 +227,28 @@ found, 5 when some were. More than 100 ids are split into several requests.`,
       run: (ctx, opts, [ids]) => status(ctx, opts, ids as string[]),
     },
 
-    [messageList.id]: listCommand(
+    [messageList.id]: followable(listCommand(
       messageList,
       'messages',
       `Time criteria take YYYY-MM-DD (filled to 00:00:00 for -from and 23:59:59
 for -to), "YYYY-MM-DD HH:MM[:SS]", now, or a time ago: 30m, 12h, 7d, 2w
-(m minutes, h hours, d days, w weeks), in your machine's local time.`,
+(m minutes, h hours, d days, w weeks), in your machine's local time.
+
+--follow prints each message sent from then on, once, and each later change
+of its status, until Ctrl-C (exit 0). Filters choose which new messages are
+printed. It asks every 1s (--interval), less often while nothing changes (up
+to 10s). Each record has "event": "new" or "status" (with previousStatus);
+json is written as ndjson, one object per line, since the stream has no end.`,
       [
         'smslink message list --to 77011234567',
         'smslink message list --status UNDELIV --sent-from 2026-11-01 --with-number-info',
         'smslink message list --sent-from 1d --sent-to now',
         'smslink message list --campaign-ids 9001,9002 --sort startSendTs:desc --all -o ndjson',
+        'smslink message list --follow',
+        'smslink message list --follow --to 77011234567 -o ndjson',
+        'smslink message list --follow --jq \'select(.event == "status") | "\\(.id) \\(.status)"\'',
       ],
-    ),
+    )),
   },
   more: [MESSAGE_GET],
 };

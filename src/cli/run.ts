@@ -17,6 +17,9 @@ import { registerApi } from './api.js';
 import { registerCompletion } from './completion.js';
 import { registerServe } from './serve.js';
 import { registerAuth } from './auth.js';
+import { registerSync } from './sync.js';
+import { registerReport } from './report.js';
+import { registerSearch } from './search.js';
 import { COMPLETIONS, examples, globalsOf, refuseRepeatedFlags } from './operation.js';
 import { configureHelp, fitHelpText, groupCommands, registerHelp } from './help.js';
 
@@ -48,6 +51,7 @@ export interface GlobalOptions {
   output?: string;
   json?: boolean;
   fields?: string;
+  jq?: string;
   quiet?: boolean;
   verbose?: boolean;
   dryRun?: boolean;
@@ -133,6 +137,7 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
     .addOption(settingFlag('output'))
     .option('--json', 'same as -o json')
     .option('--fields <list>', 'comma-separated fields or column headers to show, in order (clicks or clickCnt)')
+    .option('--jq <expr>', 'filter JSON output with a jq expression (implies -o json; strings print without quotes)')
     .option('-q, --quiet', 'print only the main value of each result, one per line')
     .option('--no-color', 'never colour the output')
     .option('--no-pager', 'never page output (also SMSLINK_PAGER=cat)')
@@ -162,15 +167,19 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
       'smslink link list --query promo --sort createTs:desc',
       'smslink message send --to +77011234567 --text "Your code is 4711"',
       'smslink message status 123456 -q',
+      "smslink link list --all --jq '.[] | select(.clickCnt > 0) | .shortLink'",
     ]) +
       `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE)\n> config profile > default.\n\n${EXIT_CODES_HELP}\n`,
   );
 
   // The nouns are always added in full; login, status, api, serve and completion are built only when reached.
-  const command = reach.among(program, [...OPERATION_NOUNS, 'config', 'login', 'status', 'api', 'serve', 'sandbox', 'completion']);
+  const command = reach.among(program, [...OPERATION_NOUNS, 'config', 'login', 'status', 'sync', 'report', 'search', 'api', 'serve', 'sandbox', 'completion']);
   registerOperations(program, runner, reach);
   registerConfig(program, runner, reach);
   registerAuth(command, runner);
+  registerSync(command, runner);
+  registerReport(program, runner, reach);
+  registerSearch(command, runner);
   registerApi(command, runner);
   registerServe(program, command, runner, reach);
   registerCompletion(program, command, runner);
@@ -206,6 +215,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const keys = (apiKey as unknown as string[] | undefined) ?? [];
     ctx = new RunContext(io, { ...globals, apiKey: keys.at(-1), apiKeys: keys });
     ctx.command = cmd.parent?.parent ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
+    if (globals.jq !== undefined) await ctx.useJq(globals.jq);
     const result = await action(ctx);
     code = typeof result === 'number' ? result : EXIT.OK;
   };

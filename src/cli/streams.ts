@@ -5,7 +5,7 @@ import type { OutStream } from '../output/format.js';
 import { redact } from '../secrets.js';
 
 /** A stream in front of another: a terminal's width and height show through. */
-abstract class StreamView implements OutStream {
+export abstract class StreamView implements OutStream {
   constructor(readonly inner: OutStream) {}
   get isTTY() {
     return this.inner.isTTY;

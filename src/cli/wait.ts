@@ -37,7 +37,7 @@ export interface WaitResult {
 }
 
 /** Waits ms, or less when the signal aborts (no listener is left behind). */
-async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   const { setTimeout: wait } = await import('node:timers/promises');
   await wait(ms, undefined, { signal }).catch(() => undefined);
 }
@@ -75,10 +75,10 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
    * shorter, or cut. The final line is printed whole, once.
    */
   // Widths are measured only for a terminal, and string-width loaded only then: `message` commands start without it.
-  const { cellWidth, cutEnd } = tty ? await import('../output/width.js') : { cellWidth: () => 0, cutEnd: (s: string) => s };
+  const { cellWidth, truncate } = tty ? await import('../output/width.js') : { cellWidth: () => 0, truncate: (s: string) => s };
   const fit = (text: string, shorter: string) => {
     const width = (ctx.stderr.columns || 80) - 1;
-    return cellWidth(text) <= width ? text : cutEnd(shorter, width);
+    return cellWidth(text) <= width ? text : truncate(shorter, width);
   };
   // A live line on a terminal; otherwise a line when something changed (at most every 3 s) or every 10 s.
   // `shorter`: the same line without its least needed part, for a narrow terminal.

@@ -28,6 +28,19 @@ function measured(text: string): Array<[ch: string, width: number]> {
   return Array.from(text, (ch) => [ch, cellWidth(ch)]);
 }
 
+/** `text` cut at its end to at most `max` cells, `…` marking the cut (a line of text, where the start reads first). */
+export function truncate(text: string, max: number): string {
+  if (cellWidth(text) <= max) return text;
+  let width = 0;
+  let out = '';
+  for (const [ch, w] of measured(text)) {
+    if (width + w > max - 1) break;
+    out += ch;
+    width += w;
+  }
+  return `${out}…`;
+}
+
 /** The longest start (or end) of `chars` within `max` cells. */
 function fit(chars: Array<[string, number]>, max: number, fromEnd: boolean): string {
   const out: string[] = [];
@@ -39,12 +52,6 @@ function fit(chars: Array<[string, number]>, max: number, fromEnd: boolean): str
     width += w;
   }
   return (fromEnd ? out.reverse() : out).join('');
-}
-
-/** `text` in at most `max` cells, cut at its end with `…`: a live line that must fit the terminal. */
-export function cutEnd(text: string, max: number): string {
-  if (cellWidth(text) <= max) return text;
-  return `${fit(measured(text), max - 1, false)}…`;
 }
 
 /** A link's start through its host and the slash after it: `https://example.com/`. */

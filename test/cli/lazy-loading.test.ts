@@ -1,6 +1,6 @@
 // Design rule 7, kept from regressing: what the bin loads for `--version` and
-// `--help` never includes undici, conf, libsql, the emulator, cli-table3 or
-// qs (a form encoder, loaded when the first request is built).
+// `--help` never includes undici, conf, libsql, the emulator, cli-table3, jq
+// or qs (a form encoder, loaded when the first request is built).
 // The real bin runs with a preload that records every module file it loads;
 // a file of the bundle (dist/bundle/, built by global-setup) stands for the
 // sources and packages esbuild put in it (dist/bundle/contents.json). The
@@ -22,7 +22,7 @@ import { binEnv, tempDir } from '../helpers/run-cli.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/smslink.js');
 const TRACE = join(ROOT, 'test/helpers/module-trace.mjs');
-const HEAVY = ['undici', 'conf', 'libsql', 'src/emulator', 'cli-table3'];
+const HEAVY = ['undici', 'conf', 'libsql', 'src/emulator', 'cli-table3', 'jq-wasm'];
 
 /** Package names (`undici`), source folders (`src/emulator`) and files the bin loads for `args`. */
 async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; modules: Set<string> }> {
@@ -95,6 +95,10 @@ describe('modules loaded by the bin', () => {
     expect(sent.status).toBe(0);
     expect(heavyIn(sent.modules)).toEqual([]);
     expect(sent.modules.has('src/client/node-http.ts')).toBe(true);
+    // jq (1.3 MB of WebAssembly) only with --jq.
+    const filtered = await loadedBy(['link', 'get', '417863', '--jq', '.id'], env);
+    expect(filtered.status).toBe(0);
+    expect(heavyIn(filtered.modules)).toEqual(['jq-wasm']);
     const file = join(tempDir(), 'links.csv');
     writeFileSync(file, 'fullLink\nhttps://example.com/a\n');
     const bulk = await loadedBy(['link', 'create', '--from-file', file], env);

@@ -36,6 +36,8 @@ describe('GET /_emulator/messages', () => {
     expect(json.total).toBe(2);
     const [newest, older] = json.messages as Array<Record<string, unknown>>;
     expect(newest).toMatchObject({ to: '77019990000', text: 'Rejected one', status: 'REJECTD', account: 2, segments: 1, encoding: 'GSM-7', price: 0.01 });
+    // What a delivery report counts: price per segment, country and operator (as Message/List withNumberInfo=1 gives them).
+    expect(newest).toMatchObject({ segUserBuy: 0.01, countryA2: 'KZ', operatorName: 'Kcell' });
     expect(older).toMatchObject({ to: '77011234567', status: 'DELIVRD', account: 1, from: 'SMSLINK', createdAt: '2025-01-15 10:00:00' });
     expect(older.timeline).toEqual([
       { status: 'NEW', at: '2025-01-15 10:00:00' },

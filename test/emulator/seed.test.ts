@@ -73,6 +73,12 @@ describe('a seed', () => {
     expect(statuses).toEqual(['UNDELIV', 'DELIVRD', 'ENQUEUD']);
   });
 
+  it('puts a message with `ago` that many seconds in the past', async () => {
+    emu = await startTestEmulator({ seed: { messages: [{ to: '77011234567', text: 'old news', ago: 3 * 86_400 }] } });
+    const [m] = (await messages('sandbox')).items;
+    expect(m).toMatchObject({ status: 'DELIVRD', startSendTs: '2025-01-12 09:59:58', statusUpdateTs: '2025-01-12 10:00:00' });
+  });
+
   it('accepts the keys of apiKeys too, after its own, and their entries may name them', async () => {
     emu = await startTestEmulator({ apiKeys: ['extra-key-0000'], seed: { keys: ['seed-key-0000'], links: [{ fullLink: 'https://example.com/x', key: 'extra-key-0000' }] } });
     expect(emu.keys).toEqual(['seed-key-0000', 'extra-key-0000']);
@@ -123,6 +129,7 @@ describe('a bad seed', () => {
     ['an empty text', { messages: [{ to: '77011234567', text: '' }] }, 'messages[0].text: invalid value "": must not be empty'],
     ['a sender not registered', { messages: [{ to: '77011234567', text: 'hi', from: 'Nope' }] }, 'messages[0].from: invalid value "Nope": is not a registered sender'],
     ['a status of no message', { messages: [{ to: '77011234567', text: 'hi', status: 'SENT' }] }, 'messages[0].status: invalid value "SENT": must be one of NEW, ENQUEUD'],
+    ['an age that is no whole number of seconds', { messages: [{ to: '77011234567', text: 'hi', ago: 1.5 }] }, 'messages[0].ago: invalid value 1.5: must be a whole number of seconds from 0 to 31622400'],
     ['a campaign link', { campaigns: [{ links: [{ fullLink: 'nope' }] }] }, 'campaigns[0].links[0].fullLink: invalid value "nope"'],
     ['a part the seed does not have', { link: [] }, 'seed.link: is not a field here; the fields are keys, senders, links, campaigns, messages'],
     ['a list that is not one', { links: { fullLink: 'https://a.example' } }, 'links: must be a list'],

@@ -1,5 +1,6 @@
 // The test-control API, JSON under /_emulator/ (never under /service/):
-//   GET  /_emulator/messages?to=&text=&since=   the messages sent, newest first
+//   GET  /_emulator/messages?to=&text=&since=&limit=   the messages sent, newest first,
+//        with status, times, segments, price, country and operator (the truth reports are held to)
 //   POST /_emulator/reset                       back to the seed (or empty)
 //   POST /_emulator/clock   {"advance": SECONDS | "pending"}
 //   POST /_emulator/deliver                     every message on its way gets its
@@ -17,6 +18,7 @@ import type { EmulatorSettings } from '../service/handler.js';
 import { plural } from '../../output/text.js';
 import { messages, type MessageView } from '../inspector/inspect.js';
 import { wallOf } from '../service/time-zone.js';
+import { numberInfo } from '../service/numbers.js';
 
 const MAX_BODY = 64 * 1024;
 const MESSAGE_LIMIT = 1000;
@@ -88,7 +90,10 @@ function messageJson(d: ControlDeps, m: MessageView) {
     status: m.status,
     segments: m.segments,
     encoding: m.encoding,
+    // Per segment and in all (segUserBuy × segNum), as a delivery report counts cost.
+    segUserBuy: m.segPrice,
     price: m.price,
+    ...numberInfo(m.to),
     createdAt: f(m.createdAt),
     startSendTs: f(m.startSendTs),
     statusUpdateTs: f(m.statusUpdateTs),

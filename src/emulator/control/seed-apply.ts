@@ -98,7 +98,7 @@ export function applySeed(s: EmulatorSettings, seed: Seed, accountOf: (key: stri
     linkCount += c.links.length;
   });
   for (const m of seed.messages) {
-    const { plan, createdAt } = seededPlan(m.status, now);
+    const { plan, createdAt } = seededPlan(m.status, now - m.ago * 1000);
     s.db.send(accountOf(m.key), m.name, createdAt, () => ({
       uuid: randomUUID(),
       sender: m.from ?? DEFAULT_SENDER,

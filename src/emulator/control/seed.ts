@@ -44,6 +44,8 @@ export interface SeedMessageData {
   /** Campaign name. */
   name?: string;
   key?: string;
+  /** Seconds before the start (or reset) that the message reached its status; default 0. Spreads history over days. */
+  ago?: number;
 }
 
 /** What a seed may hold; every part is optional. */
@@ -82,6 +84,7 @@ export interface SeedMessage {
   from: string | null;
   status: string;
   name: string | null;
+  ago: number;
 }
 
 /** A checked seed: values coerced (`active` is 1, a phone number digits only). */
@@ -105,7 +108,9 @@ const KEY = /^[\x21-\x7e]{1,200}$/;
 const TOP = ['keys', 'senders', 'links', 'campaigns', 'messages'];
 const LINK_FIELDS = ['fullLink', 'key', 'code', 'status', 'moderatorStatus', 'moderatorComment', 'expirationDate', 'comment', 'clicks'];
 const CAMPAIGN_FIELDS = ['name', 'key', 'links'];
-const MESSAGE_FIELDS = ['to', 'text', 'from', 'status', 'name', 'key'];
+const MESSAGE_FIELDS = ['to', 'text', 'from', 'status', 'name', 'key', 'ago'];
+/** A seeded message is at most a year old. */
+export const MAX_SEED_AGO_S = 366 * 86_400;
 
 function spec(op: OperationSpec, key: string): ParamSpec {
   const found = op.params.find((p) => p.key === key);
@@ -207,6 +212,8 @@ class Checker {
       if (!s) this.fail(`${at}.status`, `must be one of ${MESSAGE_STATUSES.join(', ')}`, m.status);
       status = s;
     }
+    const ago = m.ago ?? 0;
+    if (typeof ago !== 'number' || !Number.isInteger(ago) || ago < 0 || ago > MAX_SEED_AGO_S) this.fail(`${at}.ago`, `must be a whole number of seconds from 0 to ${MAX_SEED_AGO_S}`, ago);
     return {
       key: this.key(`${at}.key`, m.key),
       to: this.param(`${at}.to`, RULES.to, m.to) as string,
@@ -214,6 +221,7 @@ class Checker {
       from,
       status,
       name: this.optional<string>(`${at}.name`, RULES.name, m.name),
+      ago,
     };
   }
 }

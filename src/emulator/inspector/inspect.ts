@@ -30,6 +30,8 @@ export interface MessageView {
   campaignStatus: string;
   segments: number;
   encoding: 'GSM-7' | 'UCS-2';
+  /** Price of one segment (segUserBuy). */
+  segPrice: number;
   price: number;
   createdAt: number;
   startSendTs: number | null;
@@ -114,6 +116,7 @@ export function messages(s: EmulatorSettings, f: MessageFilter): { items: Messag
         campaignStatus: text(r.campaign_status),
         segments,
         encoding: countSegments(body).encoding,
+        segPrice: num(r.seg_price),
         price: Math.round(segments * num(r.seg_price) * 1e6) / 1e6,
         createdAt: num(r.campaign_create_ts),
         startSendTs: maybe<number>(r.start_send_ts),
