@@ -121,7 +121,11 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
   const { RowWriter } = await import('../output/format.js');
   const columns = validateOnly ? ['row', 'column', 'error'] : ['row', 'state', ...spec.resultColumns, 'error'];
   const view = await host.view(columns, validateOnly ? 'row' : spec.primary);
-  const writer = new RowWriter(host.stdout, view);
+  // Results printed to the terminal the bar is on take the bar off its line first (the next redraw puts it back): else each result line would start with a copy of the bar.
+  let progress: Progress | undefined = undefined;
+  const sameTerminal = host.stdout.isTTY === true && host.stderr.isTTY === true;
+  const out = sameTerminal ? { isTTY: true, columns: host.stdout.columns, write: (s: string) => (progress?.clear(), host.stdout.write(s)) } : host.stdout;
+  const writer = new RowWriter(out, view);
   // "Now" for rules relative to the present, read when a row has such a value (most have none).
   const rules: CheckContext = {
     get now() {
@@ -216,7 +220,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     reconcile: opts.reconcile,
     unsettled,
   });
-  const progress = new Progress(host.stderr, host.stderr.isTTY === true, total, () => sender.counts);
+  progress = new Progress(host.stderr, host.stderr.isTTY === true, total, () => sender.counts);
   const say = (message: string) => {
     progress.clear();
     host.note(message);

@@ -4,6 +4,7 @@
 // keeps moving (its rate, its in-flight count) while requests hang.
 
 import type { OutStream } from '../output/format.js';
+import { cellWidth, truncate } from '../output/width.js';
 
 export interface Counts {
   /** Rows skipped as done by an earlier run. */
@@ -27,10 +28,44 @@ export function eta(seconds: number): string {
   return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
 }
 
+/** Seconds the shown rate looks back over: recent enough to follow --rate, long enough not to jump. */
+const RATE_WINDOW_MS = 5000;
+const BAR = 24;
+
+/** A piece of the terminal line, and how soon it gives way when the line is too wide (higher first). */
+interface Piece {
+  text: string;
+  shed: number;
+}
+
+/**
+ * The terminal line in at most `width` cells: pieces give way by their
+ * `shed` (zero counts first, then the bar narrows, then in flight ...), and
+ * what still does not fit is cut. A line that never wraps redraws in place.
+ */
+export function fitLine(pieces: Piece[], fraction: number, width: number): string {
+  const bar = (cells: number) => {
+    const filled = Math.min(cells, Math.max(0, Math.round(fraction * cells)));
+    return `[${'█'.repeat(filled)}${'░'.repeat(cells - filled)}]`;
+  };
+  // The bar narrows, then goes, among the pieces: after zero counts (shed 9), before in flight (7), ETA and the rest.
+  const steps = [...new Set([...pieces.map((p) => p.shed), 8.5, 7.5])].sort((a, b) => b - a);
+  let line = '';
+  for (const limit of [Infinity, ...steps]) {
+    const shown = pieces.filter((p) => p.shed < limit);
+    const cells = limit > 8.5 ? BAR : limit > 7.5 ? BAR / 2 : 0;
+    line = [...(cells ? [bar(cells)] : []), shown.map((p) => p.text).join('  ')].join(' ');
+    if (cellWidth(line) <= width || shown.length <= 1) break;
+  }
+  return truncate(line, width);
+}
+
 export class Progress {
   readonly #started = Date.now();
   #timer: NodeJS.Timeout | undefined;
   #drawn = false;
+  /** (time, requests sent) as drawn, over the last RATE_WINDOW_MS: what the rate is measured on. */
+  #samples: Array<{ at: number; sent: number }> = [];
 
   constructor(
     private readonly out: OutStream,
@@ -41,6 +76,18 @@ export class Progress {
     private readonly lineEveryMs = 5000,
   ) {}
 
+  /**
+   * Requests per second over the last few seconds (never over less than one:
+   * a first burst of --rate requests in 0.1 s is --rate a second, not ten times it).
+   */
+  #rate(sent: number): number {
+    const now = Date.now();
+    this.#samples.push({ at: now, sent });
+    while (this.#samples.length > 2 && now - this.#samples[1].at >= RATE_WINDOW_MS) this.#samples.shift();
+    const first = this.#samples[0].at === now ? { at: this.#started, sent: 0 } : this.#samples[0];
+    return (sent - first.sent) / Math.max(1, (now - first.at) / 1000);
+  }
+
   get total(): number {
     return typeof this.rows === 'number' ? this.rows : this.rows();
   }
@@ -49,24 +96,23 @@ export class Progress {
     const c = this.counts();
     const sent = c.done + c.failed + c.unknown;
     const finished = sent + c.skipped + c.invalid;
-    const seconds = (Date.now() - this.#started) / 1000;
-    const rate = seconds > 0 ? sent / seconds : 0;
+    const rate = this.#rate(sent);
     const left = (this.total - finished) / (rate || Infinity);
-    const parts = [
-      `${finished}/${this.total}`,
-      `${rate.toFixed(rate < 10 ? 1 : 0)}/s`,
-      `ETA ${eta(left)}`,
-      c.skipped ? `${c.skipped} already done` : '',
-      `${c.done} done`,
-      `${c.failed} failed`,
-      `${c.unknown} unknown`,
-      c.invalid ? `${c.invalid} invalid` : '',
-      `${c.inFlight} in flight`,
-    ].filter(Boolean);
-    if (!this.tty) return `progress: ${parts.join(', ')}`;
-    const width = 24;
-    const filled = this.total > 0 ? Math.min(width, Math.round((finished / this.total) * width)) : 0;
-    return `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${parts.join('  ')}`;
+    const pieces: Piece[] = [
+      { text: `${finished}/${this.total}`, shed: 0 },
+      { text: `${rate.toFixed(rate < 10 ? 1 : 0)}/s`, shed: 3 },
+      { text: `ETA ${eta(left)}`, shed: 4 },
+      { text: c.skipped ? `${c.skipped} already done` : '', shed: 6 },
+      { text: `${c.done} done`, shed: 5 },
+      { text: `${c.failed} failed`, shed: c.failed ? 1 : 9 },
+      { text: `${c.unknown} unknown`, shed: c.unknown ? 2 : 9 },
+      { text: c.invalid ? `${c.invalid} invalid` : '', shed: 2 },
+      { text: `${c.inFlight} in flight`, shed: 7 },
+    ].filter((p) => p.text);
+    if (!this.tty) return `progress: ${pieces.map((p) => p.text).join(', ')}`;
+    // One cell short of the width: a line that fills the last column wraps on some terminals.
+    const width = (this.out.columns || 80) - 1;
+    return fitLine(pieces, this.total > 0 ? finished / this.total : 0, width);
   }
 
   /** Draws now, then on a timer until stop(). */

@@ -47,6 +47,17 @@ export const MESSAGE_STATUS_WORDS: Readonly<Record<string, (typeof MESSAGE_STATU
   deleted: 'DELETED',
 };
 
+/** Each status in the word a table shows for it (the first word of MESSAGE_STATUS_WORDS that names it). */
+export const MESSAGE_STATUS_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+  MESSAGE_STATUSES.map((code) => [code, Object.entries(MESSAGE_STATUS_WORDS).find(([, c]) => c === code)![0].replace('-', ' ')]),
+);
+
+/** A status as a person reads it beside the service's code: `queued (ENQUEUD)`; an unknown one as it came. */
+export function statusInWords(code: string): string {
+  const word = MESSAGE_STATUS_LABELS[code];
+  return word ? `${word} (${code})` : code;
+}
+
 /** Statuses after which a message never changes again. */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['DELIVRD', 'UNDELIV', 'REJECTD', 'EXPIRED', 'DELETED']);
 

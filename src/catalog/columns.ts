@@ -43,6 +43,7 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   to: col('to', 'value', 10),
   text: col('text', 'text', 12),
   deliveryStatus: col('delivery', 'value', 11),
+  campaignStatus: col('campaign status', 'value', 11),
   startSendTs: col('sent', 'value', 14),
   statusUpdateTs: col('status changed', 'value', 15),
   from: col('from', 'value', 16),
@@ -105,6 +106,19 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   value: col('value', 'text', 1),
   source: col('source', 'value', 2),
 };
+
+/** A name as compared: any case, spaces, dashes and underscores alike (`short link`, `short-link`, `shortLink`). */
+const squash = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
+
+/**
+ * The field among `fields` that `name` names: the field itself or its
+ * table header (`clicks` -> clickCnt, `created` -> createTs), so what a
+ * table shows can be given to --sort and --fields. Undefined when none.
+ */
+export function fieldNamed(name: string, fields: readonly string[]): string | undefined {
+  const wanted = squash(name);
+  return fields.find((f) => squash(f) === wanted) ?? fields.find((f) => squash(columnInfo(f).header) === wanted);
+}
 
 /** A field not in the table above: its own name, shown after the known ones. */
 export function columnInfo(field: string): ColumnInfo {

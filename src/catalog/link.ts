@@ -48,7 +48,7 @@ export const linkCreate = define<CreateLinkResult>()({
       cli: { arg: '<fullLink>', help: 'the URL to shorten (https://... or www....)' },
     },
     linkStatusParam('data[status]', 'active (default) or inactive; 1 or 0'),
-    expiresParam('last day the link works (YYYY-MM-DD); default: never expires'),
+    expiresParam('last day the link works: YYYY-MM-DD, or from now: +30d, 2w; default: never expires'),
     commentParam(),
   ],
   result: { object: { id: 'int', code: 'string', shortLink: 'string' } },
@@ -143,7 +143,7 @@ export const linkUpdate = define<UpdateLinkResult>()({
   params: [
     { key: 'id', wire: 'id', type: 'integer', min: 1, required: true, doc: 'id: link identifier', cli: { arg: '<link>', help: 'link id, code or short link' } },
     linkStatusParam('data[status]', 'active or inactive (1 or 0); kept when not given'),
-    expiresParam('new last day (YYYY-MM-DD); kept when not given'),
+    expiresParam('new last day: YYYY-MM-DD, or from now: +30d, 2w; kept when not given'),
     commentParam(),
   ],
   // Documented: the short link string. Live: `true`. The client turns both into {shortLink}.

@@ -174,6 +174,9 @@ export function checkParam(spec: ParamSpec, raw: unknown, ctx: CheckContext): Ch
       return { ok: true, value: s };
     }
     case 'url': {
+      // A link of another kind (ftp://, mailto:) is a URL all right: say what the service shortens.
+      if (typeof raw === 'string' && /^(?!https?:)[a-z][a-z0-9+.-]*:(\/\/|(?!\d))/i.test(raw.trim()) && !/^www\./i.test(raw.trim()))
+        return { ok: false, rule: 'only http and https links can be shortened' };
       if (typeof raw !== 'string' || !isFullLink(raw.trim()))
         return { ok: false, rule: 'must be a URL with a scheme (https://...) or starting with www.' };
       return { ok: true, value: raw.trim() };

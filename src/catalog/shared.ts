@@ -1,5 +1,6 @@
 // Parameter and result pieces that several operations share.
 
+import { columnInfo } from './columns.js';
 import type { ParamSpec, Shape } from './types.js';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
@@ -35,7 +36,7 @@ export function sortParam<const F extends readonly string[]>(fields: F) {
     doc: `sort[<field>]: ASC or DESC; fields: ${fields.join(', ')}`,
     cli: {
       flag: '--sort <field[:asc|desc]>',
-      help: `sort by ${fields.join(', ')} (repeatable; asc by default)`,
+      help: `sort by ${fields.map((f) => (columnInfo(f).header === f ? f : `${f} (${columnInfo(f).header})`)).join(', ')}: the field or its column header (repeatable; asc by default)`,
     },
   } as const satisfies ParamSpec;
 }
@@ -71,7 +72,7 @@ export function expiresParam(help: string) {
     wire: 'data[expirationDate]',
     type: 'date',
     doc: 'data[expirationDate]: YYYY-MM-DD; valid until the end of that day in the user time zone',
-    cli: { flag: '--expires <YYYY-MM-DD>', help },
+    cli: { flag: '--expires <date>', help, relative: 'ahead' },
   } as const satisfies ParamSpec;
 }
 

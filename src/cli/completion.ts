@@ -75,7 +75,8 @@ export function commandTree(program: Command): Tree {
       const v = ARG_COMPLETIONS.get(arg) ?? arg.argChoices;
       if (v?.length) args.set(`${path}|${i + 1}`, v);
     });
-    for (const sub of visible) walk(sub, path ? `${path} ${sub.name()}` : sub.name());
+    // An alias (`link ls`) completes as its command does; Tab offers only the full names.
+    for (const sub of visible) for (const name of [sub.name(), ...sub.aliases()]) walk(sub, path ? `${path} ${name}` : name);
   };
   walk(program, '');
   return { nodes, values, args };

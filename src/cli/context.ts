@@ -5,7 +5,7 @@
 import type { SmsLinkClient } from '../client/client.js';
 import type { ClientChoice } from './connect.js';
 import type { OperationSpec } from '../catalog/types.js';
-import { rowFields } from '../catalog/columns.js';
+import { fieldNamed, rowFields } from '../catalog/columns.js';
 import { readConfigFile, type ConfigFile } from '../config/file.js';
 import { OUTPUT_FORMATS, resolveSettings, type OutputFormat, type ResolvedSettings } from '../config/resolve.js';
 import { painter, useColor, type Paint } from '../output/color.js';
@@ -194,11 +194,14 @@ export class RunContext {
    */
   async view(op: Pick<OperationSpec, 'output'> & Partial<Pick<OperationSpec, 'result'>>, overrides: Partial<View> = {}): Promise<View> {
     const columns = overrides.columns ?? op.output.columns;
-    const fields = this.fields();
+    let fields = this.fields();
     if (fields) {
       const known = [...new Set([...(op.result === undefined ? [] : (rowFields(op as OperationSpec) ?? [])), ...columns])];
-      const unknown = fields.filter((f) => !known.includes(f));
+      // A table's header names its field too (`clicks` is clickCnt).
+      const named = fields.map((f) => fieldNamed(f, known));
+      const unknown = fields.filter((_, i) => named[i] === undefined);
       if (unknown.length) throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')}; fields here: ${known.join(', ')}`);
+      fields = named as string[];
     }
     if (this.globals.quiet && (fields || this.globals.output !== undefined || this.globals.json)) {
       throw new UsageError(`-q prints only the main value of each result; it cannot be combined with ${fields ? '--fields' : this.globals.json ? '--json' : '--output'}`);

@@ -68,11 +68,12 @@ function formatItem(this: Help, term: string, termWidth: number, description: st
   return `  ${term}\n${helper.boxWrap(description, width - 6).replace(/^/gm, '      ')}`;
 }
 
-/** A command in a list of commands: its name, and its arguments when it has no subcommands of its own. */
+/** A command in a list of commands: its name (and aliases: `list|ls`), and its arguments when it has no subcommands of its own. */
 function subcommandTerm(cmd: Command): string {
-  if (cmd.commands.length) return cmd.name();
+  const name = [cmd.name(), ...cmd.aliases()].join('|');
+  if (cmd.commands.length) return name;
   const args = cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`));
-  return [cmd.name(), ...args].join(' ');
+  return [name, ...args].join(' ');
 }
 
 /** Help settings for the program; subcommands inherit them. */

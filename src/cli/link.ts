@@ -21,11 +21,11 @@ async function render(ctx: RunContext, op: typeof linkCreate | typeof linkGet | 
   await renderRecord(ctx.stdout, await ctx.view(op), record as Record<string, unknown>);
 }
 
-async function renderList(ctx: RunContext, op: typeof linkCampaign, rows: object[], what: string): Promise<void> {
+async function renderList(ctx: RunContext, op: typeof linkCampaign, rows: object[], none: string): Promise<void> {
   const { renderRows } = await import('../output/format.js');
   const view = await ctx.view(op);
   if (rows.length === 0 && view.format === 'table' && !view.quiet) {
-    ctx.note(`No ${what} found.`);
+    ctx.note(none);
     return;
   }
   await renderRows(ctx.stdout, view, rows as Record<string, unknown>[]);
@@ -33,7 +33,7 @@ async function renderList(ctx: RunContext, op: typeof linkCampaign, rows: object
 
 async function bulkCreate(ctx: RunContext, opts: CliValues): Promise<number> {
   const { runBulk } = await import('../bulk/engine.js');
-  const defaults = inputFrom(linkCreate, [], opts, ['fullLink']);
+  const defaults = inputFrom(linkCreate, [], opts, ['fullLink'], ctx.now());
   checkExpiry(ctx, defaults, opts);
   const spec = columnSpec(
     ctx,
@@ -73,7 +73,7 @@ const UPDATE_FLAGS = '--status, --expires, --no-expiry or --comment';
 async function update(ctx: RunContext, opts: CliValues, typed: string): Promise<number> {
   if (opts.expires !== undefined && opts.expiry === false) throw new UsageError('use either --expires or --no-expiry, not both');
   const ref = parseLinkRef(typed);
-  const changes = inputFrom(linkUpdate, [undefined], opts);
+  const changes = inputFrom(linkUpdate, [undefined], opts, [], ctx.now());
   delete changes.id;
   if (Object.keys(changes).length === 0 && opts.expiry !== false) throw new UsageError(`link update ${typed}: nothing to change; give ${UPDATE_FLAGS}`);
   checkExpiry(ctx, changes, opts);
@@ -162,7 +162,7 @@ async function create(ctx: RunContext, opts: CliValues, fullLink: string | undef
   }
   rejectBulkFlagsWithoutFile(opts);
   if (fullLink === undefined) throw new UsageError('link create: give the URL to shorten (smslink link create https://example.com/page), or --from-file FILE');
-  const input = { fullLink, ...inputFrom(linkCreate, [], opts, ['fullLink']) };
+  const input = { fullLink, ...inputFrom(linkCreate, [], opts, ['fullLink'], ctx.now()) };
   checkExpiry(ctx, input, opts);
   await ctx.view(linkCreate);
   if (ctx.globals.dryRun) return (await dryRun(ctx, linkCreate, input), EXIT.OK);
@@ -182,7 +182,7 @@ async function campaign(ctx: RunContext, opts: CliValues, args: readonly Positio
   const input = inputFrom(linkCampaign, [...args], opts);
   if (ctx.globals.dryRun) return (await dryRun(ctx, linkCampaign, input), EXIT.OK);
   ctx.page();
-  await renderList(ctx, linkCampaign, await callOperation<CampaignLink[]>(ctx, linkCampaign, input), 'links in this campaign');
+  await renderList(ctx, linkCampaign, await callOperation<CampaignLink[]>(ctx, linkCampaign, input), `no links in campaign ${input.campaignId}`);
   return EXIT.OK;
 }
 

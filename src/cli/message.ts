@@ -6,12 +6,14 @@ import type { Command } from 'commander';
 import { messageList, messageSend, messageStatus } from '../catalog/message.js';
 import type { MessageStatusRecord, SendMessageResult } from '../catalog/types.js';
 import type { RunContext } from './context.js';
+import type { View } from '../output/format.js';
 import { callOperation, collectIds, prepareChunks, mapLimit, parseConcurrency, printDryRun, readStdin } from './common.js';
 import { EXIT, ExitError, PartialError, UsageError } from '../exit-codes.js';
 import { BULK_STOPS_HELP, bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from './bulk.js';
 import { inputFrom, type CliValues, type NounCommands } from './operation.js';
 import { followable } from './follow.js';
 import { listCommand } from './paging.js';
+import { MESSAGE_GET, recipientsAndTexts } from './message-get.js';
 import { parseDuration, waitForDelivery, waitOutcome, type WaitOptions, type WaitResult } from './wait.js';
 
 const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
@@ -70,13 +72,20 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
 /** What `message send --wait` shows: the send result, then the delivery. */
 const WAIT_COLUMNS = [...messageSend.output.columns, 'deliveryStatus', 'statusUpdateTs'];
 
+/** What a send shows: its result (and the delivery waited for); a table also has the status as campaignStatus. */
+function sendRecord(view: View, result: SendMessageResult, delivery: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...result, ...(view.format === 'table' ? { campaignStatus: result.status } : {}), ...delivery };
+}
+
 async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   if (opts.fromFile !== undefined) return bulkSend(ctx, opts);
   rejectBulkFlagsWithoutFile(opts);
   const input = inputFrom(messageSend, [], opts, [], ctx.now());
   // Checked before sending: a bad --wait-timeout found after the send would leave a sent SMS and exit 2.
   const waitOpts = opts.wait ? waitOptions(opts) : undefined;
-  const view = await ctx.view(messageSend, waitOpts ? { columns: WAIT_COLUMNS } : {});
+  const view = await ctx.view(messageSend, { columns: waitOpts ? WAIT_COLUMNS : messageSend.output.columns });
+  // A table names the campaign's status as such; scripts keep the service's `status`.
+  if (view.format === 'table') view.columns = view.columns.map((c) => (c === 'status' ? 'campaignStatus' : c));
   if (input.text === '-') input.text = (await readStdin(ctx)).replace(/\r?\n$/, '');
   input.from ??= ctx.settings().sender.value;
   if (ctx.globals.dryRun) {
@@ -90,7 +99,7 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   const result = await callOperation<SendMessageResult>(ctx, messageSend, input);
   const { renderRecord } = await import('../output/format.js');
   if (!waitOpts) {
-    await renderRecord(ctx.stdout, view, result as unknown as Record<string, unknown>);
+    await renderRecord(ctx.stdout, view, sendRecord(view, result));
     return EXIT.OK;
   }
   const ids = [result.messageId];
@@ -98,7 +107,7 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   ctx.note(`sent: messageId ${result.messageId} (campaign ${result.campaignId}); waiting for delivery`);
   const waited = await waitForDelivery(ctx, await ctx.client(), ids, waitOpts);
   const final = waited.records.get(result.messageId);
-  await renderRecord(ctx.stdout, view, { ...result, deliveryStatus: final?.status ?? null, statusUpdateTs: final?.statusUpdateTs ?? null });
+  await renderRecord(ctx.stdout, view, sendRecord(view, result, { deliveryStatus: final?.status ?? null, statusUpdateTs: final?.statusUpdateTs ?? null }));
   return waitOutcome(ids, waited);
 }
 
@@ -114,6 +123,9 @@ function waitFlags(cmd: Command): Command {
     .option('--wait', 'wait until every message has a final status (exit 0 all delivered, 7 otherwise, 3 on timeout)')
     .option('--wait-timeout <duration>', 'how long --wait waits: 90s, 10m, 1h (default 10m)');
 }
+
+/** A `message status` table: the catalog's columns with the recipient after the id and the text last. */
+const STATUS_TABLE_COLUMNS = ['id', 'to', ...messageStatus.output.columns.slice(1), 'text'];
 
 async function status(ctx: RunContext, opts: CliValues, ids: string[]): Promise<number> {
   const all = await collectIds(ctx, ids);
@@ -132,13 +144,25 @@ async function status(ctx: RunContext, opts: CliValues, ids: string[]): Promise<
     for (const rec of answers.flat()) byId.set(Number(rec.id), rec);
   }
   // Rows in the order the ids were given.
-  const rows = all.map((id) => byId.get(Number(id))).filter((r): r is MessageStatusRecord => r !== undefined);
+  let rows: Record<string, unknown>[] = all.map((id) => byId.get(Number(id))).filter((r): r is MessageStatusRecord => r !== undefined);
   const missing = all.filter((id) => !byId.has(Number(id)));
   const { renderRecord, renderRows } = await import('../output/format.js');
-  const view = await ctx.view(messageStatus);
+  let view = await ctx.view(messageStatus);
+  if (view.format === 'table' && !view.quiet && !view.fields && rows.length) {
+    // A person at a terminal also sees whom each message went to and what it said: one Message/List per 100 ids.
+    // The statuses were asked for: a failed lookup leaves these columns out, with a note, rather than the statuses.
+    const found = await recipientsAndTexts(client, rows as MessageStatusRecord[], parseConcurrency(opts.concurrency)).catch((err: unknown) => {
+      ctx.note(`recipient and text not shown: Message/List failed (${err instanceof Error ? err.message : String(err)})`);
+      return undefined;
+    });
+    if (found) {
+      rows = rows.map((r) => ({ ...r, to: found.get(Number(r.id))?.to ?? null, text: found.get(Number(r.id))?.text ?? null }));
+      view = { ...view, columns: STATUS_TABLE_COLUMNS };
+    }
+  }
   // One message asked for, one shown: as a record in a table, every value whole; scripts keep their list.
-  if (all.length === 1 && rows.length === 1 && view.format === 'table') await renderRecord(ctx.stdout, view, rows[0] as unknown as Record<string, unknown>);
-  else await renderRows(ctx.stdout, view, rows as Record<string, unknown>[]);
+  if (all.length === 1 && rows.length === 1 && view.format === 'table') await renderRecord(ctx.stdout, view, rows[0]);
+  else await renderRows(ctx.stdout, view, rows);
   if (waited) return waitOutcome(all.map(Number), waited);
   if (missing.length && rows.length === 0) throw new ExitError(`no message found for ${missing.join(', ')} (unknown, or not yours)`, EXIT.NOT_FOUND);
   if (missing.length) throw new PartialError(`no message found for ${missing.join(', ')} (unknown, or not yours)`);
@@ -151,7 +175,8 @@ export const MESSAGE: NounCommands = {
   examples: [
     'smslink message send --to +77011234567 --text "Your code is 4711" --wait',
     'smslink message status 123456',
-    'smslink message list --status undelivered --sent-from 1d',
+    'smslink message get 123456',
+    'smslink message ls --status undelivered --sent-from 1d',
   ],
   commands: {
     [messageSend.id]: {
@@ -188,10 +213,14 @@ ${BULK_STOPS_HELP}`,
 
     [messageStatus.id]: {
       flags: (cmd) => waitFlags(cmd).option('--concurrency <n>', 'requests in flight when more than 100 ids are given (default 4)'),
-      about: `Statuses: NEW, ENQUEUD, ACCEPTD, PDLIVRD (not final); DELIVRD, UNDELIV,
-REJECTD, EXPIRED, DELETED (final). Ids the service does not know (or that
-belong to another key) are named on stderr: exit 6 when none was found, 5
-when some were. More than 100 ids are split into several requests.`,
+      about: `Statuses: new, queued, accepted, partly delivered (not final); delivered,
+undelivered, rejected, expired, deleted (final). Tables say them in words;
+-q, JSON and CSV keep the service's codes (NEW, ENQUEUD, ACCEPTD, PDLIVRD,
+DELIVRD, UNDELIV, REJECTD, EXPIRED, DELETED). A table at a terminal also
+shows each message's recipient and text (one more request per 100 ids);
+\`smslink message get\` shows a message whole. Ids the service does not know
+(or that belong to another key) are named on stderr: exit 6 when none was
+found, 5 when some were. More than 100 ids are split into several requests.`,
       examples: [
         'smslink message status 123456',
         'smslink message status 123456,123457 -q',
@@ -224,4 +253,5 @@ json is written as ndjson, one object per line, since the stream has no end.`,
       ],
     )),
   },
+  more: [MESSAGE_GET],
 };

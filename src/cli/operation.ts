@@ -5,11 +5,13 @@
 // catalog entry is an OperationCommand (src/cli/registrar.ts builds them).
 
 import { Option, type Command } from 'commander';
+import { fieldNamed } from '../catalog/columns.js';
 import type { OperationSpec, ParamSpec } from '../catalog/types.js';
 import type { RunContext } from './context.js';
 import type { GlobalOptions } from './run.js';
 import { UsageError } from '../exit-codes.js';
-import { parseTime, timeFlag, type TimeRules } from './time.js';
+import { dayOf, parseTime, timeFlag, type TimeRules } from './time.js';
+import { checkParam } from '../catalog/rules.js';
 
 export type CliValues = Record<string, unknown>;
 
@@ -33,12 +35,20 @@ export interface OperationCommand {
   run(ctx: RunContext, opts: CliValues, args: readonly Positional[]): Promise<number | void>;
 }
 
+/** A command of a noun that is no one operation of the catalog (`message get`): its verb and summary, and all its arguments. */
+export interface OwnCommand extends OperationCommand {
+  verb: string;
+  summary: string;
+}
+
 /** A noun of the catalog (link, message): its help, and a command for each of its operations, by catalog id. */
 export interface NounCommands {
   description: string;
   about?: string;
   examples: readonly string[];
   commands: Readonly<Record<string, OperationCommand>>;
+  /** Commands of the noun beyond its operations', after them. */
+  more?: readonly OwnCommand[];
 }
 
 /** Values shell completion offers for an option (flag values from the catalog). */
@@ -114,14 +124,17 @@ export function timeRulesOf(param: ParamSpec): TimeRules {
   return { fill: param.cli?.fillTime, relative: param.cli?.relative };
 }
 
-/** `field[:asc|desc]` values into the sort object the catalog checks. */
-export function parseSort(values: readonly string[]): Record<string, string> {
+/**
+ * `field[:asc|desc]` values into the sort object the catalog checks. A
+ * field may be named by its table header (`clicks:desc`, see fieldNamed).
+ */
+export function parseSort(values: readonly string[], fields: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const v of values) {
     const parts = v.split(':');
     if (parts.length > 2) throw new UsageError(`--sort: invalid value "${v}": use FIELD or FIELD:asc or FIELD:desc`);
     const [field, dir = 'asc'] = parts;
-    out[field.trim()] = dir.trim().toUpperCase();
+    out[fieldNamed(field.trim(), fields) ?? field.trim()] = dir.trim().toUpperCase();
   }
   return out;
 }
@@ -134,7 +147,7 @@ export function fromCli(param: ParamSpec, raw: unknown, now: Date = new Date()):
   const cli = param.cli;
   if (raw === undefined || raw === null || !cli) return raw;
   if (cli.boolean !== undefined) return raw === true ? cli.boolean : undefined;
-  if (param.type === 'sort') return parseSort(raw as string[]);
+  if (param.type === 'sort') return parseSort(raw as string[], param.sortFields);
   if (typeof raw !== 'string') return raw;
   if (cli.aliases) {
     const hit = Object.entries(cli.aliases).find(([word]) => word === raw.trim().toLowerCase());
@@ -142,6 +155,21 @@ export function fromCli(param: ParamSpec, raw: unknown, now: Date = new Date()):
   }
   if (param.type === 'datetime') return parseTime(raw, now, timeRulesOf(param)) ?? raw;
   return raw;
+}
+
+/**
+ * A time or date flag's value as the service takes it. A value the flag
+ * cannot read is the command's error, naming every form it accepts; one it
+ * reads (+30m) but the catalog refuses (too soon) is named as typed, with
+ * the time it stood for.
+ */
+function timeInput(param: ParamSpec, raw: string, now: Date): string {
+  const flag = param.cli!.flag!.split(' ')[0];
+  if (param.type === 'date') return param.cli?.relative ? dayOf(raw, now) : raw;
+  const value = timeFlag(flag, raw, now, timeRulesOf(param));
+  const check = checkParam(param, value, { now });
+  if (!check.ok) throw new UsageError(`${flag}: invalid value "${raw}"${value === raw.trim() ? '' : ` (${value})`}: ${check.rule}`);
+  return value;
 }
 
 /**
@@ -168,9 +196,7 @@ export function inputFrom(
     const attr = attributeOf(param);
     if (!attr) continue;
     const raw = options[attr];
-    // A time the flag cannot read is the command's error, naming every form it accepts.
-    const value =
-      param.type === 'datetime' && typeof raw === 'string' ? timeFlag(param.cli.flag!.split(' ')[0], raw, now, timeRulesOf(param)) : fromCli(param, raw, now);
+    const value = typeof raw === 'string' && (param.type === 'datetime' || param.type === 'date') ? timeInput(param, raw, now) : fromCli(param, raw, now);
     if (value !== undefined) input[param.key] = value;
   }
   return input;

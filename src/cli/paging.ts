@@ -9,6 +9,7 @@ import type { RunContext } from './context.js';
 import { callOperation, dryRun } from './common.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { inputFrom, type CliValues, type OperationCommand } from './operation.js';
+import { plural } from '../output/text.js';
 
 /** The command of a list operation: one page, or --all / --limit pages; `what` names the items (`links`). */
 export function listCommand(op: OperationSpec, what: string, about: string | undefined, examples: readonly string[]): OperationCommand {
@@ -58,8 +59,13 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
   }
   await writer.end();
   const more = !following && seen < total;
+  // Past the end is not a failure (a script paging until it finds nothing is done), but a person is told where the end is.
+  if (seen === 0 && total > 0 && page * pageSize >= total) {
+    const pages = Math.ceil(total / pageSize);
+    ctx.note(`page ${page} is past the last page (${plural(pages, 'page')}, ${total} ${what}); the last is --page ${pages - 1}${pageSize === PAGE_SIZES[0] ? '' : ` at --page-size ${pageSize}`}`);
+  }
   // A script (stdout not a terminal) must not take one page for the whole list: stderr says so, stdout stays clean.
-  if (more && !ctx.io.stdout.isTTY) ctx.note(`${seen} of ${total} ${what} shown; add --all for every page`);
+  else if (more && !ctx.io.stdout.isTTY) ctx.note(`${seen} of ${total} ${what} shown; add --all for every page`);
   else if (view.format === 'table' && !view.quiet) {
     if (seen === 0) ctx.note(`No ${what} found.`);
     else if (more && page * pageSize + seen < total) {

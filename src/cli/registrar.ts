@@ -26,9 +26,9 @@ for (const op of OPERATIONS.filter(hasCommand)) BY_NOUN.set(op.command[0], [...(
 /** The nouns of the catalog (`link`, `message`), as commands of the program. */
 export const OPERATION_NOUNS: readonly string[] = [...BY_NOUN.keys()];
 
-/** Builds one command in full: the catalog's arguments and flags, the command's own, help, and its action. */
-function build(cmd: Command, op: OperationSpec, own: OperationCommand, runner: Runner): void {
-  addParams(cmd, op, own.skip);
+/** Builds one command in full: the catalog's arguments and flags (of `op`, if any), the command's own, help, and its action. */
+function build(cmd: Command, op: OperationSpec | undefined, own: OperationCommand, runner: Runner): void {
+  if (op) addParams(cmd, op, own.skip);
   own.flags?.(cmd);
   cmd.addHelpText('after', helpAfter(own.about, own.examples));
   // commander passes the positional arguments, then the options, then the command.
@@ -51,13 +51,18 @@ export function registerOperations(program: Command, runner: Runner, reach: Reac
     if (!own) throw new Error(`the catalog's noun "${noun}" has no commands in src/cli`);
     const nounCommand = helpWhenAlone(program.command(noun).description(own.description)).addHelpText('after', helpAfter(own.about, own.examples));
     if (!reach.noun(noun)) continue;
-    const verb = reach.among(nounCommand, ops.map((op) => op.command[1]));
+    const more = own.more ?? [];
+    const verb = reach.among(nounCommand, [...ops.map((op) => op.command[1]), ...more.map((m) => m.verb)]);
     for (const op of ops) {
       const cmd = verb(op.command[1], op.summary);
       if (!cmd) continue;
       const command = own.commands[op.id];
       if (!command) throw new Error(`the catalog's operation ${op.id} has no command in src/cli`);
       build(cmd, op, command, runner);
+    }
+    for (const command of more) {
+      const cmd = verb(command.verb, command.summary);
+      if (cmd) build(cmd, undefined, command, runner);
     }
   }
 }

@@ -84,6 +84,9 @@ export interface Reach {
 /** Adds a command by name and description; returns it when it is to be built in full (see Reach). */
 export type AddCommand = (name: string, description: string) => Command | undefined;
 
+/** Short names of verbs, as gh has them: `link ls`, `link rm`, `message ls`. */
+export const VERB_ALIASES: Readonly<Record<string, string>> = { list: 'ls', delete: 'rm' };
+
 function reachOf(argv: readonly string[]): Reach {
   const completion = argv.includes('completion');
   // Help lists siblings with their arguments and options: build them all (-h may be combined, as in -qh).
@@ -91,9 +94,10 @@ function reachOf(argv: readonly string[]): Reach {
   return {
     noun: (noun) => completion || argv.includes(noun),
     among: (parent, names) => {
-      const named = completion || help ? [] : names.filter((name) => argv.includes(name));
+      const named = completion || help ? [] : names.filter((name) => argv.includes(name) || (VERB_ALIASES[name] !== undefined && argv.includes(VERB_ALIASES[name])));
       return (name, description) => {
         const cmd = parent.command(name).description(description);
+        if (VERB_ALIASES[name]) cmd.alias(VERB_ALIASES[name]);
         return named.length === 0 || named.includes(name) ? cmd : undefined;
       };
     },
@@ -132,7 +136,7 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
     .optionsGroup('Output flags:')
     .addOption(settingFlag('output'))
     .option('--json', 'same as -o json')
-    .option('--fields <list>', 'comma-separated columns or keys to show, in order')
+    .option('--fields <list>', 'comma-separated fields or column headers to show, in order (clicks or clickCnt)')
     .option('--jq <expr>', 'filter JSON output with a jq expression (implies -o json; strings print without quotes)')
     .option('-q, --quiet', 'print only the main value of each result, one per line')
     .option('--no-color', 'never colour the output')

@@ -73,6 +73,20 @@ export function timeFlag(flag: string, value: string, now: Date, rules: TimeRule
   return parsed;
 }
 
+/** The relative forms a date flag takes besides YYYY-MM-DD, for its error message. */
+export const DAY_FORMS = 'or a time from now such as +30d, 2w, 36h (h hours, d days, w weeks)';
+
+/**
+ * A date flag's value (`--expires`): a time from now such as +30d, 2w, 36h
+ * as the date it falls on; anything else as typed, for the catalog's check
+ * (YYYY-MM-DD) to name along with every other problem.
+ */
+export function dayOf(value: string, now: Date): string {
+  const s = value.trim();
+  const parsed = RELATIVE.test(s) ? parseTime(s, now, { relative: 'ahead' }) : null;
+  return parsed === null ? value : parsed.slice(0, 10);
+}
+
 /** A wire time as milliseconds on a wall clock (UTC arithmetic, so a day is always 24 hours). */
 export function wallMs(wire: string): number {
   const p = parseDateTime(wire);

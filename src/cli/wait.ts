@@ -2,7 +2,7 @@
 // final status or the wait runs out. Exit 0 when all were delivered, 7 when
 // any ended otherwise, 3 when the wait timed out.
 
-import { FINAL_STATUSES, MESSAGE_STATUS_WORDS } from '../catalog/codes.js';
+import { FINAL_STATUSES, statusInWords } from '../catalog/codes.js';
 import type { MessageStatusRecord } from '../catalog/types.js';
 import type { SmsLinkClient } from '../client/client.js';
 import type { RunContext } from './context.js';
@@ -42,21 +42,15 @@ export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   await wait(ms, undefined, { signal }).catch(() => undefined);
 }
 
-/** A status as a person reads it: `queued (ENQUEUD)`. */
-function statusWords(status: string): string {
-  const word = Object.entries(MESSAGE_STATUS_WORDS).find(([, code]) => code === status)?.[0];
-  return word ? `${word.replace('-', ' ')} (${status})` : status;
-}
-
 /** `message 123: queued (ENQUEUD)`, or for several `3 messages: 1 delivered (DELIVRD), 2 queued (ENQUEUD)`. */
 function summary(ids: number[], records: Map<number, MessageStatusRecord>): string {
-  if (ids.length === 1) return `message ${ids[0]}: ${statusWords(String(records.get(ids[0])?.status ?? 'unknown'))}`;
+  if (ids.length === 1) return `message ${ids[0]}: ${statusInWords(String(records.get(ids[0])?.status ?? 'unknown'))}`;
   const counts = new Map<string, number>();
   for (const id of ids) {
     const status = String(records.get(id)?.status ?? 'unknown');
     counts.set(status, (counts.get(status) ?? 0) + 1);
   }
-  return `${ids.length} messages: ${[...counts.entries()].map(([s, n]) => `${n} ${statusWords(s)}`).join(', ')}`;
+  return `${ids.length} messages: ${[...counts.entries()].map(([s, n]) => `${n} ${statusInWords(s)}`).join(', ')}`;
 }
 
 /** 75 s as 1:15. */
@@ -75,10 +69,22 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
   let interval = opts.intervalMs ?? 500;
   let lastLine = 0;
   let lastText = '';
+  /**
+   * The live line within the terminal, so that each redraw replaces it (one
+   * cell short: a full last column wraps on some terminals): whole, or
+   * shorter, or cut. The final line is printed whole, once.
+   */
+  // Widths are measured only for a terminal, and string-width loaded only then: `message` commands start without it.
+  const { cellWidth, truncate } = tty ? await import('../output/width.js') : { cellWidth: () => 0, truncate: (s: string) => s };
+  const fit = (text: string, shorter: string) => {
+    const width = (ctx.stderr.columns || 80) - 1;
+    return cellWidth(text) <= width ? text : truncate(shorter, width);
+  };
   // A live line on a terminal; otherwise a line when something changed (at most every 3 s) or every 10 s.
-  const show = (text: string, final = false) => {
+  // `shorter`: the same line without its least needed part, for a narrow terminal.
+  const show = (text: string, final = false, shorter = text) => {
     const now = Date.now();
-    if (tty) ctx.stderr.write(`\r\x1b[2K${text}${final ? '\n' : ''}`);
+    if (tty) ctx.stderr.write(`\r\x1b[2K${final ? text : fit(text, shorter)}${final ? '\n' : ''}`);
     else if (final || (text !== lastText && now - lastLine >= 3000) || now - lastLine >= 10_000) {
       ctx.note(text);
       lastLine = now;
@@ -112,7 +118,8 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
     }
     const waiting = ids.filter((id) => !FINAL_STATUSES.has(String(records.get(id)?.status)));
     const status = summary(ids, records);
-    if (waiting.length) show(`${status}; waiting for delivery ${clock(Date.now() - started)} (gives up in ${clock(deadline - Date.now())})`);
+    const waited = `${status}; waiting for delivery ${clock(Date.now() - started)}`;
+    if (waiting.length) show(`${waited} (gives up in ${clock(deadline - Date.now())})`, false, waited);
     if (waiting.length === 0) {
       show(`${status}, after ${clock(Date.now() - started)}`, true);
       return { records, timedOut: false, interrupted: false, unknown };

@@ -38,22 +38,35 @@ export async function painter(enabled: boolean): Promise<Paint> {
   return { bold: c.bold, dim: c.dim, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
 }
 
-/** Colour for a status word in tables. */
+/**
+ * Colour for a status in tables, by its word (`delivered`, or `delivered
+ * (DELIVRD)` where the code is shown beside it): green went well, red did
+ * not, yellow is still under way.
+ */
 export function tone(word: string, paint: Paint): string {
-  switch (word) {
+  switch (word.replace(/ \([A-Z]+\)$/, '')) {
     case 'active':
     case 'approved':
-    case 'sent':
+    case 'sent without moderation':
+    case 'delivered':
     case 'DELIVRD':
       return paint.green(word);
     case 'inactive':
     case 'blocked':
+    case 'undelivered':
+    case 'rejected':
+    case 'expired':
+    case 'deleted':
     case 'UNDELIV':
     case 'REJECTD':
     case 'EXPIRED':
     case 'DELETED':
       return paint.red(word);
     case 'awaiting moderation':
+    case 'new':
+    case 'queued':
+    case 'accepted':
+    case 'partly delivered':
     case 'NEW':
     case 'ENQUEUD':
     case 'ACCEPTD':

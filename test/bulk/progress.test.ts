@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 import { csvOf, links, useBulkService } from '../helpers/bulk-files.js';
+import { fitLine } from '../../src/bulk/progress.js';
 
 const bulk = useBulkService();
 const { file } = bulk;
@@ -58,6 +59,7 @@ describe('the progress bar on a terminal', () => {
       stdout: { isTTY: true, write: (s: string) => ((stdout += s), true) },
       stderr: {
         isTTY: true,
+        columns: 120,
         write: (s: string) => {
           if (!started && s.includes('\r\x1b[2K')) onFirstBar();
           stderr += s;
@@ -80,5 +82,30 @@ describe('the progress bar on a terminal', () => {
     expect(stderr).toContain('Stopped at once, with 4 requests in flight (their rows are unknown now). Rerun the same command to continue.');
     expect(stdout.split('\n')[0]).toBe('row,state,id,code,shortLink,error');
     expect(stdout.trim().split('\n').slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['2,unknown', '3,unknown', '4,unknown', '5,unknown']);
+  });
+});
+
+describe('the progress line at any width', () => {
+  const pieces = [
+    { text: '10/40', shed: 0 },
+    { text: '15/s', shed: 3 },
+    { text: 'ETA 2s', shed: 4 },
+    { text: '10 already done', shed: 6 },
+    { text: '5 done', shed: 5 },
+    { text: '0 failed', shed: 9 },
+    { text: '0 unknown', shed: 9 },
+    { text: '4 in flight', shed: 7 },
+  ];
+
+  it.each([
+    [119, '[██████████░░░░░░░░░░░░░░] 10/40  15/s  ETA 2s  10 already done  5 done  0 failed  0 unknown  4 in flight'],
+    [99, '[██████████░░░░░░░░░░░░░░] 10/40  15/s  ETA 2s  10 already done  5 done  4 in flight'],
+    [79, '[█████░░░░░░░] 10/40  15/s  ETA 2s  10 already done  5 done  4 in flight'],
+    [59, '10/40  15/s  ETA 2s  10 already done  5 done  4 in flight'],
+    [39, '10/40  15/s  ETA 2s  5 done'],
+    [8, '10/40'],
+    [4, '10/…'],
+  ])('in %i cells: zero counts give way first, then the bar, then the least needed counts', (width, line) => {
+    expect(fitLine(pieces, 0.4, width)).toBe(line);
   });
 });

@@ -50,8 +50,14 @@ describe('link get', () => {
   });
 
   it('--fields refuses a name no result has, and lists the fields', async () => {
-    const r = await rec.cli(['link', 'get', '1', '--fields', 'id,shortlink']);
+    const r = await rec.cli(['link', 'get', '1', '--fields', 'id,shortlnk']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--fields: unknown field "shortlink"; fields here: id, code, shortLink, fullLink, status');
+    expect(r.stderr).toContain('--fields: unknown field "shortlnk"; fields here: id, code, shortLink, fullLink, status');
+  });
+
+  it('--fields takes a field in any case, or its table header', async () => {
+    const r = await rec.cli(['link', 'get', '1', '--fields', 'ID,shortlink,short link,clicks', '-o', 'csv']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('id,shortLink,shortLink,clickCnt');
   });
 });

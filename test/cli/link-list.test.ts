@@ -19,6 +19,16 @@ describe('link list', () => {
     );
   });
 
+  it('--sort and --fields take what the table headers say (clicks, created, expires, full link) as well as the field names', async () => {
+    rec.server.respond(() => ({
+      body: { code: 0, data: { items: [{ id: '7', code: 'ab', clickCnt: '3', createTs: '2026-01-02 03:04:05', expirationDate: null, fullLink: 'https://e.com' }], totalItemCount: '1' }, message: '' },
+    }));
+    const r = await cli(['link', 'list', '--sort', 'clicks:desc', '--sort', 'Created', '--sort', 'full-link', '--fields', 'id,clicks,created,expires,full link', '-o', 'csv']);
+    expect(r.code).toBe(0);
+    expect(decodeURIComponent(rec.server.requests[0].body)).toContain('sort[clickCnt]=DESC&sort[createTs]=ASC&sort[fullLink]=ASC');
+    expect(r.stdout).toBe('id,clickCnt,createTs,expirationDate,fullLink\n7,3,2026-01-02 03:04:05,,https://e.com\n');
+  });
+
   it('--created-to takes a relative time', async () => {
     await cli(['link', 'list', '--created-to', '2d'], { now: () => new Date(2026, 10, 24, 10, 0, 0) });
     expect(decodeURIComponent(rec.server.requests[0].body)).toContain('criteria[createTsTo]=2026-11-22 10:00:00');
@@ -72,6 +82,16 @@ describe('link list', () => {
     const r = await cli(['link', 'list', '-o', 'table']);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('No links found.\n');
+  });
+
+  it('a page past the end says where the end is, exit 0 (a script paging until it finds nothing is done)', async () => {
+    rec.server.respond(() => ({ body: { code: 0, data: { items: [], totalItemCount: '61' }, message: '' } }));
+    const r = await cli(['link', 'list', '--page', '5', '-o', 'table']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('page 5 is past the last page (3 pages, 61 links); the last is --page 2\n');
+    const json = await cli(['link', 'list', '--page', '5', '--page-size', '50', '-o', 'json']);
+    expect(json.stdout).toBe('[]\n');
+    expect(json.stderr).toBe('page 5 is past the last page (2 pages, 61 links); the last is --page 1 at --page-size 50\n');
   });
 
   it('--all -o json prints nothing rather than broken JSON when a later page fails', async () => {

@@ -65,6 +65,25 @@ describe('message list', () => {
     expect(rec.server.requests).toHaveLength(0);
   });
 
+  it.each([
+    ['delivered', 'DELIVRD'],
+    ['Undelivered', 'UNDELIV'],
+    ['rejectd', 'REJECTD'],
+    ['QUEUED', 'ENQUEUD'],
+  ])('--status takes a word or a code in any case: %s', async (typed, code) => {
+    expect((await cli(['message', 'list', '--status', typed])).code).toBe(0);
+    expect(new URLSearchParams(rec.server.requests[0].body).get('criteria[status]')).toBe(code);
+  });
+
+  it('--status with a near miss suggests the word meant, and sends nothing', async () => {
+    const r = await cli(['message', 'list', '--status', 'delivred']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--status: invalid value "delivred" (did you mean delivered?)');
+    const far = await cli(['message', 'list', '--status', 'banana']);
+    expect(far.stderr).not.toContain('did you mean');
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
   it('prints the messages with numbers as numbers', async () => {
     const r = await cli(['message', 'list']);
     expect(JSON.parse(r.stdout)[0]).toMatchObject({ id: 123456, campaignId: 9001, segUserBuy: 0.01, status: 'DELIVRD' });

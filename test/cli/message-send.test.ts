@@ -29,9 +29,12 @@ describe('message send', () => {
     expect(JSON.parse(r.stdout)).toEqual({ campaignId: 9001, messageId: 123456, status: 2 });
   });
 
-  it('-q prints the message id; tables say "sent"', async () => {
+  it('-q prints the message id; tables label the campaign status as such, scripts keep the service\'s status', async () => {
     expect((await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '-q'])).stdout).toBe('123456\n');
-    expect((await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '-o', 'table'])).stdout).toMatch(/^status\s+sent$/m);
+    const table = (await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '-o', 'table'])).stdout;
+    expect(table).toMatch(/^campaign status\s+sent without moderation$/m);
+    expect(table).not.toMatch(/^status/m);
+    expect((await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '-o', 'csv'])).stdout).toBe('messageId,campaignId,status\n123456,9001,2\n');
   });
 
   it('--text - reads the text from stdin', async () => {
@@ -71,9 +74,10 @@ describe('message send', () => {
     });
 
     it.each([
-      ['+30m', /--at: invalid value "2026-11-20 15:00:15": must be between 1 hour and 14 days from now/],
-      ['+15d', /--at: invalid value "2026-12-05 14:30:15": must be between 1 hour and 14 days from now/],
-      ['-2h', /--at: invalid value "2026-11-20 12:30:15": must be between 1 hour and 14 days from now/],
+      // The value as typed, then the time it stood for.
+      ['+30m', /--at: invalid value "\+30m" \(2026-11-20 15:00:15\): must be between 1 hour and 14 days from now/],
+      ['+15d', /--at: invalid value "\+15d" \(2026-12-05 14:30:15\): must be between 1 hour and 14 days from now/],
+      ['-2h', /--at: invalid value "-2h" \(2026-11-20 12:30:15\): must be between 1 hour and 14 days from now/],
       ['2026-11-24', /--at: invalid value "2026-11-24": must be a real time: "YYYY-MM-DD HH:MM:SS", "YYYY-MM-DD HH:MM", or a time from now such as \+2h/],
       ['in 2 hours', /--at: invalid value "in 2 hours": must be a real time: .* \(m minutes, h hours, d days, w weeks\)/],
     ])('--at %s is refused with exit 2 and nothing is sent', async (at, message) => {

@@ -185,11 +185,22 @@ describe('message status at a terminal', () => {
   it('one id is shown as a record, several as a table; scripts get a list either way', async () => {
     const one = await runCli(['message', 'status', '1', '--no-color'], { env: env(), tty: true, columns: 80 });
     expect(one.stdout).toMatch(/^id +1$/m);
-    expect(one.stdout).toMatch(/^status +NEW$/m);
+    // Tables say the status in words; scripts keep the service's code.
+    expect(one.stdout).toMatch(/^status +new$/m);
     expect(one.stdout).toMatch(/^segments +1$/m);
     const two = await runCli(['message', 'status', '1', '2', '--no-color'], { env: env(), tty: true, columns: 80 });
-    expect(two.stdout.split('\n')[0]).toMatch(/^id +status +segments/);
-    expect(JSON.parse((await runCli(['message', 'status', '1'], { env: env() })).stdout)).toHaveLength(1);
+    // At a terminal the table also says whom each went to and what it said.
+    expect(two.stdout.split('\n')[0]).toMatch(/^id +to +status +segments +sent +status changed +text$/);
+    expect(two.stdout).toMatch(/^1 +77011234567 +new +1 .* hello$/m);
+    expect(JSON.parse((await runCli(['message', 'status', '1'], { env: env() })).stdout)).toMatchObject([{ status: 'NEW' }]);
+    expect((await runCli(['message', 'status', '1', '2', '-o', 'csv'], { env: env() })).stdout).toMatch(/^1,NEW,/m);
+    expect((await runCli(['message', 'status', '1', '-q'], { env: env() })).stdout).toBe('NEW\n');
+  });
+
+  it('status words are coloured: yellow while under way', async () => {
+    const r = await runCli(['message', 'list'], { env: { ...env(), FORCE_COLOR: '1' }, tty: true, columns: 120 });
+    expect(r.stdout).toContain('\x1b[33mnew');
+    expect(r.stdout).not.toContain('NEW');
   });
 });
 
@@ -211,7 +222,7 @@ describe('every table fits 60, 80 and 120 columns', () => {
     ['link list', ['link', 'list'], /short link/],
     ['link campaign', ['link', 'campaign', '1'], /short link/],
     ['message list', ['message', 'list'], /^id +/],
-    ['message status', ['message', 'status', '1', '2', '3'], /^id +status/],
+    ['message status', ['message', 'status', '1', '2', '3'], /^id +to +status/],
     ['config list', ['config', 'list'], /^setting +value/],
     ['bulk results', ['link', 'create', '--from-file', 'LINKS'], /^row/],
     ['bulk check', ['link', 'create', '--from-file', 'LINKS', '--validate-only'], /^row/],
