@@ -75,10 +75,17 @@ export async function runSync(ctx: RunContext, mirror: Mirror, flags: SyncFlags)
   const { Progress } = ctx.io.stderr.isTTY === true ? await import('../bulk/progress.js') : { Progress: undefined };
   let bar: { stop(): void } | undefined;
   let shown: SyncStep | undefined;
+  // A step's name stands on the line above its bar while it runs; both go when it ends (the summary tells the rest).
+  const endStep = () => {
+    if (!bar) return;
+    bar.stop();
+    ctx.stderr.write('\x1b[1A\x1b[2K');
+    bar = undefined;
+  };
   const onStep = (s: SyncStep) => {
     if (!Progress || s === shown) return;
     shown = s;
-    bar?.stop();
+    endStep();
     const progress = new Progress(ctx.stderr, true, () => s.total, () => ({ skipped: 0, done: s.done, failed: 0, unknown: 0, invalid: 0, inFlight: s.inFlight }));
     ctx.stderr.write(`${s.name}:\n`);
     progress.start();
@@ -94,7 +101,7 @@ export async function runSync(ctx: RunContext, mirror: Mirror, flags: SyncFlags)
     }
     throw err;
   } finally {
-    bar?.stop();
+    endStep();
     lock.release();
   }
 }

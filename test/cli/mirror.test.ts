@@ -221,6 +221,10 @@ describe('sync and report delivery', () => {
     expect(report.code).toBe(0);
     expect(report.stderr).toMatch(/^messages:\n/);
     expect(report.stderr).toMatch(/\[[█░]+\] \d+\/\d+/);
+    // Each step's name is taken off the screen with its bar when the step ends: no bare "messages:" is left behind.
+    const steps = report.stderr.match(/[a-z][a-z ]*:\n/g) ?? [];
+    expect(steps.length).toBeGreaterThan(0);
+    expect(report.stderr.split('\x1b[1A\x1b[2K').length - 1).toBe(steps.length);
     expect(JSON.parse(report.stdout)).toEqual([expect.objectContaining({ sender: 'SMSLINK', messages: (await truth()).filter((m) => m.startSendTs).length })]);
   });
 
