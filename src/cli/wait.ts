@@ -145,7 +145,7 @@ export function waitOutcome(asked: number[], result: WaitResult): number {
   }
   const failed = ids.filter((id) => result.records.get(id)?.status !== 'DELIVRD');
   if (failed.length) {
-    const detail = failed.map((id) => `${id} ${result.records.get(id)?.status}`).join(', ');
+    const detail = failed.map((id) => `message ${id} ${statusInWords(String(result.records.get(id)?.status))}`).join(', ');
     throw new ExitError(`not delivered: ${detail}`, EXIT.UNDELIVERED);
   }
   if (result.unknown.length) throw new ExitError(`all found were delivered; no message found for ${result.unknown.join(', ')}`, EXIT.PARTIAL);

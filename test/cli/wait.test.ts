@@ -38,7 +38,7 @@ describe('--wait', () => {
     lifecycle({ '1': ['ENQUEUD', 'UNDELIV'], '2': ['DELIVRD'] });
     const r = await runCli(['message', 'status', '1,2', '--wait'], { env: rec.env });
     expect(r.code).toBe(7);
-    expect(r.stderr).toContain('not delivered: 1 UNDELIV');
+    expect(r.stderr).toContain('not delivered: message 1 undelivered (UNDELIV)');
   });
 
   it('exits 3 when the wait times out', async () => {
