@@ -168,8 +168,8 @@ describe('slow and oversized requests', () => {
       socket.on('close', () => resolve(got));
     });
     await stillServing();
-    const answer = await closed;
-    expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
+    // Told why, as a silent connection is (one closer, Node's headersTimeout: never a bare drop).
+    expect(await closed).toMatch(/^HTTP\/1\.1 408 /);
   });
 
   it('closes 200 connections that send nothing within the headers timeout, and answers a request meanwhile', async () => {
