@@ -4,8 +4,8 @@
 // links (README "Emulator").
 
 import { once } from 'node:events';
-import type { IncomingMessage, Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Send } from '../client/send.js';
 import type { FaultState } from './control/controls.js';
 import { openCore, type EmulatorOptions } from './core.js';
@@ -70,6 +70,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     const limits = { ...LIMITS, ...opts.limits };
     // Loaded here: the emulator in this process (--sandbox) does without it.
     const { createServer } = await import('node:http');
+    // headersTimeout counts from the connection for its first request, so a
+    // connection that sends nothing is answered 408 and closed like a slow one
+    // (Node 20, 22, 24); a timer of our own beside it would only race it.
     server = createServer(
       {
         maxHeaderSize: limits.maxHeaderSize,
@@ -81,7 +84,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       requestListener(parts),
     );
     server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-    closeSilentConnections(server, limits.headersTimeoutMs);
     const host = opts.host ?? DEFAULTS.host;
     server.listen(opts.port ?? DEFAULTS.port, host);
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err))]);
@@ -141,30 +143,6 @@ export function openEmulatorInProcess(opts: InProcessOptions = {}): InProcessEmu
     send: local.send,
     close: () => (closing ??= local.close().then(() => db.close())),
   };
-}
-
-/**
- * Closes a connection whose first request's headers have not all come
- * within `timeoutMs`, whether or not it sent a byte: Node's headersTimeout
- * counts from a request's first byte, so a connection that sends nothing
- * would stay open for ever (a slowloris of silent sockets). Once a request
- * came, Node's own timeouts watch the connection: keepAliveTimeout while it
- * is idle, headersTimeout and requestTimeout once the next request begins.
- */
-function closeSilentConnections(server: Server, timeoutMs: number): void {
-  const waiting = new WeakMap<Socket, NodeJS.Timeout>();
-  server.on('connection', (socket: Socket) => {
-    const timer = setTimeout(() => socket.destroy(), timeoutMs);
-    timer.unref();
-    waiting.set(socket, timer);
-    socket.once('close', () => clearTimeout(timer));
-  });
-  server.on('request', (req: IncomingMessage) => {
-    const timer = waiting.get(req.socket);
-    if (timer === undefined) return;
-    clearTimeout(timer);
-    waiting.delete(req.socket);
-  });
 }
 
 function closer(server: Server, db: Database, graceMs: number, beforeClose: () => void): () => Promise<void> {
