@@ -148,7 +148,11 @@ async function main() {
   writeFileSync(join(ROOT, 'bench/mirror-results.json'), `${JSON.stringify(result, null, 2)}\n`);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// The emulator child keeps the event loop alive: exit, and the exit handler stops it.
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
