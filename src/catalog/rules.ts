@@ -60,6 +60,16 @@ export function parseDateTime(s: string): DateParts | null {
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** Formats a Date as `YYYY-MM-DD HH:MM:SS` in local time (or UTC). */
+/**
+ * A time from the wire in the form Message/List takes: the contract writes
+ * GetSMSStatus's times `YYYY-MM-DD HH-MM-SS`, Message/List's `HH:MM:SS`;
+ * undefined when it is neither.
+ */
+export function wireTime(ts: unknown): string | undefined {
+  const m = typeof ts === 'string' ? /^(\d{4}-\d{2}-\d{2})[ T](\d{2})[-:](\d{2})[-:](\d{2})$/.exec(ts.trim()) : null;
+  return m ? `${m[1]} ${m[2]}:${m[3]}:${m[4]}` : undefined;
+}
+
 export function formatDateTime(d: Date, utc = false): string {
   return utc
     ? `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`

@@ -7,6 +7,7 @@
 import { messageStatus, type ListMessagesInput } from '../catalog/message.js';
 import { statusInWords } from '../catalog/codes.js';
 import { MESSAGE_SHAPE } from '../catalog/shared.js';
+import { wireTime } from '../catalog/rules.js';
 import type { Message, MessageStatusRecord } from '../catalog/types.js';
 import type { SmsLinkClient } from '../client/client.js';
 import type { RunContext } from './context.js';
@@ -18,12 +19,6 @@ import type { CliValues, OwnCommand } from './operation.js';
 const PAGE = 100;
 /** Pages `message get` reads for one send time before it gives up looking (10,000 messages sent in one second). */
 const MAX_PAGES = 100;
-
-/** A send time as Message/List takes it: the contract writes GetSMSStatus's as `YYYY-MM-DD HH-MM-SS`. */
-export function wireTime(ts: unknown): string | undefined {
-  const m = typeof ts === 'string' ? /^(\d{4}-\d{2}-\d{2})[ T](\d{2})[-:](\d{2})[-:](\d{2})$/.exec(ts.trim()) : null;
-  return m ? `${m[1]} ${m[2]}:${m[3]}:${m[4]}` : undefined;
-}
 
 /** One Message/List search and the ids it is to find. */
 interface Search {

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { FINAL_STATUSES } from '../catalog/codes.js';
+import { wireTime } from '../catalog/rules.js';
 import { openConnection, type Connection, type SqlValue } from '../emulator/store/connection.js';
 
 /** Where one mirror comes from: the service's base URL (or `sandbox`) and the profile. */
@@ -97,8 +98,11 @@ export function mirrorPath(env: Record<string, string | undefined>, source: Mirr
 export type MessageItem = Record<string, unknown>;
 
 const str = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
-/** A wire time; the contract writes GetSMSStatus times `YYYY-MM-DD HH-MM-SS`, which is read as the usual form. */
-const time = (v: unknown): string | null => str(v)?.replace(/^(\d{4}-\d{2}-\d{2}) (\d{2})-(\d{2})-(\d{2})$/, '$1 $2:$3:$4') ?? null;
+/** A wire time in the usual form (wireTime), or as it came when it is in another. */
+const time = (v: unknown): string | null => {
+  const s = str(v);
+  return s === null ? null : (wireTime(s) ?? s);
+};
 const int = (v: unknown): number | null => (v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
 
 export class Mirror {
