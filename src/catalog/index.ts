@@ -14,7 +14,7 @@ export * from './link.js';
 export * from './message.js';
 export * from './user.js';
 export * from './codes.js';
-export { validateInput, paramByKey, type Issue, type Validated } from './validate.js';
+export { validateInput, paramByKey, idLimit, type Issue, type Validated } from './validate.js';
 export { checkParam, parseDate, parseDateTime, formatDateTime, normalizePhone, isFullLink, toList, type CheckContext } from './rules.js';
 
 export const OPERATIONS: readonly OperationSpec[] = [...LINK_OPERATIONS, ...MESSAGE_OPERATIONS, ...USER_OPERATIONS] as unknown as OperationSpec[];

@@ -47,6 +47,11 @@ export function paramByKey(op: OperationSpec, key: string): ParamSpec | undefine
   return op.params.find((p) => p.key === key);
 }
 
+/** How many ids one request of the operation takes (its `ids` parameter's limit). */
+export function idLimit(op: OperationSpec): number {
+  return paramByKey(op, 'ids')?.maxItems ?? Infinity;
+}
+
 /** Validates and coerces input; returns the values to send and every problem found. */
 export function validateInput(op: OperationSpec, given: Record<string, unknown>, ctx: CheckContext): Validated {
   const { input, params } = ctx.live ? asLiveService(op, given) : { input: given, params: op.params };

@@ -5,6 +5,7 @@
 import type { SmsLinkClient } from '../client/client.js';
 import type { PreparedRequest } from '../client/request.js';
 import type { OperationSpec } from '../catalog/types.js';
+import { idLimit } from '../catalog/validate.js';
 import type { RunContext } from './context.js';
 import { UsageError } from '../exit-codes.js';
 import { splitIds } from './operation.js';
@@ -74,10 +75,6 @@ export async function collectIds(ctx: RunContext, values: readonly string[]): Pr
   return out;
 }
 
-/** How many ids one request of the operation takes (its `ids` parameter's limit). */
-export function idLimit(op: OperationSpec): number {
-  return op.params.find((p) => p.key === 'ids')?.maxItems ?? Infinity;
-}
 
 /**
  * Splits ids into as many requests as the operation's limit needs. Every part

@@ -6,7 +6,8 @@ import { FINAL_STATUSES, statusInWords } from '../catalog/codes.js';
 import type { MessageStatusRecord } from '../catalog/types.js';
 import type { SmsLinkClient } from '../client/client.js';
 import type { RunContext } from './context.js';
-import { chunk, idLimit, mapLimit } from './common.js';
+import { chunk, mapLimit } from './common.js';
+import { idLimit } from '../catalog/validate.js';
 import { messageStatus } from '../catalog/message.js';
 import { EXIT, ExitError, UsageError } from '../exit-codes.js';
 

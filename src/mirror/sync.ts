@@ -11,6 +11,9 @@ import { Limiter } from '../bulk/limiter.js';
 import { keyStats } from '../output/stats.js';
 import type { LinkStatsResult } from '../catalog/types.js';
 import { formatDateTime } from '../catalog/rules.js';
+import { idLimit } from '../catalog/validate.js';
+import { linkStats } from '../catalog/link.js';
+import { messageStatus } from '../catalog/message.js';
 import type { Mirror, MessageItem } from './store.js';
 
 /** The service as sync uses it (made by the CLI from its client). */
@@ -51,8 +54,6 @@ export interface SyncSummary {
 }
 
 export const PAGE_SIZE = 100;
-export const STATUS_CHUNK = 100;
-export const STATS_CHUNK = 5;
 /** Link/GetStats daily gives 90 days at most (service-api.md, Limits). */
 const STATS_DAYS = 90;
 
@@ -173,7 +174,7 @@ async function inChunks(limiter: Limiter, opts: SyncOptions, name: string, ids: 
 /** Statuses of the messages not yet final, 100 ids a request (Message/GetSMSStatus). */
 async function refreshStatuses(mirror: Mirror, service: MirrorService, limiter: Limiter, opts: SyncOptions, summary: SyncSummary): Promise<void> {
   const ids = mirror.all<{ id: number }>('SELECT id FROM messages WHERE final = 0 ORDER BY id').map((r) => r.id);
-  await inChunks(limiter, opts, 'statuses', ids, STATUS_CHUNK, async (chunk) => {
+  await inChunks(limiter, opts, 'statuses', ids, idLimit(messageStatus), async (chunk) => {
     summary.statusesRefreshed += mirror.storeStatuses(await service.messageStatuses(chunk));
   });
 }
@@ -201,7 +202,7 @@ async function syncLinks(mirror: Mirror, service: MirrorService, limiter: Limite
   const from = new Date(opts.now.getTime());
   from.setDate(from.getDate() - (STATS_DAYS - 1));
   const dateFrom = `${formatDateTime(from).slice(0, 10)} 00:00:00`;
-  await inChunks(limiter, opts, 'link clicks', moved, STATS_CHUNK, async (chunk) => {
+  await inChunks(limiter, opts, 'link clicks', moved, idLimit(linkStats), async (chunk) => {
     const keyed = keyStats(chunk, await service.linkStats({ ids: chunk, type: 'daily', dateFrom, dateTo: formatDateTime(opts.now) }));
     const rows = keyed.rows.flatMap((row) =>
       chunk.map((id) => ({ linkId: id, day: String(row.period).slice(0, 10), clicks: Number(row[`clicks_${id}`] ?? 0), redirects: Number(row[`redirects_${id}`] ?? 0) })),

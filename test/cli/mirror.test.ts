@@ -187,6 +187,30 @@ describe('sync and report delivery', () => {
     expect(late.map((m) => m.status).sort()).toEqual(['DELIVRD', 'DELIVRD', 'DELIVRD', 'REJECTD', 'UNDELIV']);
   });
 
+  it('asks for statuses and clicks in requests as large as the contract allows (100 ids, 5 ids), and every status comes back right', async () => {
+    // 250 messages not yet final and 12 clicked links: three GetSMSStatus and three GetStats requests.
+    // The client refuses a request over the catalog's limit before sending, so a wrong chunk fails the sync.
+    const big = await startTestEmulator({
+      apiKeys: [KEY],
+      seed: { links: Array.from({ length: 12 }, (_, i) => ({ fullLink: `https://example.com/chunk/${i}`, clicks: i + 1 })) },
+    });
+    try {
+      for (let i = 0; i < 250; i++) expect((await big.call('Message/SendSmsMessage', { recipient: `7701${String(1_000_000 + i)}`, text: `chunk ${i}` }, KEY)).code).toBe(0);
+      const data = tempDir();
+      const cli = (args: string[]) => runCli(['--base-url', big.url, ...args], { now: () => new Date(big.clock.now()), env: { SMSLINK_API_KEY: KEY, SMSLINK_DATA_DIR: data, TZ: 'UTC' } });
+      const first = await cli(['sync', '--json']);
+      expect(first.code, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout)).toMatchObject({ messagesFetched: 250, links: 12, linkStatsFetched: 12 });
+      await request(`${big.url}/_emulator/clock`, { method: 'POST', body: JSON.stringify({ advance: 'pending' }), headers: { 'content-type': 'application/json' } });
+      const second = await cli(['sync', '--json']);
+      expect(second.code, second.stderr).toBe(0);
+      const report = await cli(['report', 'delivery', '--by', 'sender', '--since', '2000-01-01', '--until', '2100-01-01', '--json']);
+      expect(JSON.parse(report.stdout)).toEqual([expect.objectContaining({ messages: 250, pending: 0 })]);
+    } finally {
+      await big.close();
+    }
+  });
+
   it('prints csv with a header, and at a terminal a table and a bar chart', async () => {
     const cli = account();
     await cli(['sync', '--json']);
