@@ -19,19 +19,26 @@ export function outcome(e: LogEntry): string {
 }
 
 /** One line of serve's request log: `2025-01-15 10:00:02  Link/Create  code 0  1.2 ms  key abcd********wxyz`. */
-export function requestLine(e: LogEntry, tz: TimeZone): string {
+export function requestLine(e: LogEntry, time: string): string {
   const ms = e.ms < 10 ? e.ms.toFixed(1) : String(Math.round(e.ms));
   const who = e.visit ? '' : `  key ${shownKey(e.key)}`;
   // A path may be as long as the header limit allows: a line shows its start.
   const op = e.op.length > 100 ? `${e.op.slice(0, 100)}…` : e.op;
-  return `${tz.format(e.at)}  ${e.visit ? `visit ${op}` : op}  ${outcome(e)}  ${ms} ms${who}`;
+  return `${time}  ${e.visit ? `visit ${op}` : op}  ${outcome(e)}  ${ms} ms${who}`;
 }
 
 /** The `record` of ServerParts: the inspector's log, serve's lines, both or neither (null). */
 export function requestSink(activity: Activity | null, lines: ((line: string) => void) | undefined, tz: TimeZone): ((e: LogEntry) => void) | null {
   if (!lines) return activity ? (e) => activity.record(e) : null;
+  // The time as the line shows it changes once a second: formatted then, not per request.
+  let second = NaN;
+  let time = '';
   return (e) => {
     activity?.record(e);
-    lines(requestLine(e, tz));
+    if (Math.floor(e.at / 1000) !== second) {
+      second = Math.floor(e.at / 1000);
+      time = tz.format(e.at);
+    }
+    lines(requestLine(e, time));
   };
 }
