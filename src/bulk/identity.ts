@@ -5,16 +5,16 @@
 // changed is a new row. The n-th row with the same values gets its own key:
 // two identical rows in one file are two requests.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** A row's request values as one canonical JSON text (keys sorted): what the journal keeps to look the row up. */
 export function canonical(values: Record<string, unknown>): string {
   return JSON.stringify(values, Object.keys(values).sort());
 }
 
-/** 132 bits of sha256: collisions are out of reach even for billions of rows. */
+/** 132 bits of sha256: collisions are out of reach even for billions of rows. crypto.hash builds no Hash object. */
 function digestOf(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
+  return hash('sha256', text, 'base64url').slice(0, 22);
 }
 
 /** Gives each row its key, counting repeated values. */

@@ -117,6 +117,14 @@ export class SmsLinkClient {
   #settingsChecked = false;
   /** Requests sent and not yet answered (a retry waiting for its turn included): close() waits for them. */
   readonly #inFlight = new Set<Promise<unknown>>();
+  /**
+   * The attempts in flight, each with its own AbortController. One listener on
+   * the caller's signal aborts them all: a listener per attempt would put one
+   * on that signal per request in flight (Node warns past 10, and a bulk run
+   * at --concurrency 16 printed MaxListenersExceededWarning).
+   */
+  readonly #attempts = new Set<AbortController>();
+  #listening = false;
 
   constructor(options: SmsLinkClientOptions) {
     const o = (this.#opts = { timeoutMs: 30_000, retries: 3, ...options });
@@ -222,13 +230,19 @@ export class SmsLinkClient {
         timedOut = true;
         limit.abort(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'SMSLINK_ATTEMPT_TIMEOUT' }));
       }, timeoutMs);
-      const onAbort = () => limit.abort(signal!.reason);
-      signal?.addEventListener('abort', onAbort);
+      if (signal && !this.#listening) {
+        this.#listening = true;
+        const abortAll = () => {
+          for (const attempt of this.#attempts) attempt.abort(signal.reason);
+        };
+        signal.addEventListener('abort', abortAll, { once: true });
+      }
+      this.#attempts.add(limit);
       let outcome: Outcome | null;
       let failure: Error | undefined;
       let answer: { status: number; env: Envelope } | undefined;
       try {
-        if (signal?.aborted) onAbort();
+        if (signal?.aborted) limit.abort(signal.reason);
         const res = await send(request, limit.signal);
         try {
           answer = { status: res.status, env: parseEnvelope(req.operation, res.status, redact(res.text), !idempotent) };
@@ -245,7 +259,7 @@ export class SmsLinkClient {
         outcome = how;
       } finally {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        this.#attempts.delete(limit);
       }
       const delay = outcome && retryDelay(idempotent, outcome, attempt, this.#policy);
       if (delay === null || delay === undefined) {

@@ -1,9 +1,12 @@
 // `link create --from-file`: one link per row of a CSV or NDJSON file (or
 // stdin), every row checked with the catalog's rules first, results printed
 // as rows finish. Against a recording server with a fake service behind it.
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { binEnv, runCli } from '../helpers/run-cli.js';
 import { csvOf, links, ndjson, useBulkService } from '../helpers/bulk-files.js';
 
 const bulk = useBulkService();
@@ -22,6 +25,14 @@ describe('link create --from-file', () => {
     expect([...bulk.svc.created.values()].every((n) => n === 1)).toBe(true);
     expect(bulk.svc.created.size).toBe(25);
     expect(r.stderr).toContain('link create: 25 done of 25 rows');
+  });
+
+  it('says nothing on stderr but its summary with the real bin at --concurrency 16 (no Node warning about listeners)', async () => {
+    const input = file('links.csv', csvOf(links(200)));
+    const bin = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, 'link', 'create', '--from-file', input, '--concurrency', '16', '-o', 'ndjson'], { env: binEnv(bulk.env) });
+    expect(ndjson(stdout)).toHaveLength(200);
+    expect(stderr).toBe(`link create: 200 done of 200 rows (journal: ${input}.journal).\n`);
   });
 
   it('reads NDJSON (by extension) and stdin (with --format)', async () => {

@@ -7,15 +7,10 @@
 // before, cost ~2 µs of the emulator's ~50 µs a request: time
 // `serve --db :memory:` under autocannon, CPU of the process per request.)
 
-import crypto from 'node:crypto';
-
-// crypto.hash (Node >= 20.12) skips building a Hash object, which costs about
-// as much as the digest itself: time a loop of `crypto.hash('sha256', key)`
-// against one of `crypto.createHash('sha256').update(key).digest()`.
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
+import { hash } from 'node:crypto';
 
 export function keyDigest(key: string): Buffer {
-  return oneShot ? oneShot('sha256', key, 'buffer') : crypto.createHash('sha256').update(key, 'utf8').digest();
+  return hash('sha256', key, 'buffer');
 }
 
 export class KeyRing {
