@@ -25,7 +25,7 @@ const TRACE = join(ROOT, 'test/helpers/module-trace.mjs');
 const HEAVY = ['undici', 'conf', 'proper-lockfile', 'libsql', 'src/emulator', 'cli-table3', 'jq-wasm'];
 
 /** Package names (`undici`), source folders (`src/emulator`) and files the bin loads for `args`. */
-async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; modules: Set<string> }> {
+async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; modules: Set<string>; builtins: Set<string> }> {
   const dir = mkdtempSync(join(tmpdir(), 'smslink-trace-'));
   try {
     const trace = join(dir, 'modules.txt');
@@ -37,8 +37,12 @@ async function loadedBy(args: string[], env: Record<string, string> = {}): Promi
     const [status] = (await once(child, 'close')) as [number | null];
     const contents = JSON.parse(readFileSync(join(ROOT, 'dist/bundle/contents.json'), 'utf8')) as Record<string, string[]>;
     const modules = new Set<string>();
+    const builtins = new Set<string>();
     for (const line of readFileSync(trace, 'utf8').split('\n').filter(Boolean)) {
-      if (line.startsWith('node:')) continue;
+      if (line.startsWith('node:')) {
+        builtins.add(line.slice('node:'.length));
+        continue;
+      }
       const file = relative(ROOT, line.startsWith('file:') ? fileURLToPath(line) : line);
       const inputs = file.startsWith('dist/bundle/') ? (contents[file.slice('dist/bundle/'.length)] ?? [file]) : [file];
       for (const input of inputs) {
@@ -48,7 +52,7 @@ async function loadedBy(args: string[], env: Record<string, string> = {}): Promi
         if (input.startsWith('src/')) modules.add(input.split('/').slice(0, 2).join('/'));
       }
     }
-    return { status, modules };
+    return { status, modules, builtins };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -116,6 +120,9 @@ describe('modules loaded by the bin', () => {
     const sandbox = await loadedBy(['--sandbox', 'link', 'list']);
     expect(sandbox.status).toBe(0);
     expect(heavyIn(sandbox.modules)).toEqual(['libsql', 'src/emulator']);
+    // Nor node:http, which costs ~3.5 ms to load (src/client/envelope.ts loads it for an HTTP error); a request over HTTP does load it.
+    expect(sandbox.builtins.has('http')).toBe(false);
+    expect(sent.builtins.has('http')).toBe(true);
     // cli-table3 (and the string-width it measures with) when a table is drawn, and only then.
     const table = await loadedBy(['--sandbox', 'link', 'create', 'https://example.com/a', '-o', 'table']);
     expect(table.status).toBe(0);
