@@ -89,6 +89,9 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   at: col('when', 'value', 3),
   // sync and sync --status
   messagesFetched: col('messages fetched', 'value', 1),
+  statusesChecked: col('statuses checked', 'value', 2),
+  statusesChanged: col('statuses changed', 'value', 2),
+  becameFinal: col('became final', 'value', 2),
   statusesRefreshed: col('statuses refreshed', 'value', 2),
   links: col('links', 'value', 3),
   linkStatsFetched: col('link stats fetched', 'value', 4),

@@ -32,7 +32,9 @@ async function sync(ctx: RunContext, opts: CliValues): Promise<number> {
   }
   const flags = syncFlags(ctx, opts);
   if (ctx.globals.dryRun) throw new UsageError('--dry-run: sync sends only reads; run it without --dry-run (or see `sync --status`)');
-  const view = await ctx.view({ output: { rows: 'self', columns: ['first', 'since', 'messagesFetched', 'statusesRefreshed', 'links', 'linkStatsFetched'], primary: 'messagesFetched' } });
+  // statusesRefreshed (statusesChecked's old name) stays in csv/tsv for scripts, not in the table.
+  const counts = ['messagesFetched', 'statusesChecked', 'statusesChanged', 'becameFinal', ...(ctx.format() === 'table' ? [] : ['statusesRefreshed']), 'links', 'linkStatsFetched'];
+  const view = await ctx.view({ output: { rows: 'self', columns: ['first', 'since', ...counts], primary: 'messagesFetched' } });
   const mirror = await openMirror(ctx, true);
   const summary = await runSync(ctx, mirror, flags);
   const { renderRecord } = await import('../output/format.js');
