@@ -268,6 +268,9 @@ describe('sync and report delivery', () => {
     const lines = table.stdout.split('\n');
     expect(lines[0]).toMatch(/^country +messages +delivered +undeliv +pending +rate +median +p90 +cost$/);
     expect(lines.find((l) => l.startsWith('KZ'))).toMatch(/%/);
+    // Money as everywhere in tables: four decimals (price 0.0375 a segment).
+    const kzCost = expected(await truth(), (m) => m.countryA2).get('KZ')!.cost;
+    expect(lines.find((l) => l.startsWith('KZ'))).toMatch(new RegExp(` ${kzCost.toFixed(4).replace('.', '\\.')}$`));
     expect(table.stdout).toContain('█ delivered  ▒ failed  ░ pending');
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
   });
