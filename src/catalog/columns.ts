@@ -19,9 +19,12 @@ export interface ColumnInfo {
   rank: number;
   /** A field whose value holds this one (the code is the end of the short link): this column gives way first when both are shown. */
   repeats?: string;
+  /** An amount of money: tables and records show it with four decimals, as the live service writes it ("0.0600"). */
+  money?: true;
 }
 
 const col = (header: string, role: ColumnRole, rank: number, repeats?: string): ColumnInfo => ({ header, role, rank, repeats });
+const money = (info: ColumnInfo): ColumnInfo => ({ ...info, money: true });
 
 export const COLUMN_INFO: Record<string, ColumnInfo> = {
   // links
@@ -48,7 +51,7 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   statusUpdateTs: col('status changed', 'value', 15),
   from: col('from', 'value', 16),
   segNum: col('segments', 'value', 17),
-  segUserBuy: col('price', 'value', 18),
+  segUserBuy: money(col('price', 'value', 18)),
   campaignId: col('campaign', 'value', 19),
   countryA2: col('country', 'value', 20),
   operatorName: col('operator', 'text', 21),
@@ -79,7 +82,7 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   deliveryRate: col('rate', 'value', 2),
   medianSeconds: col('median', 'value', 3),
   p90Seconds: col('p90', 'value', 3),
-  cost: col('cost', 'value', 3),
+  cost: money(col('cost', 'value', 3)),
   clicks: col('clicks', 'value', 1),
   redirects: col('redirects', 'value', 13),
   activeDays: col('days clicked', 'value', 14),
@@ -89,6 +92,9 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   at: col('when', 'value', 3),
   // sync and sync --status
   messagesFetched: col('messages fetched', 'value', 1),
+  statusesChecked: col('statuses checked', 'value', 2),
+  statusesChanged: col('statuses changed', 'value', 2),
+  becameFinal: col('became final', 'value', 2),
   statusesRefreshed: col('statuses refreshed', 'value', 2),
   links: col('links', 'value', 3),
   linkStatsFetched: col('link stats fetched', 'value', 4),

@@ -76,10 +76,10 @@ export async function recipientsAndTexts(client: SmsLinkClient, records: Message
   return search(client, searchesFor(records, false), 1, concurrency);
 }
 
-/** What a table shows of one message: the status in words beside its code, and the cost of all its segments. */
+/** What a table shows of one message: the status in words beside its code, and the cost of all its segments (the table writes it as money). */
 function forTable(m: Record<string, unknown>): Record<string, unknown> {
   const price = Number(m.segUserBuy);
-  const cost = Number.isFinite(price) && m.segUserBuy !== null && m.segUserBuy !== undefined ? (price * Number(m.segNum ?? 1)).toFixed(4) : null;
+  const cost = Number.isFinite(price) && m.segUserBuy !== null && m.segUserBuy !== undefined ? price * Number(m.segNum ?? 1) : null;
   return { ...m, status: statusInWords(String(m.status)), cost };
 }
 

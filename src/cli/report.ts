@@ -61,7 +61,6 @@ async function delivery(ctx: RunContext, opts: CliValues): Promise<number> {
     deliveryRate: typeof r.deliveryRate === 'number' ? `${(r.deliveryRate * 100).toFixed(1)}%` : null,
     medianSeconds: seconds(r.medianSeconds),
     p90Seconds: seconds(r.p90Seconds),
-    cost: (r.cost as number).toFixed(2),
   }));
   await renderRows(ctx.stdout, view, shown);
   const { deliveryChart } = await import('../output/delivery-chart.js');

@@ -32,7 +32,9 @@ async function sync(ctx: RunContext, opts: CliValues): Promise<number> {
   }
   const flags = syncFlags(ctx, opts);
   if (ctx.globals.dryRun) throw new UsageError('--dry-run: sync sends only reads; run it without --dry-run (or see `sync --status`)');
-  const view = await ctx.view({ output: { rows: 'self', columns: ['first', 'since', 'messagesFetched', 'statusesRefreshed', 'links', 'linkStatsFetched'], primary: 'messagesFetched' } });
+  // statusesRefreshed (statusesChecked's old name) stays in csv/tsv for scripts, not in the table.
+  const counts = ['messagesFetched', 'statusesChecked', 'statusesChanged', 'becameFinal', ...(ctx.format() === 'table' ? [] : ['statusesRefreshed']), 'links', 'linkStatsFetched'];
+  const view = await ctx.view({ output: { rows: 'self', columns: ['first', 'since', ...counts], primary: 'messagesFetched' } });
   const mirror = await openMirror(ctx, true);
   const summary = await runSync(ctx, mirror, flags);
   const { renderRecord } = await import('../output/format.js');
@@ -58,7 +60,8 @@ pages through every message (100 a request) and link; later ones fetch only
 new messages, the statuses of messages not yet final (100 a request), the
 links' click counts and the clicks per day of links that were clicked. Ctrl-C
 keeps what was fetched (exit 130): run sync again to go on. A second sync of
-the same mirror while one runs is refused (exit 2).
+the same mirror while one runs is refused (exit 2). The summary says how many
+statuses were checked, how many changed and how many became final.
 ${examples(['smslink sync', 'smslink sync --since 30d --rate 5', 'smslink sync --status', 'smslink --sandbox sync && smslink --sandbox report delivery'])}`,
     )
     .action((opts: CliValues, c: Command) => runner(c, (ctx) => sync(ctx, opts)));

@@ -168,17 +168,29 @@ export class Mirror {
     }).immediate();
   }
 
-  /** Status records of Message/GetSMSStatus onto the messages they name. */
-  storeStatuses(records: readonly MessageItem[]): number {
+  /**
+   * Status records of Message/GetSMSStatus onto the messages they name. Says
+   * how many of them now have another status than the mirror held, and how
+   * many of those reached a final one. (SQLite's `changes` of the UPDATE is
+   * no measure of that: it counts every row the WHERE matched, changed or not.)
+   */
+  storeStatuses(records: readonly MessageItem[]): { changed: number; becameFinal: number } {
+    const before = this.db.prepare('SELECT status, final FROM messages WHERE id = ?');
     const update = this.db.prepare('UPDATE messages SET status = ?, final = ?, seg_num = coalesce(?, seg_num), start_send_ts = ?, status_update_ts = ? WHERE id = ?');
-    let changed = 0;
+    const counts = { changed: 0, becameFinal: 0 };
     this.db.transaction(() => {
       for (const r of records) {
+        const id = int(r.id);
+        const held = before.get(id) as { status: string | null; final: number } | undefined;
+        if (!held) continue;
         const status = str(r.status);
-        changed += update.run(status, status !== null && FINAL_STATUSES.has(status) ? 1 : 0, int(r.segNum), time(r.startSendTs), time(r.statusUpdateTs), int(r.id)).changes;
+        const final = status !== null && FINAL_STATUSES.has(status) ? 1 : 0;
+        update.run(status, final, int(r.segNum), time(r.startSendTs), time(r.statusUpdateTs), id);
+        if (status !== held.status) counts.changed++;
+        if (final && !held.final) counts.becameFinal++;
       }
     }).immediate();
-    return changed;
+    return counts;
   }
 
   storeLinks(items: readonly MessageItem[]): void {

@@ -48,6 +48,13 @@ export interface SyncSummary {
   first: boolean;
   since: string | null;
   messagesFetched: number;
+  /** Messages not yet final whose status was asked for (Message/GetSMSStatus). */
+  statusesChecked: number;
+  /** Of those, how many came back with another status than the mirror held. */
+  statusesChanged: number;
+  /** Of those, how many reached a final status (DELIVRD, UNDELIV, REJECTD, EXPIRED, DELETED). */
+  becameFinal: number;
+  /** Deprecated: statusesChecked under its old name, kept for scripts that read -o json/csv. */
   statusesRefreshed: number;
   links: number;
   linkStatsFetched: number;
@@ -93,7 +100,7 @@ async function runAll(limiter: Limiter, concurrency: number, tasks: Array<() => 
 export async function syncMirror(mirror: Mirror, service: MirrorService, opts: SyncOptions): Promise<SyncSummary> {
   const limiter = new Limiter(opts.concurrency, opts.rate, opts.signal);
   const first = mirror.get('first_done') !== '1';
-  const summary: SyncSummary = { first, since: null, messagesFetched: 0, statusesRefreshed: 0, links: 0, linkStatsFetched: 0 };
+  const summary: SyncSummary = { first, since: null, messagesFetched: 0, statusesChecked: 0, statusesChanged: 0, becameFinal: 0, statusesRefreshed: 0, links: 0, linkStatsFetched: 0 };
   const begun = formatDateTime(opts.now);
   if (first) await firstSync(mirror, service, limiter, opts, summary);
   else {
@@ -175,8 +182,16 @@ async function inChunks(limiter: Limiter, opts: SyncOptions, name: string, ids: 
 async function refreshStatuses(mirror: Mirror, service: MirrorService, limiter: Limiter, opts: SyncOptions, summary: SyncSummary): Promise<void> {
   const ids = mirror.all<{ id: number }>('SELECT id FROM messages WHERE final = 0 ORDER BY id').map((r) => r.id);
   await inChunks(limiter, opts, 'statuses', ids, idLimit(messageStatus), async (chunk) => {
-    summary.statusesRefreshed += mirror.storeStatuses(await service.messageStatuses(chunk));
+    // Counted only once the answer is in: `summary.x += await ...` would read
+    // the sum before the wait, and chunks in flight together would overwrite
+    // each other's counts.
+    const records = await service.messageStatuses(chunk);
+    const { changed, becameFinal } = mirror.storeStatuses(records);
+    summary.statusesChecked += chunk.length;
+    summary.statusesChanged += changed;
+    summary.becameFinal += becameFinal;
   });
+  summary.statusesRefreshed = summary.statusesChecked;
 }
 
 /** Every link (its click count), then clicks per day of those whose count moved since they were last fetched. */

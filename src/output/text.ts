@@ -17,6 +17,16 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/**
+ * An amount of money for a person: four decimals, as the live service writes
+ * prices and balances ("0.0600", "100.0000"), so a price and a cost read
+ * alike. A value that is no number is shown as it came.
+ */
+export function moneyText(value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) ? n.toFixed(4) : cellText(value);
+}
+
 /** Text for one cell in table/csv/tsv. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';

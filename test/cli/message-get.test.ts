@@ -26,9 +26,27 @@ describe('message get against the recording server', () => {
   it('a table shows every field a person asks about, the status in words beside its code', async () => {
     const r = await rec.cli(['message', 'get', '123456', '--no-color'], { tty: true, columns: 100 });
     expect(r.code).toBe(0);
-    for (const line of [/^to +77011234567$/m, /^from +SMSLINK$/m, /^text +Your code is 4711$/m, /^status +delivered \(DELIVRD\)$/m, /^segments +1$/m, /^cost +0\.0100$/m, /^campaign +9001$/m, /^sent +2026-11-02 10:15:00$/m, /^country +-$/m]) {
+    for (const line of [/^to +77011234567$/m, /^from +SMSLINK$/m, /^text +Your code is 4711$/m, /^status +delivered \(DELIVRD\)$/m, /^segments +1$/m, /^price +0\.0100$/m, /^cost +0\.0100$/m, /^campaign +9001$/m, /^sent +2026-11-02 10:15:00$/m, /^country +-$/m]) {
       expect(r.stdout).toMatch(line);
     }
+  });
+
+  it('writes money one way in a record and a table: four decimals, as the service writes it; json and csv keep the values', async () => {
+    // As the live service sends it: a price per segment of "0.0600", three segments.
+    rec.server.respond((req) => {
+      if (!req.path.endsWith('Message/List')) return undefined;
+      const item = { id: '123456', campaignId: '9001', segNum: '3', segUserBuy: '0.0600', from: 'SMSLINK', to: '77011234567', text: 'Your code is 4711', status: 'DELIVRD', startSendTs: '2026-11-02 10:15:00', statusUpdateTs: null };
+      return { body: { code: 0, data: { items: [item], totalItemCount: '1' }, message: '' } };
+    });
+    const record = await rec.cli(['message', 'get', '123456', '--no-color'], { tty: true, columns: 80 });
+    expect(record.code).toBe(0);
+    expect(record.stdout).toMatch(/^price +0\.0600$/m);
+    expect(record.stdout).toMatch(/^cost +0\.1800$/m);
+    const table = await rec.cli(['message', 'list', '--fields', 'id,segNum,segUserBuy', '--no-color'], { tty: true, columns: 80 });
+    expect(table.stdout.split('\n').slice(0, 2)).toEqual([expect.stringMatching(/^id +segments +price$/), expect.stringMatching(/^123456 +3 +0\.0600$/)]);
+    expect(JSON.parse((await rec.cli(['message', 'get', '123456', '-o', 'json'])).stdout)[0]).toMatchObject({ segNum: 3, segUserBuy: 0.06 });
+    const csv = await rec.cli(['message', 'list', '--fields', 'id,segUserBuy', '-o', 'csv']);
+    expect(csv.stdout).toBe('id,segUserBuy\n123456,0.06\n');
   });
 
   it('an unknown id exits 6 and lists nothing; some unknown exit 5 and are named', async () => {

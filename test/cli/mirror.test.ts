@@ -177,7 +177,10 @@ describe('sync and report delivery', () => {
     expect(second.code).toBe(0);
     const summary = JSON.parse(second.stdout);
     expect(summary).toMatchObject({ first: false, messagesFetched: 2 });
-    expect(summary.statusesRefreshed).toBeGreaterThanOrEqual(3);
+    // Looked up: the three sent before the first sync, and the seeded messages not yet final (their
+    // seeded statuses stay); the three changed, and ended final. The two new ones came final with the list.
+    const seededPending = seedMessages.filter((m) => !FINAL.includes(m.status!)).length;
+    expect(summary).toMatchObject({ statusesChecked: 3 + seededPending, statusesChanged: 3, becameFinal: 3 });
     const held = await truth();
     const report = await cli(['report', 'delivery', '--by', 'country', ...ALL_TIME.slice(0, 2), '--until', '2030-01-01', '-o', 'ndjson']);
     expect(report.code).toBe(0);
@@ -211,6 +214,50 @@ describe('sync and report delivery', () => {
     }
   });
 
+  it('says how many statuses it checked, how many changed and how many became final, exactly, however many requests ran at once', async () => {
+    // 250 messages sent at one instant (three GetSMSStatus requests, all in flight together): every
+    // tenth to a number ending 2222, which the emulator keeps ACCEPTD until its validity ends.
+    const own = await startTestEmulator({ apiKeys: [KEY] });
+    try {
+      for (let i = 0; i < 250; i++) {
+        const to = i % 10 === 0 ? `77010${String(i).padStart(3, '0')}2222` : `7701${String(1_000_000 + i)}`;
+        expect((await own.call('Message/SendSmsMessage', { recipient: to, text: `count ${i}` }, KEY)).code).toBe(0);
+      }
+      const data = tempDir();
+      const cli = (args: string[], opts: RunOptions = {}) =>
+        runCli(['--base-url', own.url, ...args], { now: () => new Date(own.clock.now()), ...opts, env: { SMSLINK_API_KEY: KEY, SMSLINK_DATA_DIR: data, TZ: 'UTC', ...opts.env } });
+      const sync = async () => {
+        const r = await cli(['sync', '--json', '--concurrency', '4']);
+        expect(r.code, r.stderr).toBe(0);
+        const { statusesChecked, statusesChanged, becameFinal, statusesRefreshed } = JSON.parse(r.stdout) as Record<string, number>;
+        expect(statusesRefreshed).toBe(statusesChecked);
+        return [statusesChecked, statusesChanged, becameFinal];
+      };
+      const advance = (seconds: number) => request(`${own.url}/_emulator/clock`, { method: 'POST', body: JSON.stringify({ advance: seconds }), headers: { 'content-type': 'application/json' } });
+      // The first sync lists the messages (all NEW); it asks for no statuses.
+      expect(await sync()).toEqual([0, 0, 0]);
+      // Nothing moved: 250 looked up, none changed (this once said "50 statuses refreshed").
+      expect(await sync()).toEqual([250, 0, 0]);
+      // Two seconds on: all 250 ACCEPTD, none final yet.
+      await advance(2);
+      expect(await sync()).toEqual([250, 250, 0]);
+      // Ten seconds on: 225 DELIVRD; the 25 to ...2222 stay ACCEPTD.
+      await advance(10);
+      expect(await sync()).toEqual([250, 225, 225]);
+      expect(await sync()).toEqual([25, 0, 0]);
+      // At a terminal, in words; csv keeps every field, the old one too.
+      const table = await cli(['sync'], { tty: true, columns: 80, env: { NO_COLOR: '1' } });
+      expect(table.stdout).toMatch(/statuses checked +25\n/);
+      expect(table.stdout).toMatch(/statuses changed +0\n/);
+      expect(table.stdout).toMatch(/became final +0\n/);
+      expect(table.stdout).not.toContain('refreshed');
+      const csv = await cli(['sync', '-o', 'csv']);
+      expect(csv.stdout.split('\n').slice(0, 2)).toEqual(['first,since,messagesFetched,statusesChecked,statusesChanged,becameFinal,statusesRefreshed,links,linkStatsFetched', 'false,,0,25,0,0,25,0,0']);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('prints csv with a header, and at a terminal a table and a bar chart', async () => {
     const cli = account();
     await cli(['sync', '--json']);
@@ -221,6 +268,9 @@ describe('sync and report delivery', () => {
     const lines = table.stdout.split('\n');
     expect(lines[0]).toMatch(/^country +messages +delivered +undeliv +pending +rate +median +p90 +cost$/);
     expect(lines.find((l) => l.startsWith('KZ'))).toMatch(/%/);
+    // Money as everywhere in tables: four decimals (price 0.0375 a segment).
+    const kzCost = expected(await truth(), (m) => m.countryA2).get('KZ')!.cost;
+    expect(lines.find((l) => l.startsWith('KZ'))).toMatch(new RegExp(` ${kzCost.toFixed(4).replace('.', '\\.')}$`));
     expect(table.stdout).toContain('█ delivered  ▒ failed  ░ pending');
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
   });
