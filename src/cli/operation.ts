@@ -136,9 +136,11 @@ export function refuseRepeatedFlags(cmd: Command): void {
   for (const option of cmd.options) if (!OTHER_NAMES.has(option)) onlyOnce(option);
   for (const option of cmd.options) {
     const name = OTHER_NAMES.get(option);
-    const target = name && cmd.options.find((o) => o.long === name.of);
+    if (!name) continue;
+    const target = cmd.options.find((o) => o.long === name.of);
     const slot = target && SLOTS.get(target);
-    if (!slot) continue;
+    // A programming error, which every test of the command would show: the alias would go unchecked.
+    if (!slot) throw new Error(`${option.long} is declared another name for ${name.of}, which \`${cmd.name()}\` has no one-value flag of`);
     SLOTS.set(option, slot);
     option.argParser((value: string) => takeOnce(option, value));
   }

@@ -34,6 +34,16 @@ async function counts(cli: (args: string[]) => Promise<{ stdout: string }>, noun
 
 const linkRows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `https://example.com/d${from + i}`);
 
+/** Links of rows 0..n-1 each exist once, and the damage was dealt with: a third run sends nothing and says nothing of it. */
+async function expectEachLinkOnce(cli: (args: string[]) => Promise<{ stdout: string; stderr: string }>, input: string, n: number): Promise<void> {
+  const made = await counts(cli, 'link', 'fullLink');
+  expect([...made.values()].filter((c) => c > 1)).toEqual([]);
+  expect([...made.keys()].sort()).toEqual(linkRows(0, n).sort());
+  const third = await cli(['link', 'create', '--from-file', input]);
+  expect(third.stderr).not.toContain('damaged');
+  expect(third.stderr).toContain(`${n} already done`);
+}
+
 /** Each damage as done to a journal file. */
 const DAMAGE: Array<[string, (path: string) => void, RegExp]> = [
   ['emptied', (path) => truncateSync(path, 0), /it is empty, where it last held \d+ lines/],
@@ -78,13 +88,7 @@ describe('a damaged journal never sends a row twice', () => {
     expect(rerun.stderr).toMatch(/The journal was damaged \(/);
     expect(rerun.stderr).toMatch(why);
     expect(rerun.stderr).toMatch(/a lookup found \d+ in the service \(done, not sent again\)/);
-    const made = await counts(cli, 'link', 'fullLink');
-    expect([...made.values()].filter((n) => n > 1)).toEqual([]);
-    expect([...made.keys()].sort()).toEqual(linkRows(0, 50).sort());
-    // Dealt with: a third run sends nothing and says nothing of damage.
-    const third = await cli(['link', 'create', '--from-file', input]);
-    expect(third.stderr).not.toContain('damaged');
-    expect(third.stderr).toContain('50 already done');
+    await expectEachLinkOnce(cli, input, 50);
   });
 
   it.each(DAMAGE.slice(0, 2))('message send, journal %s: 0 duplicates, nothing missing', async (_what, damage) => {
@@ -115,12 +119,7 @@ describe('a damaged journal never sends a row twice', () => {
     expect(rerun.stderr).not.toContain('not an smslink journal');
     expect(rerun.stderr).toContain(bytes === 0 ? 'The journal was damaged (it is empty' : `The journal was damaged (its first line, the header, is cut short after ${bytes} byte`);
     expect(rerun.stderr).toMatch(/a lookup found 12 in the service \(done, not sent again\) and 8 not there/);
-    const made = await counts(cli, 'link', 'fullLink');
-    expect([...made.values()].filter((n) => n > 1)).toEqual([]);
-    expect([...made.keys()].sort()).toEqual(linkRows(0, 20).sort());
-    const third = await cli(['link', 'create', '--from-file', input]);
-    expect(third.stderr).not.toContain('damaged');
-    expect(third.stderr).toContain('20 already done');
+    await expectEachLinkOnce(cli, input, 20);
   });
 
   it.each(CUT_HEADER)('message send, journal cut inside its header %s: 0 duplicates, nothing missing', async (_what, keep) => {
