@@ -20,9 +20,11 @@
 // lost rows that were done. A rerun then journals every row it does not show
 // as done as `sending` at some time since the journal began (suspect()), so
 // that it is looked up before it is sent, this run or the next; a `repaired`
-// line after them says the damage before it has been dealt with.
+// line after them says the damage before it has been dealt with. A journal
+// cut inside its header line (a prefix of one, with no line end) is ours and
+// damaged too, not a foreign file: it is started again with a whole header.
 
-import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync, createReadStream, statSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync, createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
@@ -118,8 +120,11 @@ export class Journal {
   static async open(path: string, identity: JournalIdentity, opts: { inputPath?: string; scrub?: (text: string) => string } = {}): Promise<Journal> {
     if (opts.inputPath && resolve(opts.inputPath) === resolve(path)) throw new UsageError('--journal must not be the input file itself');
     let size = 0;
+    let born = 0;
     try {
-      size = statSync(path).size;
+      const stat = statSync(path);
+      size = stat.size;
+      born = stat.birthtimeMs;
     } catch {
       // a new journal
     }
@@ -133,7 +138,8 @@ export class Journal {
     try {
       const tally = readTally(path);
       if (tally) journal.#created = tally.created;
-      if (size > 0) {
+      const cut = cutHeader(path, size);
+      if (size > 0 && !cut) {
         await journal.#load(identity);
         if (tally && (size < tally.bytes || journal.#lines < tally.lines)) {
           journal.damage ??= `it holds ${journal.#lines} ${journal.#lines === 1 ? 'line' : 'lines'} of rows (${size} bytes), where it last held ${tally.lines} (${tally.bytes} bytes)`;
@@ -148,7 +154,12 @@ export class Journal {
         }
         if (last.toString() !== '\n') writeSync(fd, '\n');
       } else {
-        if (tally) journal.damage = `it is empty, where it last held ${tally.lines} ${tally.lines === 1 ? 'line' : 'lines'} of rows`;
+        if (cut) {
+          journal.damage = `its first line, the header, is cut short after ${size} ${size === 1 ? 'byte' : 'bytes'}`;
+          // Without a tally, its rows were sent at some time since the file was made: since its birth where the file system records one, else since ever.
+          if (!tally) journal.#created = born > 0 ? born : 0;
+          ftruncateSync(fd, 0);
+        } else if (tally) journal.damage = `it is empty, where it last held ${tally.lines} ${tally.lines === 1 ? 'line' : 'lines'} of rows`;
         journal.#append({ smslinkJournal: VERSION, ...identity, created: new Date(journal.#created).toISOString() } satisfies HeaderLine);
       }
       // A damaged journal keeps its old tally until suspect() has journaled what the damage may have lost.
@@ -381,6 +392,29 @@ export class Journal {
     this.#closed = true;
     closeSync(this.#fd);
   }
+}
+
+/** How every header line begins (HeaderLine: smslinkJournal comes first). */
+const HEADER_START = '{"smslinkJournal":';
+/** A header is this long at most (its identity names a file and a URL); a longer first line is no cut header. */
+const HEADER_MAX = 64 * 1024;
+
+/**
+ * Whether the file (`size` bytes) is a journal cut inside its header line:
+ * no line end, not a whole JSON line, and a prefix of how a header begins
+ * (or begins so). Anything else that is not a journal is someone's file.
+ */
+function cutHeader(path: string, size: number): boolean {
+  if (size === 0 || size > HEADER_MAX) return false;
+  const text = readFileSync(path, 'utf8');
+  if (text.includes('\n')) return false;
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    // not whole: cut short, or not ours
+  }
+  return text.length < HEADER_START.length ? HEADER_START.startsWith(text) : text.startsWith(HEADER_START);
 }
 
 /** The tally beside a journal, if there is one that can be read. */

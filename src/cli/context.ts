@@ -164,8 +164,8 @@ export class RunContext {
   }
 
   format(): OutputFormat {
-    const { json, output, jq } = this.globals;
-    if (json && output !== undefined && output !== 'json') throw new UsageError(`--json and -o ${output} contradict each other; give one`);
+    // --json with -o was refused as the flags were parsed (otherName).
+    const { output, jq } = this.globals;
     // --jq reads JSON: json unless ndjson is asked for, whatever the terminal or the profile says.
     if (jq !== undefined) {
       if (output !== undefined && output !== 'json' && output !== 'ndjson') throw new UsageError(`--jq filters JSON output; give -o json or -o ndjson, not -o ${output}`);

@@ -10,7 +10,7 @@ import type { LinkStatsResult } from '../catalog/types.js';
 import { collectIds, mapLimit, parseConcurrency, prepareChunks, printDryRun } from './common.js';
 import type { RunContext } from './context.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { inputFrom, type CliValues, type OperationCommand } from './operation.js';
+import { inputFrom, otherName, type CliValues, type OperationCommand } from './operation.js';
 import { timeFlag, wallMs, wireOf } from './time.js';
 import { resolveLinks } from './link-ref.js';
 
@@ -48,10 +48,9 @@ export function statsInterval(type: StatsType, since: string | undefined, until:
   return { dateFrom: since, dateTo: wireOf(start + STATS_MAX_SPAN_MS[type] - 1000), cut: true };
 }
 
-/** Names of the range flags as typed: --since/--until, or their aliases --from/--to. */
+/** Names of the range flags as typed: --since/--until, or their aliases --from/--to (both at once is refused as they are parsed: otherName). */
 function rangeFlag(opts: CliValues, name: 'since' | 'until', alias: 'from' | 'to'): { flag: string; value?: string } {
   const [own, other] = [opts[name], opts[alias]];
-  if (own !== undefined && other !== undefined) throw new UsageError(`--${alias} is another name for --${name}: give one of them`);
   return other !== undefined ? { flag: `--${alias}`, value: String(other) } : { flag: `--${name}`, value: own === undefined ? undefined : String(own) };
 }
 
@@ -125,8 +124,8 @@ async function stats(ctx: RunContext, opts: CliValues, refs: readonly string[]):
 export const LINK_STATS: OperationCommand = {
   flags: (cmd) =>
     cmd
-      .addOption(new Option('--from <time>', 'alias of --since').hideHelp())
-      .addOption(new Option('--to <time>', 'alias of --until').hideHelp())
+      .addOption(otherName(new Option('--from <time>', 'alias of --since').hideHelp(), '--since'))
+      .addOption(otherName(new Option('--to <time>', 'alias of --until').hideHelp(), '--until'))
       .option('--concurrency <n>', 'requests in flight when more than 5 ids are given (default 4)'),
   about: `--since and --until take YYYY-MM-DD (from 00:00:00, to 23:59:59), a time
 "YYYY-MM-DD HH:MM[:SS]", now, or a time ago: 30m, 12h, 7d, 2w (m minutes,

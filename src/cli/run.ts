@@ -20,7 +20,7 @@ import { registerAuth } from './auth.js';
 import { registerSync } from './sync.js';
 import { registerReport } from './report.js';
 import { registerSearch } from './search.js';
-import { COMPLETIONS, examples, globalsOf, refuseRepeatedFlags } from './operation.js';
+import { COMPLETIONS, examples, globalsOf, otherName, refuseRepeatedFlags } from './operation.js';
 import { configureHelp, fitHelpText, groupCommands, registerHelp } from './help.js';
 
 export { redact } from '../secrets.js';
@@ -135,7 +135,8 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
   program
     .optionsGroup('Output flags:')
     .addOption(settingFlag('output'))
-    .option('--json', 'same as -o json')
+    // --json is -o json: giving both is one setting given twice.
+    .addOption(otherName(new Option('--json', 'same as -o json'), '--output', 'json'))
     .option('--fields <list>', 'comma-separated fields or column headers to show, in order (clicks or clickCnt)')
     .option('--jq <expr>', 'filter JSON output with a jq expression (implies -o json; strings print without quotes)')
     .option('-q, --quiet', 'print only the main value of each result, one per line')

@@ -2,7 +2,7 @@
 // have lost rows that were done: the rerun looks up every row it does not
 // show as done before sending it, so the service ends with each row exactly
 // once. Counted at the emulator.
-import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -34,6 +34,16 @@ async function counts(cli: (args: string[]) => Promise<{ stdout: string }>, noun
 
 const linkRows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `https://example.com/d${from + i}`);
 
+/** Links of rows 0..n-1 each exist once, and the damage was dealt with: a third run sends nothing and says nothing of it. */
+async function expectEachLinkOnce(cli: (args: string[]) => Promise<{ stdout: string; stderr: string }>, input: string, n: number): Promise<void> {
+  const made = await counts(cli, 'link', 'fullLink');
+  expect([...made.values()].filter((c) => c > 1)).toEqual([]);
+  expect([...made.keys()].sort()).toEqual(linkRows(0, n).sort());
+  const third = await cli(['link', 'create', '--from-file', input]);
+  expect(third.stderr).not.toContain('damaged');
+  expect(third.stderr).toContain(`${n} already done`);
+}
+
 /** Each damage as done to a journal file. */
 const DAMAGE: Array<[string, (path: string) => void, RegExp]> = [
   ['emptied', (path) => truncateSync(path, 0), /it is empty, where it last held \d+ lines/],
@@ -47,6 +57,21 @@ const DAMAGE: Array<[string, (path: string) => void, RegExp]> = [
     /it holds \d+ lines of rows \(\d+ bytes\), where it last held \d+/,
   ],
 ];
+
+/** The journal cut inside its header line (a crash or a full disk as it was written): `keep` of the header's bytes stay. */
+const CUT_HEADER: Array<[string, (header: number) => number]> = [
+  ['to 0 bytes', () => 0],
+  ['to 1 byte', () => 1],
+  ['mid-header', (header) => Math.floor(header / 2)],
+  ['one byte short of its line end', (header) => header - 2],
+];
+
+function cutHeaderOf(path: string, keep: (header: number) => number): number {
+  const header = readFileSync(path, 'utf8').indexOf('\n') + 1;
+  const bytes = keep(header);
+  truncateSync(path, bytes);
+  return bytes;
+}
 
 describe('a damaged journal never sends a row twice', () => {
   it.each(DAMAGE)('link create, journal %s: 0 duplicates, nothing missing, and the summary says so', async (_what, damage, why) => {
@@ -63,13 +88,7 @@ describe('a damaged journal never sends a row twice', () => {
     expect(rerun.stderr).toMatch(/The journal was damaged \(/);
     expect(rerun.stderr).toMatch(why);
     expect(rerun.stderr).toMatch(/a lookup found \d+ in the service \(done, not sent again\)/);
-    const made = await counts(cli, 'link', 'fullLink');
-    expect([...made.values()].filter((n) => n > 1)).toEqual([]);
-    expect([...made.keys()].sort()).toEqual(linkRows(0, 50).sort());
-    // Dealt with: a third run sends nothing and says nothing of damage.
-    const third = await cli(['link', 'create', '--from-file', input]);
-    expect(third.stderr).not.toContain('damaged');
-    expect(third.stderr).toContain('50 already done');
+    await expectEachLinkOnce(cli, input, 50);
   });
 
   it.each(DAMAGE.slice(0, 2))('message send, journal %s: 0 duplicates, nothing missing', async (_what, damage) => {
@@ -86,6 +105,72 @@ describe('a damaged journal never sends a row twice', () => {
     const sent = await counts(cli, 'message', 'to');
     expect([...sent.values()].filter((n) => n > 1)).toEqual([]);
     expect(sent.size).toBe(30);
+  });
+
+  it.each(CUT_HEADER)('link create, journal cut inside its header %s: damaged, not foreign; 0 duplicates, nothing missing', async (_what, keep) => {
+    const cli = await emulator();
+    const input = join(tempDir(), 'links.csv');
+    writeFileSync(input, `fullLink\n${linkRows(0, 12).join('\n')}\n`);
+    expect((await cli(['link', 'create', '--from-file', input])).code).toBe(0);
+    const bytes = cutHeaderOf(`${input}.journal`, keep);
+    writeFileSync(input, `fullLink\n${linkRows(0, 20).join('\n')}\n`);
+    const rerun = await cli(['link', 'create', '--from-file', input]);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).not.toContain('not an smslink journal');
+    expect(rerun.stderr).toContain(bytes === 0 ? 'The journal was damaged (it is empty' : `The journal was damaged (its first line, the header, is cut short after ${bytes} byte`);
+    expect(rerun.stderr).toMatch(/a lookup found 12 in the service \(done, not sent again\) and 8 not there/);
+    await expectEachLinkOnce(cli, input, 20);
+  });
+
+  it.each(CUT_HEADER)('message send, journal cut inside its header %s: 0 duplicates, nothing missing', async (_what, keep) => {
+    const cli = await emulator();
+    const input = join(tempDir(), 'sms.csv');
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => `770100${String(i).padStart(5, '0')},Hello ${i}`);
+    writeFileSync(input, `recipient,text\n${rows(10).join('\n')}\n`);
+    expect((await cli(['message', 'send', '--from-file', input])).code).toBe(0);
+    cutHeaderOf(`${input}.journal`, keep);
+    writeFileSync(input, `recipient,text\n${rows(15).join('\n')}\n`);
+    const rerun = await cli(['message', 'send', '--from-file', input]);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).toContain('The journal was damaged (');
+    expect(rerun.stderr).toMatch(/a lookup found 10 in the service/);
+    const sent = await counts(cli, 'message', 'to');
+    expect([...sent.values()].filter((n) => n > 1)).toEqual([]);
+    expect(sent.size).toBe(15);
+  });
+
+  it('a cut header is known as ours by how it begins, even without its tally (a journal from before tallies)', async () => {
+    const cli = await emulator();
+    const input = join(tempDir(), 'links.csv');
+    writeFileSync(input, `fullLink\n${linkRows(0, 6).join('\n')}\n`);
+    await cli(['link', 'create', '--from-file', input]);
+    cutHeaderOf(`${input}.journal`, (header) => header - 30);
+    rmSync(`${input}.journal.tally`);
+    const rerun = await cli(['link', 'create', '--from-file', input]);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).toMatch(/its first line, the header, is cut short[\s\S]*a lookup found 6 in the service/);
+    expect([...(await counts(cli, 'link', 'fullLink')).values()]).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
+  it.each([
+    ['a CSV with a line end', 'fullLink,comment\nhttps://example.com/a,mine\n'],
+    ['a CSV cut in its first line', 'fullLink,comm'],
+    ['one byte of a CSV', 'f'],
+    ['JSON of another kind', '{"fullLink":"https://example.com/a"'],
+  ])('a file that is not a journal (%s) is still refused and left as it was, tally or not', async (_what, text) => {
+    const cli = await emulator();
+    const dir = tempDir();
+    const input = join(dir, 'links.csv');
+    writeFileSync(input, `fullLink\n${linkRows(0, 3).join('\n')}\n`);
+    const theirs = join(dir, 'theirs.csv');
+    writeFileSync(theirs, text);
+    // A tally beside it (say, left by an earlier journal of that name) does not make it ours.
+    writeFileSync(`${theirs}.tally`, JSON.stringify({ smslinkJournalTally: 1, created: Date.now(), bytes: 500, lines: 3 }));
+    const r = await cli(['link', 'create', '--from-file', input, '--journal', theirs]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--journal: "${theirs}" is not an smslink journal; choose another file`);
+    expect(readFileSync(theirs, 'utf8')).toBe(text);
+    expect((await counts(cli, 'link', 'fullLink')).size).toBe(0);
   });
 
   it('with lookups off (--no-reconcile), the rows a damaged journal does not show as done are held back, not sent', async () => {

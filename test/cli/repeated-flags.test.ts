@@ -37,6 +37,29 @@ describe('a one-value flag given twice', () => {
   });
 });
 
+describe('two names of one setting, given together', () => {
+  // link stats' hidden --from/--to are other names of --since/--until; --json is -o json.
+  it.each([
+    [['link', 'stats', '1', '--since', '2026-11-01', '--from', '2026-10-01'], 'error: --since and --from were both given ("2026-11-01" and "2026-10-01"); --from is another name for --since'],
+    [['link', 'stats', '1', '--from', '2026-10-01', '--since', '2026-11-01'], 'error: --from and --since were both given ("2026-10-01" and "2026-11-01"); --from is another name for --since'],
+    [['link', 'stats', '1', '--to=now', '--until', '1d'], 'error: --to and --until were both given ("now" and "1d"); --to is another name for --until'],
+    [['--json', 'link', 'get', '1', '-o', 'csv'], 'error: --json and --output were both given ("json" and "csv"); --json is another name for --output json'],
+    [['-o', 'json', 'link', 'get', '1', '--json'], 'error: --output and --json were both given ("json" and "json"); --json is another name for --output json'],
+    [['--json', '-o', 'csv', 'message', 'send', '--to', '77015550000', '--text', 'hi'], 'error: --json and --output were both given ("json" and "csv"); --json is another name for --output json'],
+  ])('%j: exit 2 as for one flag given twice, naming both flags and values; nothing sent', async (args, message) => {
+    const r = await rec.cli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`${message}; it takes one value: give it once\n`);
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
+  it('a flag without a value may still be repeated: --json --json is json output', async () => {
+    const r = await rec.cli(['--json', 'link', 'get', '1', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: expect.anything() });
+  });
+});
+
 describe('repeatable flags stay repeatable', () => {
   it('--sort twice sends both; several ids are several ids', async () => {
     expect((await rec.cli(['link', 'list', '--sort', 'code', '--sort', 'clickCnt:desc'])).code).toBe(0);
