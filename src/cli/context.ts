@@ -187,6 +187,13 @@ export class RunContext {
     return f?.length ? f : undefined;
   }
 
+  /** -q with a flag that chooses another output: refused before the command does anything (run() calls this first). */
+  refuseQuietConflicts(): void {
+    if (this.globals.quiet && (this.fields() || this.globals.output !== undefined || this.globals.json)) {
+      throw new UsageError(`-q prints only the main value of each result; it cannot be combined with ${this.fields() ? '--fields' : this.globals.json ? '--json' : '--output'}`);
+    }
+  }
+
   /**
    * The output view of an operation's results. --fields must name fields the
    * results have (`columns` adds those a command shows beyond the catalog's):
@@ -202,9 +209,6 @@ export class RunContext {
       const unknown = fields.filter((_, i) => named[i] === undefined);
       if (unknown.length) throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')}; fields here: ${known.join(', ')}`);
       fields = named as string[];
-    }
-    if (this.globals.quiet && (fields || this.globals.output !== undefined || this.globals.json)) {
-      throw new UsageError(`-q prints only the main value of each result; it cannot be combined with ${fields ? '--fields' : this.globals.json ? '--json' : '--output'}`);
     }
     return {
       format: this.format(),

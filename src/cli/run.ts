@@ -216,6 +216,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const keys = (apiKey as unknown as string[] | undefined) ?? [];
     ctx = new RunContext(io, { ...globals, apiKey: keys.at(-1), apiKeys: keys });
     ctx.command = cmd.parent?.parent ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
+    ctx.refuseQuietConflicts();
     if (globals.jq !== undefined) await ctx.useJq(globals.jq);
     const result = await action(ctx);
     code = typeof result === 'number' ? result : EXIT.OK;

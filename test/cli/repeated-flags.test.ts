@@ -60,6 +60,21 @@ describe('two names of one setting, given together', () => {
   });
 });
 
+describe('-q with a flag that chooses another output', () => {
+  // Refused before anything is sent, for reads too (link get, stats and message status used to send first).
+  it.each([
+    [['-q', '--json', 'link', 'get', '1'], '--json'],
+    [['-q', '-o', 'csv', 'link', 'stats', '1'], '--output'],
+    [['-q', '--fields', 'id', 'message', 'status', '11'], '--fields'],
+    [['-q', '--json', 'link', 'create', 'https://example.com'], '--json'],
+  ])('%j: exit 2 naming %s; nothing sent', async (args, flag) => {
+    const r = await rec.cli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: -q prints only the main value of each result; it cannot be combined with ${flag}\n`);
+    expect(rec.server.requests).toHaveLength(0);
+  });
+});
+
 describe('repeatable flags stay repeatable', () => {
   it('--sort twice sends both; several ids are several ids', async () => {
     expect((await rec.cli(['link', 'list', '--sort', 'code', '--sort', 'clickCnt:desc'])).code).toBe(0);
