@@ -132,6 +132,14 @@ async function world({ onTestFinished }: Pick<TestContext, 'onTestFinished'>) {
       });
       return { ...cli, stop: () => (ac.abort(), cli.done) };
     },
+    /** Follows with `args`, sends one message once following has started, sees it to its final status, then presses Ctrl-C. */
+    async followOne(args: string[], recipient: string, text?: string, opts: RunOptions = {}) {
+      const f = this.follow(args, opts);
+      await this.started();
+      const id = await this.send(recipient, text);
+      await this.deliver();
+      return { id, r: await f.stop() };
+    },
   };
 }
 
@@ -140,11 +148,7 @@ describe.concurrent('message list --follow', () => {
     const { expect } = t;
     const w = await world(t);
     const before = await w.send('77011230001', 'sent before');
-    const f = w.follow(['-o', 'ndjson']);
-    await w.started();
-    const id = await w.send('77011234567', 'Your code is 4711');
-    await w.deliver();
-    const r = await f.stop();
+    const { id, r } = await w.followOne(['-o', 'ndjson'], '77011234567', 'Your code is 4711');
     expect(r.code).toBe(0);
     const events = records(r.stdout);
     expect(events.map((e) => [e.event, e.id])).toEqual([
@@ -179,11 +183,7 @@ describe.concurrent('message list --follow', () => {
   it('csv has an event column, and previousStatus where asked for', async (t) => {
     const { expect } = t;
     const w = await world(t);
-    const c = w.follow(['-o', 'csv', '--fields', 'id,status,previousStatus']);
-    await w.started();
-    const id = await w.send('77015550000');
-    await w.deliver();
-    const csv = await c.stop();
+    const { id, r: csv } = await w.followOne(['-o', 'csv', '--fields', 'id,status,previousStatus'], '77015550000');
     expect(csv.code).toBe(0);
     expect(csv.stdout).toBe(`event,id,status,previousStatus\nnew,${id},NEW,\nstatus,${id},REJECTD,NEW\n`);
   }, 60_000);
@@ -191,33 +191,22 @@ describe.concurrent('message list --follow', () => {
   it('-q prints the id of each new message, once, and no status changes', async (t) => {
     const { expect } = t;
     const w = await world(t);
-    const f = w.follow(['-q']);
-    await w.started();
-    const id = await w.send('77011234567');
-    await w.deliver();
-    const r = await f.stop();
+    const { id, r } = await w.followOne(['-q'], '77011234567');
     expect(r).toMatchObject({ code: 0, stdout: `${id}\n` });
   }, 60_000);
 
   it('--jq filters each record as it comes', async (t) => {
     const { expect } = t;
     const w = await world(t);
-    const f = w.follow(['--jq', 'select(.event == "status") | "\\(.id) \\(.previousStatus) -> \\(.status)"']);
-    await w.started();
-    const id = await w.send('77011231111');
-    await w.deliver();
-    const r = await f.stop();
+    const { id, r } = await w.followOne(['--jq', 'select(.event == "status") | "\\(.id) \\(.previousStatus) -> \\(.status)"'], '77011231111');
     expect(r).toMatchObject({ code: 0, stdout: `${id} NEW -> UNDELIV\n` });
   }, 60_000);
 
   it('at a terminal prints a line per event, new and status told apart', async (t) => {
     const { expect } = t;
     const w = await world(t);
-    const f = w.follow(['--no-color'], { tty: true, columns: 100 });
-    await w.started();
-    const id = await w.send('77011234567', 'A text long enough that it has to be cut at one hundred columns, as the terminal is that wide and no more');
-    await w.deliver();
-    const r = await f.stop();
+    const text = 'A text long enough that it has to be cut at one hundred columns, as the terminal is that wide and no more';
+    const { id, r } = await w.followOne(['--no-color'], '77011234567', text, { tty: true, columns: 100 });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
