@@ -72,12 +72,26 @@ function assertNoLeak(args: string[], env: Record<string, string | undefined>, o
 }
 
 export async function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+  return startCli(args, opts).done;
+}
+
+/** A run under way: its output so far (for a test that waits on what is printed), and its result. */
+export interface RunningCli {
+  stdout: { readonly text: string };
+  stderr: { readonly text: string };
+  done: Promise<CliResult>;
+}
+
+/** runCli, but the output can be read while the run goes on (a --follow, say). */
+export function startCli(args: string[], opts: RunOptions = {}): RunningCli {
   const stdout = new Capture(opts.tty ?? false, opts.columns, opts.rows);
   const stderr = new Capture(opts.tty ?? false, opts.columns, opts.rows);
   const stdin = Readable.from(opts.stdin !== undefined ? [Buffer.from(opts.stdin)] : []) as Readable & { isTTY?: boolean };
   stdin.isTTY = opts.stdin === undefined && (opts.tty ?? false);
   const env = { SMSLINK_CONFIG_DIR: tempDir(), ...opts.env };
-  const code = await run(args, { stdout, stderr, stdin, env, signal: opts.signal, now: opts.now });
-  assertNoLeak(args, env, stdout.text + stderr.text);
-  return { code, stdout: stdout.text, stderr: stderr.text };
+  const done = run(args, { stdout, stderr, stdin, env, signal: opts.signal, now: opts.now }).then((code) => {
+    assertNoLeak(args, env, stdout.text + stderr.text);
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  });
+  return { stdout, stderr, done };
 }
