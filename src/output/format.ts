@@ -111,7 +111,8 @@ export class RowWriter {
         out.write(rows.map((r) => JSON.stringify(view.fields?.length ? pick(r, view.fields) : r)).join('\n') + '\n');
         break;
       case 'json': {
-        const parts = rows.map((r) => JSON.stringify(view.fields?.length ? pick(r, view.fields) : r, null, 2).replace(/^/gm, '  '));
+        // Indented after newlines only: /^/gm also matches after U+2028 and U+2029, which JSON keeps raw inside strings.
+        const parts = rows.map((r) => JSON.stringify(view.fields?.length ? pick(r, view.fields) : r, null, 2).replace(/^|\n/g, '$&  '));
         if (this.opts.holdJson) this.#json.push(...parts);
         else out.write(`${this.#count === 0 ? '[\n' : ',\n'}${parts.join(',\n')}`);
         break;

@@ -1,15 +1,28 @@
 // Text as a terminal shows it. Values from the service are written by other
 // people: shown to a person, they must not move the cursor, retitle the
-// window, hide a link (OSC 8) or reorder the line (bidi controls), so those
-// characters are shown escaped.
+// window, hide a link (OSC 8), reorder the line (bidi controls) or hide in
+// it (a zero-width space), so those characters are shown escaped.
 
-/** C0 and C1 controls (ESC included) but tab and newline, DEL, and the bidi embedding, override, isolate and mark characters. */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * What a terminal must not be given raw: C0 and C1 controls (ESC included)
+ * but tab and newline, DEL; every format character (Unicode Cf: zero-width
+ * space and joiners, the byte order mark, soft hyphen, bidi embeddings,
+ * overrides, isolates and marks, tags); line and paragraph separators; lone
+ * surrogates. Most draw nothing, and string-width 4 counts each of them one
+ * cell (test/output/width.test.ts), which pushed the columns after them out
+ * of line. Kept whole (the first group): an emoji ZWJ sequence (👨‍👩‍👧) and
+ * a flag's tag sequence, which draw as one picture and are counted so.
+ */
+const UNSAFE =
+  // eslint-disable-next-line no-control-regex
+  /(\p{Extended_Pictographic}\uFE0F?[\u{1F3FB}-\u{1F3FF}]?(?:\u200D\p{Extended_Pictographic}\uFE0F?[\u{1F3FB}-\u{1F3FF}]?)+|\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F})|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 
-function escapeChar(ch: string): string {
+/** `\x1b`, `\u200b`, `\u{e0041}`: the code point as JavaScript would write it. */
+function escapeChar(ch: string, keep?: string): string {
+  if (keep !== undefined) return keep;
   const cp = ch.codePointAt(0)!;
-  return cp <= 0xff ? `\\x${cp.toString(16).padStart(2, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+  if (cp <= 0xff) return `\\x${cp.toString(16).padStart(2, '0')}`;
+  return cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\u{${cp.toString(16)}}`;
 }
 
 /** `1 link`, `3 links`; `many` where a plain s will not do. */
@@ -35,7 +48,7 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
-/** A value for a person's terminal: unsafe characters escaped (`\x1b`, `\u202e`); tabs and newlines kept. */
+/** A value for a person's terminal: unsafe characters escaped (`\x1b`, `\u202e`, `\u200b`); tabs and newlines kept. */
 export function escapeControls(text: string): string {
   return text.replace(UNSAFE, escapeChar);
 }

@@ -241,3 +241,79 @@ describe('every table fits 60, 80 and 120 columns', () => {
     },
   );
 });
+
+describe('invisible characters (zero-width, BOM, format, bidi, C0/C1) in a table', () => {
+  /** One value per kind: each would draw nothing (or reorder the line), and string-width 4 counts most of them one cell. */
+  const KINDS: Array<[kind: string, text: string]> = [
+    ['zero-width space', 'buy\u200bnow'],
+    ['byte order mark', '\ufeffhello'],
+    ['soft hyphen, word joiner, ZWNJ, ZWJ', 'soft\u00adhy\u2060ph\u200cen\u200dx'],
+    ['bidi override (Trojan Source)', 'see \u202egnp.exe\u202c ok'],
+    ['bidi isolates and marks', '\u2066iso\u2069 \u200fmark\u200e'],
+    ['tag characters', 'tag\u{e0041}\u{e0042}'],
+    ['C0 controls', 'bell\u0007 cr\r esc\u001b[2J'],
+    ['C1 controls', 'nel\u0085 csi\u009b31m'],
+    ['line separator', 'one\u2028two'],
+  ];
+  /** What must not reach the terminal: Cc but the newline, Cf, Zl, Zp. */
+  // eslint-disable-next-line no-control-regex
+  const INVISIBLE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/u;
+
+  it('each is shown as its escape, as JavaScript writes it; emoji sequences that join by ZWJ or tags stay whole', () => {
+    expect(escapeControls('buy\u200bnow \ufeff \u00ad \u200d \u{e0041}')).toBe('buy\\u200bnow \\ufeff \\xad \\u200d \\u{e0041}');
+    const pictures = 'family 👨‍👩‍👧 rainbow 🏳️‍🌈 coder 👩🏽‍💻 wales 🏴\u{e0067}\u{e0062}\u{e0077}\u{e006c}\u{e0073}\u{e007f}';
+    expect(escapeControls(pictures)).toBe(pictures);
+    // A ZWJ between an emoji and a letter joins nothing: shown.
+    expect(escapeControls('🎉\u200da')).toBe('🎉\\u200da');
+  });
+
+  describe('through the emulator, at 80 columns', () => {
+    let emu: TestEmulator;
+    beforeAll(async () => {
+      emu = await startTestEmulator({
+        seed: {
+          senders: ['SHOP\u200b', '\u202eKNAB'],
+          messages: KINDS.map(([, text], i) => ({ to: `7701000000${i}`, text, from: i % 3 === 0 ? 'SHOP\u200b' : i % 3 === 1 ? '\u202eKNAB' : undefined, status: 'UNDELIV' })),
+        },
+      });
+      for (const [, text] of KINDS) await emu.call('Link/Create', { data: { fullLink: 'https://example.com/x', comment: text } });
+    });
+    afterAll(() => emu.close());
+    const env = () => ({ SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key });
+
+    /** The cell each column of `line` starts at: after the first run of 2+ spaces that follows text. */
+    const starts = (line: string) => [...line.matchAll(/ {2,}(?=\S)/g)].map((m) => cellWidth(line.slice(0, m.index + m[0].length)));
+
+    it.each([
+      ['message list', ['message', 'list', '--fields', 'id,from,text,status,segNum']],
+      ['link list', ['link', 'list', '--fields', 'id,comment,status,clickCnt']],
+    ])('%s: every row has its columns at the same cells, and nothing invisible is printed', async (_, args) => {
+      const r = await runCli([...args, '--no-color'], { env: env(), tty: true, columns: 80 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(INVISIBLE);
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(KINDS.length + 1);
+      expect(widest(r.stdout)).toBeLessThanOrEqual(80);
+      expect(new Set(lines.map((l) => starts(l).join(','))).size, r.stdout).toBe(1);
+      expect(r.stdout).toContain('\\u202e');
+      expect(r.stdout).toContain('\\ufeff');
+    });
+
+    it('a record shows each escaped; JSON, CSV and NDJSON keep the text exact', async () => {
+      for (const [i, [kind, text]] of KINDS.entries()) {
+        const record = await runCli(['message', 'get', String(i + 1), '-o', 'table', '--no-color'], { env: env() });
+        expect(record.code, record.stderr).toBe(0);
+        expect(record.stdout, kind).not.toMatch(INVISIBLE);
+        expect(record.stdout, kind).toContain(escapeControls(text).split('\n')[0]);
+      }
+      const json = await runCli(['message', 'list', '--all', '-o', 'json'], { env: env() });
+      // (JSON's indenting once put two spaces after a line separator inside a string.)
+      expect((JSON.parse(json.stdout) as Array<{ text: string }>).map((m) => m.text).sort()).toEqual(KINDS.map(([, t]) => t).sort());
+      const ndjson = await runCli(['link', 'list', '--all', '-o', 'ndjson'], { env: env() });
+      expect(ndjson.stdout).toContain(JSON.stringify(KINDS[3][1]).slice(1, -1));
+      const csv = await runCli(['message', 'list', '--fields', 'text', '-o', 'csv'], { env: env() });
+      expect(csv.stdout).toContain('buy\u200bnow');
+      expect(csv.stdout).toContain('see \u202egnp.exe\u202c ok');
+    });
+  });
+});
