@@ -8,7 +8,9 @@ import stringWidth from 'string-width';
 /**
  * Cells a string takes (colour codes not counted): CJK and emoji two each,
  * combining marks none. test/output/width.test.ts names where string-width 4
- * is wrong (zero-width spaces, emoji newer than Unicode 12).
+ * is wrong (zero-width spaces and every format character: one cell each,
+ * which is why text.ts escapes them before a table measures; emoji newer
+ * than Unicode 12).
  */
 export function cellWidth(text: string): number {
   return stringWidth(text);

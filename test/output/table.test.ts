@@ -281,8 +281,10 @@ describe('invisible characters (zero-width, BOM, format, bidi, C0/C1) in a table
     afterAll(() => emu.close());
     const env = () => ({ SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key });
 
-    /** The cell each column of `line` starts at: after the first run of 2+ spaces that follows text. */
-    const starts = (line: string) => [...line.matchAll(/ {2,}(?=\S)/g)].map((m) => cellWidth(line.slice(0, m.index + m[0].length)));
+    /** Cells as a terminal draws them: format characters take none (string-width 4 counts them one each). */
+    const drawn = (text: string) => cellWidth(text.replace(/\p{Cf}/gu, ''));
+    /** The cell each column of `line` starts at: after each run of 2+ spaces that follows text. */
+    const starts = (line: string) => [...line.matchAll(/ {2,}(?=\S)/g)].map((m) => drawn(line.slice(0, m.index + m[0].length)));
 
     it.each([
       ['message list', ['message', 'list', '--fields', 'id,from,text,status,segNum']],
