@@ -183,11 +183,14 @@ export const messageList = define<Page<Message>>()({
       doc: 'criteria[status]: message status',
       cli: {
         flag: '--status <status>',
-        help: `message status, in words or as the service's code: ${Object.entries(MESSAGE_STATUS_WORDS)
+        help: `message status, in words or as the service's code; several comma-separated (undelivered,rejected): ${Object.entries(MESSAGE_STATUS_WORDS)
           .filter(([word]) => word !== 'enqueued')
           .map(([word, code]) => `${word} (${code})`)
           .join(', ')}`,
         aliases: MESSAGE_STATUS_WORDS,
+        // The contract's criteria[status] is one status: several are one request each.
+        several: true,
+        once: 'for several statuses, give them comma-separated: --status undelivered,rejected',
       },
     },
     {

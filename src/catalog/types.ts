@@ -59,6 +59,12 @@ export interface CliParam {
   boolean?: string | number;
   /** What to do instead when this one-value flag is given twice (the usage error says it). */
   once?: string;
+  /**
+   * The flag takes several values, comma-separated, though the wire takes
+   * one: a list command sends one request per value and merges the items
+   * in the list's order (src/cli/paging.ts).
+   */
+  several?: boolean;
 }
 
 /** Shape of a result, for normalising what the service sends back. */

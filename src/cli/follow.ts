@@ -12,10 +12,10 @@ import { EXIT, UsageError } from '../exit-codes.js';
 import { tone } from '../output/color.js';
 import type { Row, View } from '../output/format.js';
 import { cellText, oneLine } from '../output/text.js';
-import { chunk, dryRun } from './common.js';
+import { chunk, dryRun, printDryRun } from './common.js';
 import { idLimit } from '../catalog/validate.js';
 import type { RunContext } from './context.js';
-import { inputFrom, type CliValues, type OperationCommand } from './operation.js';
+import { inputFrom, severalInputs, type CliValues, type OperationCommand } from './operation.js';
 import { parseDuration, sleep } from './wait.js';
 
 /** Every record carries `event`: `new` (a message first seen) or `status` (a printed message changed status). */
@@ -118,6 +118,14 @@ async function newMessages(client: SmsLinkClient, query: Record<string, unknown>
   return fresh.reverse();
 }
 
+/** New messages of every query, oldest first, each once (one may change status between two queries). */
+async function newOfEach(client: SmsLinkClient, queries: Record<string, unknown>[], seen: Seen): Promise<Row[]> {
+  if (queries.length === 1) return newMessages(client, queries[0], seen);
+  const byId = new Map<number, Row>();
+  for (const q of queries) for (const m of await newMessages(client, q, seen)) byId.set(Number(m.id), m);
+  return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id));
+}
+
 /** Status changes of the printed messages not yet final, asked 100 ids at a time (track() them once printed). */
 async function statusChanges(client: SmsLinkClient, seen: Seen): Promise<Row[]> {
   const changes: Row[] = [];
@@ -163,9 +171,16 @@ async function follow(ctx: RunContext, opts: CliValues): Promise<number> {
   }
   const first = pauseOf(opts);
   const query = { ...inputFrom(messageList, [], opts, [], ctx.now()), pageSize: 100, sort: NEWEST_FIRST };
-  if (ctx.globals.dryRun) return (await dryRun(ctx, messageList, query), EXIT.OK);
+  // Several statuses (--status undelivered,rejected): a query each, every poll.
+  const queries = severalInputs(messageList, query)?.inputs ?? [query];
+  if (ctx.globals.dryRun) {
+    if (queries.length === 1) return (await dryRun(ctx, messageList, query), EXIT.OK);
+    const client = await ctx.client();
+    return (await printDryRun(ctx, queries.map((q) => client.prepare(messageList, q))), EXIT.OK);
+  }
   const printer = await printerFor(ctx);
   const client = await ctx.client();
+  for (const q of queries) client.prepare(messageList, q);
   const signal = ctx.io.signal;
   try {
     // The account's newest message now marks the start (whatever the filters): only what comes after it is printed.
@@ -180,7 +195,7 @@ async function follow(ctx: RunContext, opts: CliValues): Promise<number> {
       let events: Row[];
       try {
         const changes = await statusChanges(client, seen);
-        const fresh = (await newMessages(client, query, seen)).map((m) => ({ event: 'new', ...m }));
+        const fresh = (await newOfEach(client, queries, seen)).map((m) => ({ event: 'new', ...m }));
         events = [...changes, ...fresh];
       } catch (err) {
         if (signal?.aborted || !outlasts(err)) throw err;

@@ -237,6 +237,12 @@ found, 5 when some were. More than 100 ids are split into several requests.`,
 for -to), "YYYY-MM-DD HH:MM[:SS]", now, or a time ago: 30m, 12h, 7d, 2w
 (m minutes, h hours, d days, w weeks), in your machine's local time.
 
+--status takes several statuses comma-separated (undelivered,rejected): the
+service takes one a request, so each is listed on its own and the lists are
+merged, newest first or in --sort order. --limit n and --all work across
+them; --page does not (exit 2). Without either, the first 25 (--page-size)
+are shown.
+
 --follow prints each message sent from then on, once, and each later change
 of its status, until Ctrl-C (exit 0). Filters choose which new messages are
 printed. It asks every 1s (--interval), less often while nothing changes (up
@@ -245,6 +251,7 @@ json is written as ndjson, one object per line, since the stream has no end.`,
       [
         'smslink message list --to 77011234567',
         'smslink message list --status UNDELIV --sent-from 2026-11-01 --with-number-info',
+        'smslink message list --status undelivered,rejected --sent-from 7d --all',
         'smslink message list --sent-from 1d --sent-to now',
         'smslink message list --campaign-ids 9001,9002 --sort startSendTs:desc --all -o ndjson',
         'smslink message list --follow',

@@ -209,12 +209,30 @@ export function fromCli(param: ParamSpec, raw: unknown, now: Date = new Date()):
   if (cli.boolean !== undefined) return raw === true ? cli.boolean : undefined;
   if (param.type === 'sort') return parseSort(raw as string[], param.sortFields);
   if (typeof raw !== 'string') return raw;
-  if (cli.aliases) {
-    const hit = Object.entries(cli.aliases).find(([word]) => word === raw.trim().toLowerCase());
-    if (hit) return hit[1];
+  if (cli.several && raw.includes(',')) {
+    // `undelivered,rejected`: each value read alone, once each; a list left with one value is that value.
+    const values = [...new Set(splitIds([raw]).map((v) => oneValue(param, v, now)))];
+    return values.length === 0 ? raw : values.length === 1 ? values[0] : values;
   }
+  return oneValue(param, raw, now);
+}
+
+/** One value as typed into the one the client checks: a word for its code (aliases), a time read. */
+function oneValue(param: ParamSpec, raw: string, now: Date): unknown {
+  const hit = Object.entries(param.cli?.aliases ?? {}).find(([word]) => word === raw.trim().toLowerCase());
+  if (hit) return hit[1];
   if (param.type === 'datetime') return parseTime(raw, now, timeRulesOf(param)) ?? raw;
   return raw;
+}
+
+/**
+ * The parameter of `input` given several values (a `several` flag:
+ * `--status undelivered,rejected`), and the input of each, one value each.
+ */
+export function severalInputs(op: OperationSpec, input: Record<string, unknown>): { param: ParamSpec; inputs: Record<string, unknown>[] } | undefined {
+  const param = op.params.find((p) => p.cli?.several && Array.isArray(input[p.key]));
+  if (!param) return undefined;
+  return { param, inputs: (input[param.key] as unknown[]).map((value) => ({ ...input, [param.key]: value })) };
 }
 
 /**

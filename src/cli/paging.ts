@@ -1,14 +1,16 @@
 // Listing with pages: one page by default, or --all / --limit to follow pages
 // until totalItemCount is reached, streaming items as each page arrives. A
 // page of a longer list says so on stderr, for people and scripts alike.
+// Several values of a flag the wire takes one of (`--status
+// undelivered,rejected`) are one list each, merged in the list's order.
 
 import type { Command } from 'commander';
 import { PAGE_SIZES } from '../catalog/shared.js';
 import type { OperationSpec, Page } from '../catalog/types.js';
 import type { RunContext } from './context.js';
-import { callOperation, dryRun } from './common.js';
+import { callOperation, dryRun, printDryRun } from './common.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { inputFrom, type CliValues, type OperationCommand } from './operation.js';
+import { inputFrom, severalInputs, type CliValues, type OperationCommand } from './operation.js';
 import { plural } from '../output/text.js';
 
 /** The command of a list operation: one page, or --all / --limit pages; `what` names the items (`links`). */
@@ -36,26 +38,49 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
   const following = opts.all === true || limit !== undefined;
   // Always sent: the contract gives no default page size, and the footer's page count needs the real one.
   input.pageSize ??= following ? 100 : PAGE_SIZES[0];
-  if (ctx.globals.dryRun) return (await dryRun(ctx, op, input), EXIT.OK);
+  const several = severalInputs(op, input);
+  const flag = several?.param.cli?.flag?.split(' ')[0];
+  if (several && input.currentPage !== undefined) {
+    throw new UsageError(`--page cannot be combined with several ${flag} values (one list each, merged): use --limit <n> for the first n, or --all`);
+  }
+  if (ctx.globals.dryRun) {
+    if (!several) return (await dryRun(ctx, op, input), EXIT.OK);
+    const client = await ctx.client();
+    return (await printDryRun(ctx, several.inputs.map((i) => client.prepare(op, { ...i, currentPage: 0 }))), EXIT.OK);
+  }
   ctx.page();
   const { RowWriter } = await import('../output/format.js');
   const view = await ctx.view(op);
   const writer = new RowWriter(ctx.stdout, view, { holdJson: true });
+  const pageSize = Number(input.pageSize);
   let page = Number(input.currentPage ?? 0);
   let seen = 0;
   let total = 0;
-  const pageSize = Number(input.pageSize);
-  for (;;) {
-    const result = (await callOperation(ctx, op, { ...input, currentPage: page })) as Page<Record<string, unknown>> | null;
-    const items = Array.isArray(result?.items) ? result.items : [];
-    total = Number(result?.totalItemCount ?? items.length);
-    const take = limit !== undefined ? items.slice(0, limit - seen) : items;
+  if (several) {
+    // Every value is checked before the first request: a typo in the last one sends nothing.
+    const client = await ctx.client();
+    for (const i of several.inputs) client.prepare(op, i);
+    // The first page of the merged list holds at most a page of each value's list.
+    const lists = [];
+    for (const i of several.inputs) lists.push(await firstItems(ctx, op, i, limit ?? (following ? Infinity : pageSize)));
+    total = lists.reduce((sum, l) => sum + l.total, 0);
+    const merged = lists.flatMap((l) => l.items).sort(listOrder(input.sort));
+    const take = merged.slice(0, limit ?? (following ? merged.length : pageSize));
     await writer.write(take);
-    seen += take.length;
-    if (!following) break;
-    const reached = page * pageSize + items.length >= total;
-    if (items.length === 0 || reached || (limit !== undefined && seen >= limit)) break;
-    page += 1;
+    seen = take.length;
+  } else {
+    for (;;) {
+      const result = (await callOperation(ctx, op, { ...input, currentPage: page })) as Page<Record<string, unknown>> | null;
+      const items = Array.isArray(result?.items) ? result.items : [];
+      total = Number(result?.totalItemCount ?? items.length);
+      const take = limit !== undefined ? items.slice(0, limit - seen) : items;
+      await writer.write(take);
+      seen += take.length;
+      if (!following) break;
+      const reached = page * pageSize + items.length >= total;
+      if (items.length === 0 || reached || (limit !== undefined && seen >= limit)) break;
+      page += 1;
+    }
   }
   await writer.end();
   const more = !following && seen < total;
@@ -70,8 +95,49 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
     if (seen === 0) ctx.note(`No ${what} found.`);
     else if (more && page * pageSize + seen < total) {
       const first = page * pageSize + 1;
-      ctx.tableNote(`Showing ${first}-${first + seen - 1} of ${total} ${what}. Next: --page ${page + 1}, or --all for every page.`);
+      const next = several ? `--limit ${Math.min(total, seen + pageSize)}` : `--page ${page + 1}`;
+      ctx.tableNote(`Showing ${first}-${first + seen - 1} of ${total} ${what}. Next: ${next}, or --all for every page.`);
     }
   }
   return EXIT.OK;
+}
+
+/** The first `max` items of a list (pages followed as needed) and its totalItemCount. */
+async function firstItems(ctx: RunContext, op: OperationSpec, input: Record<string, unknown>, max: number): Promise<{ items: Record<string, unknown>[]; total: number }> {
+  const pageSize = Number(input.pageSize);
+  const items: Record<string, unknown>[] = [];
+  for (let page = 0; ; page++) {
+    const result = (await callOperation(ctx, op, { ...input, currentPage: page })) as Page<Record<string, unknown>> | null;
+    const got = Array.isArray(result?.items) ? result.items : [];
+    const total = Number(result?.totalItemCount ?? got.length);
+    items.push(...got.slice(0, max - items.length));
+    if (got.length === 0 || items.length >= max || page * pageSize + got.length >= total) return { items, total };
+  }
+}
+
+/**
+ * The order the service gives a list, to merge several into one: by the
+ * --sort fields, ties by id in the direction of the last one; without
+ * --sort, newest (highest id) first. A missing value comes first going up,
+ * as SQL puts NULLs (the emulator's ORDER BY, src/emulator/service/list-query.ts).
+ */
+export function listOrder(sort: unknown): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
+  const fields = Object.entries((sort ?? {}) as Record<string, string>).map(([field, dir]) => [field, dir.toUpperCase() === 'DESC' ? -1 : 1] as const);
+  const keys = [...fields, ['id', fields.length ? fields[fields.length - 1][1] : -1] as const];
+  return (a, b) => {
+    for (const [field, sign] of keys) {
+      const c = compareValues(a[field], b[field]);
+      if (c !== 0) return sign * c;
+    }
+    return 0;
+  };
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const [x, y] = [String(a), String(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
 }

@@ -17,7 +17,6 @@ describe('a one-value flag given twice', () => {
   });
 
   it.each([
-    [['message', 'list', '--status', 'undelivered', '--status', 'rejected'], '--status', 'undelivered', 'rejected'],
     [['link', 'create', 'https://example.com', '--comment', 'a', '--comment', 'b'], '--comment', 'a', 'b'],
     [['link', 'list', '--query', 'old', '--query=new'], '--query', 'old', 'new'],
     [['link', 'list', '-o', 'json', '--output', 'csv'], '--output', 'json', 'csv'],
