@@ -69,17 +69,12 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
     await writer.write(take);
     seen = take.length;
   } else {
-    for (;;) {
-      const result = (await callOperation(ctx, op, { ...input, currentPage: page })) as Page<Record<string, unknown>> | null;
-      const items = Array.isArray(result?.items) ? result.items : [];
-      total = Number(result?.totalItemCount ?? items.length);
-      const take = limit !== undefined ? items.slice(0, limit - seen) : items;
+    for await (const got of pagesOf(ctx, op, input, page)) {
+      ({ page, total } = got);
+      const take = limit !== undefined ? got.items.slice(0, limit - seen) : got.items;
       await writer.write(take);
       seen += take.length;
-      if (!following) break;
-      const reached = page * pageSize + items.length >= total;
-      if (items.length === 0 || reached || (limit !== undefined && seen >= limit)) break;
-      page += 1;
+      if (!following || (limit !== undefined && seen >= limit)) break;
     }
   }
   await writer.end();
@@ -102,17 +97,28 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
   return EXIT.OK;
 }
 
-/** The first `max` items of a list (pages followed as needed) and its totalItemCount. */
-async function firstItems(ctx: RunContext, op: OperationSpec, input: Record<string, unknown>, max: number): Promise<{ items: Record<string, unknown>[]; total: number }> {
+/** The pages of a list from `first` on, until one is empty or totalItemCount is reached. */
+async function* pagesOf(ctx: RunContext, op: OperationSpec, input: Record<string, unknown>, first: number) {
   const pageSize = Number(input.pageSize);
-  const items: Record<string, unknown>[] = [];
-  for (let page = 0; ; page++) {
+  for (let page = first; ; page++) {
     const result = (await callOperation(ctx, op, { ...input, currentPage: page })) as Page<Record<string, unknown>> | null;
-    const got = Array.isArray(result?.items) ? result.items : [];
-    const total = Number(result?.totalItemCount ?? got.length);
-    items.push(...got.slice(0, max - items.length));
-    if (got.length === 0 || items.length >= max || page * pageSize + got.length >= total) return { items, total };
+    const items = Array.isArray(result?.items) ? result.items : [];
+    const total = Number(result?.totalItemCount ?? items.length);
+    yield { page, items, total };
+    if (items.length === 0 || page * pageSize + items.length >= total) return;
   }
+}
+
+/** The first `max` items of a list (pages followed as needed) and its totalItemCount. */
+async function firstItems(ctx: RunContext, op: OperationSpec, input: Record<string, unknown>, max: number) {
+  const items: Record<string, unknown>[] = [];
+  let total = 0;
+  for await (const got of pagesOf(ctx, op, input, 0)) {
+    total = got.total;
+    items.push(...got.items.slice(0, max - items.length));
+    if (items.length >= max) break;
+  }
+  return { items, total };
 }
 
 /**
