@@ -238,8 +238,8 @@ for -to), "YYYY-MM-DD HH:MM[:SS]", now, or a time ago: 30m, 12h, 7d, 2w
 (m minutes, h hours, d days, w weeks), in your machine's local time.
 
 --status takes several statuses comma-separated (undelivered,rejected): the
-service takes one a request, so each is listed on its own and the lists are
-merged, newest first or in --sort order. --limit n and --all work across
+service takes one status per request, so each is listed on its own and the
+lists are merged, newest first or in --sort order. --limit n and --all work across
 them; --page does not (exit 2). Without either, the first 25 (--page-size)
 are shown.
 

@@ -265,6 +265,17 @@ describe('invisible characters (zero-width, BOM, format, bidi, C0/C1) in a table
     expect(escapeControls(pictures)).toBe(pictures);
     // A ZWJ between an emoji and a letter joins nothing: shown.
     expect(escapeControls('🎉\u200da')).toBe('🎉\\u200da');
+    expect(escapeControls('lone \ud800 and \udc00')).toBe('lone \\ud800 and \\udc00');
+  });
+
+  it("misses no format character, line or paragraph separator of Node's Unicode (the quick look lists them by hand)", () => {
+    const missed: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      if (/[\p{Cf}\p{Zl}\p{Zp}\p{Cc}]/u.test(ch) && ch !== '\t' && ch !== '\n' && escapeControls(`a${ch}b`).includes(ch)) missed.push(cp.toString(16));
+    }
+    expect(missed).toEqual([]);
   });
 
   describe('through the emulator, at 80 columns', () => {
