@@ -95,24 +95,14 @@ describe('message list --status with several statuses', () => {
     expect(json(r.stdout)).toHaveLength(count('REJECTD'));
   });
 
-  it('--page with several statuses exits 2 and says to use --limit or --all; nothing is sent', async () => {
-    const r = await cli(['--status', 'undelivered,rejected', '--page', '1']);
+  it.each([
+    ['--page with several statuses says to use --limit or --all', ['--status', 'undelivered,rejected', '--page', '1'], '--page cannot be combined with several --status values (one list each, merged): use --limit <n> for the first n, or --all'],
+    ['a mistyped status anywhere in the list is named with a suggestion', ['--status', 'undelivered,delivred', '--all'], '--status: invalid value "delivred" (did you mean delivered?)'],
+    ['--status given twice names the comma form', ['--status', 'undelivered', '--status', 'rejected'], '--status was given twice ("undelivered" and "rejected"); for several statuses, give them comma-separated: --status undelivered,rejected'],
+  ])('%s: exit 2, and nothing is sent', async (_, args, message) => {
+    const r = await cli(args);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--page cannot be combined with several --status values (one list each, merged): use --limit <n> for the first n, or --all');
-    expect(listed).toEqual([]);
-  });
-
-  it('a mistyped status anywhere in the list names it with a suggestion, and nothing is sent', async () => {
-    const r = await cli(['--status', 'undelivered,delivred', '--all']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--status: invalid value "delivred" (did you mean delivered?)');
-    expect(listed).toEqual([]);
-  });
-
-  it('--status given twice exits 2 and names the comma form', async () => {
-    const r = await cli(['--status', 'undelivered', '--status', 'rejected']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--status was given twice ("undelivered" and "rejected"); for several statuses, give them comma-separated: --status undelivered,rejected');
+    expect(r.stderr).toContain(message);
     expect(listed).toEqual([]);
   });
 
