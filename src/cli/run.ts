@@ -10,6 +10,7 @@ import { version } from '../version.js';
 import { RunContext } from './context.js';
 import type { OutStream } from '../output/format.js';
 import { describeFailure, EXIT_CODES_HELP } from './exit.js';
+import { escapeControls } from '../output/text.js';
 import { EXIT } from '../exit-codes.js';
 import { OPERATION_NOUNS, registerOperations } from './registrar.js';
 import { registerConfig } from './config.js';
@@ -244,7 +245,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (io.signal?.aborted && io.signal.reason === 'stdout-closed') return failure.code === EXIT.INTERRUPTED ? EXIT.OK : failure.code;
     const target = ctx?.stderr ?? io.stderr;
     const paint = await painter(ctx?.colorFor(io.stderr) ?? false);
-    target.write(`${paint.red('error:')} ${failure.message.replace(/^error: /gm, `${paint.red('error:')} `)}\n`);
+    // A message can carry the service's words or an HTML title: escaped (\x1b, \u202e) so it cannot drive the terminal.
+    const message = escapeControls(failure.message);
+    target.write(`${paint.red('error:')} ${message.replace(/^error: /gm, `${paint.red('error:')} `)}\n`);
     code = failure.code;
   } finally {
     await ctx?.close();

@@ -38,6 +38,17 @@ describe('exit codes', () => {
     expect(bad.stderr).not.toContain('<');
   });
 
+  it("the service's words in an error cannot drive the terminal: escapes and bidi controls are shown escaped", async () => {
+    rec.server.respond(() => ({ body: { code: 15, data: null, message: 'boom\u001b[2J\u001b]0;pwned\u0007 \u202etxt.exe' } }));
+    const r = await cli(['link', 'get', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('boom\\x1b[2J\\x1b]0;pwned\\x07 \\u202etxt.exe');
+    for (const raw of ['\u001b', '\u0007', '\u202e']) expect(r.stderr).not.toContain(raw);
+    rec.server.respond(() => ({ status: 503, body: '<html><head><title>Down\u001b[31m</title></head></html>' }));
+    const page = await cli(['link', 'get', '1', '--retries', '0']);
+    expect(page.stderr).toContain('(Down\\x1b[31m)');
+  });
+
   it('a host that does not resolve -> 3, "could not resolve host", with where the base URL comes from', async () => {
     const r = await cli(['link', 'get', '1', '--retries', '0'], { SMSLINK_BASE_URL: 'https://api.smslink-test.invalid' });
     expect(r.code).toBe(3);
