@@ -3,15 +3,18 @@
 // window, hide a link (OSC 8), reorder the line (bidi controls) or hide in
 // it (a zero-width space), so those characters are shown escaped.
 
-/**
- * What a terminal must not be given raw: C0 and C1 controls (ESC included)
- * but tab and newline, DEL; every format character (Unicode Cf: zero-width
- * space and joiners, the byte order mark, soft hyphen, bidi embeddings,
- * overrides, isolates and marks, tags); line and paragraph separators; lone
- * surrogates. Most draw nothing, and string-width 4 counts each of them one
- * cell (test/output/width.test.ts), which pushed the columns after them out
- * of line. Kept whole (the first group): an emoji ZWJ sequence (👨‍👩‍👧) and
- * a flag's tag sequence, which draw as one picture and are counted so.
+/*
+ * What a terminal must not be given raw (UNSAFE, below): C0 and C1 controls
+ * (ESC included) but tab and newline, DEL; every format character (Unicode
+ * Cf: zero-width space and joiners, the byte order mark, soft hyphen, bidi
+ * embeddings, overrides, isolates and marks, tags); line and paragraph
+ * separators; lone surrogates. Most draw nothing, and string-width 4 counts
+ * each of them one cell (test/output/width.test.ts), which pushed the
+ * columns after them out of line. Kept whole (UNSAFE's first group, which
+ * escapeChar gets as `keep`): an emoji ZWJ sequence (👨‍👩‍👧) and the three
+ * flags written with tags (England, Scotland, Wales), which draw as one
+ * picture and are counted so. Any other run of tags is escaped: tags spell
+ * ASCII invisibly ("ASCII smuggling").
  */
 /**
  * A quick first look, by UTF-16 units, for what UNSAFE might escape: the
@@ -28,9 +31,9 @@ const ANY_ASTRAL = /[\ud804\ud80d\ud82f\ud834\udb40]/;
 const wellFormed = (s: string) => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 const UNSAFE =
   // eslint-disable-next-line no-control-regex
-  /(\p{Extended_Pictographic}\uFE0F?[\u{1F3FB}-\u{1F3FF}]?(?:\u200D\p{Extended_Pictographic}\uFE0F?[\u{1F3FB}-\u{1F3FF}]?)+|\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F})|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+  /(\p{Extended_Pictographic}\uFE0F?[\u{1F3FB}-\u{1F3FF}]?(?:\u200D\p{Extended_Pictographic}\uFE0F?[\u{1F3FB}-\u{1F3FF}]?)+|\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F})|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 
-/** `\x1b`, `\u200b`, `\u{e0041}`: the code point as JavaScript would write it. */
+/** `\x1b`, `\u200b`, `\u{e0041}`: the code point as JavaScript would write it; a sequence kept whole (`keep`) as it is. */
 function escapeChar(ch: string, keep?: string): string {
   if (keep !== undefined) return keep;
   const cp = ch.codePointAt(0)!;

@@ -266,6 +266,10 @@ describe('invisible characters (zero-width, BOM, format, bidi, C0/C1) in a table
     // A ZWJ between an emoji and a letter joins nothing: shown.
     expect(escapeControls('🎉\u200da')).toBe('🎉\\u200da');
     expect(escapeControls('lone \ud800 and \udc00')).toBe('lone \\ud800 and \\udc00');
+    // Tags after a black flag that spell no flag are hidden text ("ASCII smuggling"): escaped, every one.
+    const hidden = [...'wire money'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const smuggled = escapeControls(`Pay here 🏴${hidden}\u{e007f}`);
+    expect(smuggled).toBe('Pay here 🏴\\u{e0077}\\u{e0069}\\u{e0072}\\u{e0065}\\u{e0020}\\u{e006d}\\u{e006f}\\u{e006e}\\u{e0065}\\u{e0079}\\u{e007f}');
   });
 
   it("misses no format character, line or paragraph separator of Node's Unicode (the quick look lists them by hand)", () => {
