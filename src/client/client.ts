@@ -118,10 +118,11 @@ export class SmsLinkClient {
   /** Requests sent and not yet answered (a retry waiting for its turn included): close() waits for them. */
   readonly #inFlight = new Set<Promise<unknown>>();
   /**
-   * The attempts in flight, each with its own AbortController. One listener on
-   * the caller's signal aborts them all: a listener per attempt would put one
-   * on that signal per request in flight (Node warns past 10, and a bulk run
-   * at --concurrency 16 printed MaxListenersExceededWarning).
+   * The attempts in flight and the waits before a retry, each with its own
+   * AbortController. One listener on the caller's signal aborts them all: a
+   * listener per attempt or wait would put one on that signal per request
+   * (Node warns past 10, and a bulk run at --concurrency 16 printed
+   * MaxListenersExceededWarning).
    */
   readonly #attempts = new Set<AbortController>();
   #listening = false;
@@ -268,7 +269,11 @@ export class SmsLinkClient {
       }
       this.#policy.onRetry?.({ operation: req.operation, attempt: attempt + 1, delayMs: delay, reason: describeOutcome(outcome!) });
       const { setTimeout: sleep } = await import('node:timers/promises');
-      await sleep(delay, undefined, { signal }).catch(() => {});
+      const wait = new AbortController();
+      this.#attempts.add(wait);
+      if (signal?.aborted) wait.abort();
+      await sleep(delay, undefined, { signal: wait.signal }).catch(() => {});
+      this.#attempts.delete(wait);
       // A retry follows only an attempt that changed nothing (or a safe one): an interrupted wait leaves no outcome unknown.
       if (signal?.aborted) throw new TransportError(req.operation, 'aborted', `${req.operation}: interrupted`, { outcomeUnknown: false, attempts: attempt });
     }

@@ -35,6 +35,17 @@ describe('link create --from-file', () => {
     expect(stderr).toBe(`link create: 200 done of 200 rows (journal: ${input}.journal).\n`);
   });
 
+  it('…and none while 16 requests wait to retry a code 30 (rate limit) at once', async () => {
+    const urls = links(32);
+    for (const url of urls) bulk.svc.fault((key) => key === url, 'code30-once');
+    const input = file('links.csv', csvOf(urls));
+    const bin = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, 'link', 'create', '--from-file', input, '--concurrency', '16', '-o', 'ndjson'], { env: binEnv(bulk.env) });
+    expect(ndjson(stdout).filter((r) => r.state === 'done')).toHaveLength(32);
+    expect(bulk.server.requests).toHaveLength(64);
+    expect(stderr).toBe(`link create: 32 done of 32 rows (journal: ${input}.journal).\n`);
+  }, 60_000);
+
   it('reads NDJSON (by extension) and stdin (with --format)', async () => {
     const input = file('links.ndjson', '{"fullLink":"https://example.com/a","status":"inactive"}\n\n{"fullLink":"www.example.com/b","expirationDate":"2027-01-01"}\n');
     expect((await runCli(['link', 'create', '--from-file', input], { env: bulk.env })).code).toBe(0);
