@@ -3,6 +3,7 @@
 
 import { AUTH_CODES, describeCode } from '../catalog/codes.js';
 import type { Issue } from '../catalog/validate.js';
+import { escapeControls } from '../output/text.js';
 import { redact } from '../secrets.js';
 import { isCertificateError, type Outcome } from './retry.js';
 
@@ -54,7 +55,8 @@ export class ApiError extends SmsLinkError {
           .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
           .join('; ')})`
       : '';
-    super(`${operation} failed with code ${code} (${meaning})${detail}${fieldText}`);
+    // The service's words (and a gateway's) are shown to people and written to logs: escapes and bidi controls escaped, so they cannot drive a terminal.
+    super(escapeControls(`${operation} failed with code ${code} (${meaning})${detail}${fieldText}`));
     this.meaning = meaning;
   }
   get isNotFound(): boolean {
@@ -82,7 +84,7 @@ export class TransportError extends SmsLinkError {
       attempts?: number;
     } = {},
   ) {
-    super(message);
+    super(escapeControls(message));
   }
   get status(): number | undefined {
     return this.details.status;

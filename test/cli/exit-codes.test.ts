@@ -1,8 +1,10 @@
 // One exit code per kind of failure, as README and --help document them.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRecordingServer } from '../helpers/recording-server.js';
+import { tempDir } from '../helpers/run-cli.js';
 
 const rec = useRecordingServer('ExitKey0123456789abcdefABCDEF0123456789ab');
 const cli = (args: string[], extra: Record<string, string> = {}) => rec.cli(args, { env: extra });
@@ -47,6 +49,15 @@ describe('exit codes', () => {
     rec.server.respond(() => ({ status: 503, body: '<html><head><title>Down\u001b[31m</title></head></html>' }));
     const page = await cli(['link', 'get', '1', '--retries', '0']);
     expect(page.stderr).toContain('(Down\\x1b[31m)');
+    // Wherever the words go: `api`'s error note, and a bulk run's per-row notes with -q.
+    rec.server.respond(() => ({ body: { code: 15, data: null, message: 'no\u001b[2Jpe' } }));
+    const api = await cli(['api', 'Link/Get', 'id=1']);
+    expect(api.stderr).toContain('no\\x1b[2Jpe');
+    const input = join(tempDir(), 'links.csv');
+    writeFileSync(input, 'fullLink\nhttps://example.com/a\n');
+    const bulk = await cli(['link', 'create', '--from-file', input, '-q']);
+    expect(bulk.stderr).toContain('no\\x1b[2Jpe');
+    for (const out of [api.stderr, bulk.stderr]) expect(out).not.toContain('\u001b');
   });
 
   it('a host that does not resolve -> 3, "could not resolve host", with where the base URL comes from', async () => {
