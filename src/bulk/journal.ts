@@ -120,11 +120,8 @@ export class Journal {
   static async open(path: string, identity: JournalIdentity, opts: { inputPath?: string; scrub?: (text: string) => string } = {}): Promise<Journal> {
     if (opts.inputPath && resolve(opts.inputPath) === resolve(path)) throw new UsageError('--journal must not be the input file itself');
     let size = 0;
-    let born = 0;
     try {
-      const stat = statSync(path);
-      size = stat.size;
-      born = stat.birthtimeMs;
+      size = statSync(path).size;
     } catch {
       // a new journal
     }
@@ -156,8 +153,9 @@ export class Journal {
       } else {
         if (cut) {
           journal.damage = `its first line, the header, is cut short after ${size} ${size === 1 ? 'byte' : 'bytes'}`;
-          // Without a tally, its rows were sent at some time since the file was made: since its birth where the file system records one, else since ever.
-          if (!tally) journal.#created = born > 0 ? born : 0;
+          // Without a tally, nothing says when its rows were sent: since ever. (Not the file's birth time: a journal copied,
+          // restored or moved is born after its rows were sent, and a lookup from then would miss them and send them again.)
+          if (!tally) journal.#created = 0;
           ftruncateSync(fd, 0);
         } else if (tally) journal.damage = `it is empty, where it last held ${tally.lines} ${tally.lines === 1 ? 'line' : 'lines'} of rows`;
         journal.#append({ smslinkJournal: VERSION, ...identity, created: new Date(journal.#created).toISOString() } satisfies HeaderLine);

@@ -46,6 +46,8 @@ const PAGE = 100;
 const MAX_PAGES = 500;
 
 const wall = (ms: number) => formatDateTime(new Date(ms), true);
+/** The earliest time to look from, BEFORE_MS ahead of `ms`; none for a row that may have been sent at any time (at 0: a damaged journal that cannot say when it began). */
+const lookFrom = (ms: number) => (ms > 0 ? wall(ms - BEFORE_MS) : undefined);
 
 /**
  * Every item of a list, page by page. More than MAX_PAGES pages is an
@@ -127,7 +129,7 @@ function messages(client: SmsLinkClient): Reconciler {
                 client.listMessages({
                   to: digits(recipient),
                   ...(shortened ? {} : { text }),
-                  campaignCreateTsFrom: wall(Math.min(...ats) - BEFORE_MS),
+                  ...(lookFrom(Math.min(...ats)) ? { campaignCreateTsFrom: lookFrom(Math.min(...ats)) } : {}),
                   campaignCreateTsTo: wall(Math.max(...untils) + AFTER_MS),
                   pageSize: PAGE,
                   currentPage: page,
@@ -167,13 +169,13 @@ function links(client: SmsLinkClient): Reconciler {
       if (rows.length === 0) return out;
       // One sweep of the links made since the earliest day any of these rows could have been made on;
       // narrowed by their comment when they all share one.
-      const day = wall(Math.min(...rows.map((r) => r.at)) - BEFORE_MS).slice(0, 10);
+      const day = lookFrom(Math.min(...rows.map((r) => r.at)))?.slice(0, 10);
       const comments = new Set(rows.map((r) => r.input.comment));
       const [comment] = comments;
       const query = comments.size === 1 && typeof comment === 'string' && comment !== '' ? comment : undefined;
       try {
-        const found: Link[] = await listAll(`links made since ${day}`, (page) =>
-          slot(() => client.listLinks({ createTsFrom: day, ...(query ? { query } : {}), sort: { createTs: 'ASC' }, pageSize: PAGE, currentPage: page })),
+        const found: Link[] = await listAll(day ? `links made since ${day}` : 'links', (page) =>
+          slot(() => client.listLinks({ ...(day ? { createTsFrom: day } : {}), ...(query ? { query } : {}), sort: { createTs: 'ASC' }, pageSize: PAGE, currentPage: page })),
         );
         assign(
           rows,

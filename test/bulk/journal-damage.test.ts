@@ -152,6 +152,19 @@ describe('a damaged journal never sends a row twice', () => {
     expect([...(await counts(cli, 'link', 'fullLink')).values()]).toEqual([1, 1, 1, 1, 1, 1]);
   });
 
+  it('without its tally nothing says when its rows were sent: the lookup has no lower bound, for messages too', async () => {
+    const cli = await emulator();
+    const input = join(tempDir(), 'sms.csv');
+    writeFileSync(input, `recipient,text\n${Array.from({ length: 5 }, (_, i) => `7701000000${i},Hi ${i}`).join('\n')}\n`);
+    await cli(['message', 'send', '--from-file', input]);
+    cutHeaderOf(`${input}.journal`, (header) => header - 30);
+    rmSync(`${input}.journal.tally`);
+    const rerun = await cli(['message', 'send', '--from-file', input]);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).toMatch(/a lookup found 5 in the service/);
+    expect([...(await counts(cli, 'message', 'to')).values()]).toEqual([1, 1, 1, 1, 1]);
+  });
+
   it.each([
     ['a CSV with a line end', 'fullLink,comment\nhttps://example.com/a,mine\n'],
     ['a CSV cut in its first line', 'fullLink,comm'],
