@@ -53,9 +53,10 @@ export async function printDryRun(ctx: RunContext, requests: PreparedRequest[], 
 }
 
 /** Validates and prints the request of one operation instead of sending it. */
-export async function dryRun(ctx: RunContext, op: OperationSpec, input: object, extra: Record<string, unknown> = {}): Promise<void> {
+/** --dry-run of one request, or of several of one operation (a list of several statuses: one each). */
+export async function dryRun(ctx: RunContext, op: OperationSpec, input: object | object[], extra: Record<string, unknown> = {}): Promise<void> {
   const client: SmsLinkClient = await ctx.client();
-  await printDryRun(ctx, [client.prepare(op, input)], extra);
+  await printDryRun(ctx, (Array.isArray(input) ? input : [input]).map((i) => client.prepare(op, i)), extra);
 }
 
 export async function readStdin(ctx: RunContext): Promise<string> {

@@ -12,7 +12,7 @@ import { EXIT, UsageError } from '../exit-codes.js';
 import { tone } from '../output/color.js';
 import type { Row, View } from '../output/format.js';
 import { cellText, oneLine } from '../output/text.js';
-import { chunk, dryRun, printDryRun } from './common.js';
+import { chunk, dryRun } from './common.js';
 import { idLimit } from '../catalog/validate.js';
 import type { RunContext } from './context.js';
 import { inputFrom, severalInputs, type CliValues, type OperationCommand } from './operation.js';
@@ -173,13 +173,10 @@ async function follow(ctx: RunContext, opts: CliValues): Promise<number> {
   const query = { ...inputFrom(messageList, [], opts, [], ctx.now()), pageSize: 100, sort: NEWEST_FIRST };
   // Several statuses (--status undelivered,rejected): a query each, every poll.
   const queries = severalInputs(messageList, query)?.inputs ?? [query];
-  if (ctx.globals.dryRun) {
-    if (queries.length === 1) return (await dryRun(ctx, messageList, query), EXIT.OK);
-    const client = await ctx.client();
-    return (await printDryRun(ctx, queries.map((q) => client.prepare(messageList, q))), EXIT.OK);
-  }
+  if (ctx.globals.dryRun) return (await dryRun(ctx, messageList, queries), EXIT.OK);
   const printer = await printerFor(ctx);
   const client = await ctx.client();
+  // Each query checked before anything is sent: a bad value fails here, not after the first poll.
   for (const q of queries) client.prepare(messageList, q);
   const signal = ctx.io.signal;
   try {

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { PAGE_SIZES } from '../catalog/shared.js';
 import type { OperationSpec, Page } from '../catalog/types.js';
 import type { RunContext } from './context.js';
-import { callOperation, dryRun, printDryRun } from './common.js';
+import { callOperation, dryRun } from './common.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { inputFrom, severalInputs, type CliValues, type OperationCommand } from './operation.js';
 import { plural } from '../output/text.js';
@@ -43,11 +43,7 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
   if (several && input.currentPage !== undefined) {
     throw new UsageError(`--page cannot be combined with several ${flag} values (one list each, merged): use --limit <n> for the first n, or --all`);
   }
-  if (ctx.globals.dryRun) {
-    if (!several) return (await dryRun(ctx, op, input), EXIT.OK);
-    const client = await ctx.client();
-    return (await printDryRun(ctx, several.inputs.map((i) => client.prepare(op, { ...i, currentPage: 0 }))), EXIT.OK);
-  }
+  if (ctx.globals.dryRun) return (await dryRun(ctx, op, several ? several.inputs.map((i) => ({ ...i, currentPage: 0 })) : input), EXIT.OK);
   ctx.page();
   const { RowWriter } = await import('../output/format.js');
   const view = await ctx.view(op);

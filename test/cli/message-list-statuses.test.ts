@@ -135,8 +135,8 @@ describe('message list --follow --status with several statuses', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
     };
+    const ac = new AbortController();
     try {
-      const ac = new AbortController();
       const running = runCli(['message', 'list', '--follow', '--interval', '500ms', '--status', 'undelivered,rejected', '-o', 'ndjson'], {
         signal: ac.signal,
         env: { SMSLINK_BASE_URL: live.url, SMSLINK_API_KEY: live.key },
@@ -159,6 +159,7 @@ describe('message list --follow --status with several statuses', () => {
         ['new', rejected, 'REJECTD'],
       ]);
     } finally {
+      ac.abort(); // a failure above must not leave the follow polling a closed emulator
       await live.close();
     }
   }, 60_000);
