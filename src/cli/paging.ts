@@ -2,7 +2,8 @@
 // until totalItemCount is reached, streaming items as each page arrives. A
 // page of a longer list says so on stderr, for people and scripts alike.
 // Several values of a flag the wire takes one of (`--status
-// undelivered,rejected`) are one list each, merged in the list's order.
+// undelivered,rejected`) are one list each, merged in the list's order as
+// their pages arrive.
 
 import type { Command } from 'commander';
 import { PAGE_SIZES } from '../catalog/shared.js';
@@ -56,14 +57,20 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
     // Every value is checked before the first request: a typo in the last one sends nothing.
     const client = await ctx.client();
     for (const i of several.inputs) client.prepare(op, i);
-    // The first page of the merged list holds at most a page of each value's list.
-    const lists = [];
-    for (const i of several.inputs) lists.push(await firstItems(ctx, op, i, limit ?? (following ? Infinity : pageSize)));
-    total = lists.reduce((sum, l) => sum + l.total, 0);
-    const merged = lists.flatMap((l) => l.items).sort(listOrder(input.sort));
-    const take = merged.slice(0, limit ?? (following ? merged.length : pageSize));
-    await writer.write(take);
-    seen = take.length;
+    const merged = await mergedLists(ctx, op, several.inputs, listOrder(input.sort));
+    total = merged.total;
+    const max = limit ?? (following ? Infinity : pageSize);
+    let batch: Record<string, unknown>[] = [];
+    for await (const item of merged.items) {
+      batch.push(item);
+      seen += 1;
+      if (batch.length === pageSize) {
+        await writer.write(batch);
+        batch = [];
+      }
+      if (seen >= max) break; // before the merge reads on: no page past the last item shown
+    }
+    await writer.write(batch);
   } else {
     for await (const got of pagesOf(ctx, op, input, page)) {
       ({ page, total } = got);
@@ -105,16 +112,38 @@ async function* pagesOf(ctx: RunContext, op: OperationSpec, input: Record<string
   }
 }
 
-/** The first `max` items of a list (pages followed as needed) and its totalItemCount. */
-async function firstItems(ctx: RunContext, op: OperationSpec, input: Record<string, unknown>, max: number) {
-  const items: Record<string, unknown>[] = [];
-  let total = 0;
-  for await (const got of pagesOf(ctx, op, input, 0)) {
-    total = got.total;
-    items.push(...got.items.slice(0, max - items.length));
-    if (items.length >= max) break;
+/**
+ * Several lists merged in `order` (each already in it, as the service sorts
+ * it), read a page of each at a time as the merge reaches it: a long --all
+ * streams, and --limit n reads no further into any list than n items. The
+ * total is the sum of their totalItemCounts.
+ */
+async function mergedLists(ctx: RunContext, op: OperationSpec, inputs: Record<string, unknown>[], order: (a: Record<string, unknown>, b: Record<string, unknown>) => number) {
+  const lists = inputs.map((input) => ({ pages: pagesOf(ctx, op, input, 0), items: [] as Record<string, unknown>[], at: 0, done: false, total: 0 }));
+  /** Reads the list's next page once the one it holds is used up. */
+  const fill = async (list: (typeof lists)[number]) => {
+    while (list.at >= list.items.length && !list.done) {
+      const next = await list.pages.next();
+      if (next.done) {
+        list.done = true;
+      } else {
+        ({ items: list.items, total: list.total } = next.value);
+        list.at = 0;
+      }
+    }
+  };
+  // One after another, as the requests of a single list go.
+  for (const list of lists) await fill(list);
+  async function* items() {
+    for (;;) {
+      let first: (typeof lists)[number] | undefined;
+      for (const list of lists) if (list.at < list.items.length && (!first || order(list.items[list.at], first.items[first.at]) < 0)) first = list;
+      if (!first) return;
+      yield first.items[first.at++];
+      await fill(first);
+    }
   }
-  return { items, total };
+  return { total: lists.reduce((sum, l) => sum + l.total, 0), items: items() };
 }
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedMessageData } from '../../src/emulator/control/seed.js';
 import type { ServiceExchange } from '../../src/emulator/server.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { runCli, type RunOptions } from '../helpers/run-cli.js';
+import { runCli, startCli, type RunningCli, type RunOptions } from '../helpers/run-cli.js';
 
 /** 30 undelivered, 5 rejected, 6 delivered, sent at times out of id order. */
 const SEED: SeedMessageData[] = Array.from({ length: 41 }, (_, i) => ({
@@ -19,6 +19,9 @@ const count = (status: string) => SEED.filter((m) => m.status === status).length
 let emu: TestEmulator;
 /** Message/List requests answered, each as the statuses of its items (one, when it asked for one). */
 let listed: string[] = [];
+/** A run started with startCli, and how much of its stdout was written when each Message/List was answered. */
+let running: RunningCli | undefined;
+let shownAtList: number[] = [];
 beforeAll(async () => {
   emu = await startTestEmulator({
     seed: { messages: SEED },
@@ -27,6 +30,7 @@ beforeAll(async () => {
         if (!/message\/list/i.test(path)) return false;
         const items = (JSON.parse(answer.body) as { data: { items: Item[] } }).data.items;
         listed.push([...new Set(items.map((m) => m.status))].join(','));
+        shownAtList.push(running?.stdout.text.length ?? 0);
         return false;
       },
     },
@@ -50,6 +54,22 @@ async function expected(statuses: string[], sort: string[] = []): Promise<number
 }
 
 describe('message list --status with several statuses', () => {
+  it('--all streams: the merged rows start before the last page of a list is read', async () => {
+    listed = [];
+    shownAtList = [];
+    running = startCli(['message', 'list', '--status', 'undelivered,rejected', '--all', '--page-size', '25', '-o', 'ndjson'], {
+      env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key },
+    });
+    const r = await running.done;
+    running = undefined;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(count('UNDELIV') + count('REJECTD'));
+    // A page of each (25 undelivered, 5 rejected), then the second page of undelivered: asked for after 25 rows were out.
+    expect(listed).toEqual(['UNDELIV', 'REJECTD', 'UNDELIV']);
+    expect(shownAtList.slice(0, 2)).toEqual([0, 0]);
+    expect(shownAtList[2]).toBeGreaterThan(0);
+  });
+
   it('--all: one request per status, merged newest first, in json', async () => {
     expect(count('UNDELIV')).toBeGreaterThan(25);
     const r = await cli(['--status', 'undelivered,REJECTD', '--all', '-o', 'json']);
