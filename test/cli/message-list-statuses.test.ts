@@ -7,13 +7,25 @@ import type { ServiceExchange } from '../../src/emulator/server.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runCli, startCli, type RunningCli, type RunOptions } from '../helpers/run-cli.js';
 
-/** 30 undelivered, 5 rejected, 6 delivered, sent at times out of id order. */
-const SEED: SeedMessageData[] = Array.from({ length: 41 }, (_, i) => ({
-  to: `7701${String(i).padStart(7, '0')}`,
-  text: `message ${i + 1}`,
-  status: i % 8 === 3 ? 'REJECTD' : i % 7 === 5 ? 'DELIVRD' : 'UNDELIV',
-  ago: ((i * 37) % 41) * 600,
-}));
+/**
+ * 32 undelivered, 7 rejected, 6 delivered, sent at times out of id order;
+ * two pairs (an undelivered and a rejected each) sent at the same second,
+ * the oldest of all and among the newest, so that a merge by send time
+ * meets a tie across lists.
+ */
+const SEED: SeedMessageData[] = [
+  ...Array.from({ length: 41 }, (_, i) => ({
+    to: `7701${String(i).padStart(7, '0')}`,
+    text: `message ${i + 1}`,
+    status: i % 8 === 3 ? 'REJECTD' : i % 7 === 5 ? 'DELIVRD' : 'UNDELIV',
+    ago: ((i * 37) % 41) * 600,
+  })),
+  ...[30_000, 300].flatMap((ago, p) => [
+    { to: `77020000${p}01`, text: `tie ${p} a`, status: 'UNDELIV', ago },
+    // `ago` is when the status was reached: a rejection comes a second sooner after sending than a failed delivery.
+    { to: `77020000${p}02`, text: `tie ${p} b`, status: 'REJECTD', ago: ago + 1 },
+  ]),
+];
 const count = (status: string) => SEED.filter((m) => m.status === status).length;
 
 let emu: TestEmulator;
@@ -86,6 +98,7 @@ describe('message list --status with several statuses', () => {
     const r = await cli(['--status', 'rejected, undelivered', '--sort', 'startSendTs:asc', '--limit', '7', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const items = json(r.stdout);
+    expect(items[0].startSendTs).toBe(items[1].startSendTs); // the tie across the two lists
     expect(items.map((m) => m.id)).toEqual((await expected(['UNDELIV', 'REJECTD'], ['--sort', 'startSendTs:asc'])).slice(0, 7));
     expect(items.some((m) => m.status === 'REJECTD')).toBe(true);
     const desc = await cli(['--status', 'undeliv,rejectd', '--sort', 'startSendTs:desc', '--limit', '30', '-q']);
