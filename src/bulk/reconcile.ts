@@ -123,13 +123,14 @@ function messages(client: SmsLinkClient): Reconciler {
           const ats = group.map((r) => r.at);
           // A damaged journal's rows were sent at some time in a span: the window covers all of it.
           const untils = group.map((r) => r.until ?? r.at);
+          const from = lookFrom(Math.min(...ats));
           try {
             const found: Message[] = await listAll(`messages to ${digits(recipient)} in the lookup's window`, (page) =>
               slot(() =>
                 client.listMessages({
                   to: digits(recipient),
                   ...(shortened ? {} : { text }),
-                  ...(lookFrom(Math.min(...ats)) ? { campaignCreateTsFrom: lookFrom(Math.min(...ats)) } : {}),
+                  ...(from ? { campaignCreateTsFrom: from } : {}),
                   campaignCreateTsTo: wall(Math.max(...untils) + AFTER_MS),
                   pageSize: PAGE,
                   currentPage: page,

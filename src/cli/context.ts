@@ -189,9 +189,8 @@ export class RunContext {
 
   /** -q with a flag that chooses another output: refused before the command does anything (run() calls this first). */
   refuseQuietConflicts(): void {
-    if (this.globals.quiet && (this.fields() || this.globals.output !== undefined || this.globals.json)) {
-      throw new UsageError(`-q prints only the main value of each result; it cannot be combined with ${this.fields() ? '--fields' : this.globals.json ? '--json' : '--output'}`);
-    }
+    const other = this.fields() ? '--fields' : this.globals.json ? '--json' : this.globals.output !== undefined ? '--output' : undefined;
+    if (this.globals.quiet && other) throw new UsageError(`-q prints only the main value of each result; it cannot be combined with ${other}`);
   }
 
   /**

@@ -11,6 +11,7 @@ import type { OperationSpec, Page } from '../catalog/types.js';
 import type { RunContext } from './context.js';
 import { callOperation, dryRun } from './common.js';
 import { EXIT, UsageError } from '../exit-codes.js';
+import { flagOf } from './exit.js';
 import { inputFrom, severalInputs, type CliValues, type OperationCommand } from './operation.js';
 import { plural } from '../output/text.js';
 
@@ -40,9 +41,8 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
   // Always sent: the contract gives no default page size, and the footer's page count needs the real one.
   input.pageSize ??= following ? 100 : PAGE_SIZES[0];
   const several = severalInputs(op, input);
-  const flag = several?.param.cli?.flag?.split(' ')[0];
   if (several && input.currentPage !== undefined) {
-    throw new UsageError(`--page cannot be combined with several ${flag} values (one list each, merged): use --limit <n> for the first n, or --all`);
+    throw new UsageError(`--page cannot be combined with several ${flagOf(`${op.module}/${op.operation}`, several.param.key)} values (one list each, merged): use --limit <n> for the first n, or --all`);
   }
   if (ctx.globals.dryRun) return (await dryRun(ctx, op, several ? several.inputs.map((i) => ({ ...i, currentPage: 0 })) : input), EXIT.OK);
   ctx.page();

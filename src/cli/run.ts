@@ -245,7 +245,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (io.signal?.aborted && io.signal.reason === 'stdout-closed') return failure.code === EXIT.INTERRUPTED ? EXIT.OK : failure.code;
     const target = ctx?.stderr ?? io.stderr;
     const paint = await painter(ctx?.colorFor(io.stderr) ?? false);
-    // A message can carry the service's words or an HTML title: escaped (\x1b, \u202e) so it cannot drive the terminal.
+    // The service's words are escaped where its errors are made (client/errors.ts); this also covers what a
+    // message quotes from the user's input or files (a CSV row, a flag's value): escaped (\x1b, \u202e), never run.
     const message = escapeControls(failure.message);
     target.write(`${paint.red('error:')} ${message.replace(/^error: /gm, `${paint.red('error:')} `)}\n`);
     code = failure.code;

@@ -3,7 +3,7 @@
 // friends), the control API and the inspector's buttons all come here.
 
 import { ALL_TOPICS, type Activity } from '../inspector/activity.js';
-import { KeyRing, keyDigest } from '../service/api-keys.js';
+import { KeyRing } from '../service/api-keys.js';
 import type { ShiftedClock } from './clock.js';
 import { DEFAULT_FAULTS, faultInjector, FAULT_KINDS, parseFaults, type FaultInjector, type FaultKind } from './faults.js';
 import { pendingSeconds } from '../inspector/inspect.js';
@@ -71,7 +71,8 @@ export class Bench {
     const db = parts.settings.db;
     const now = clock.now();
     parts.keys = new KeyRing(keys, (digest) => db.account(digest, now));
-    this.#accounts = keys.map((k) => db.account(keyDigest(k).toString('hex'), now));
+    // The ring made each key's account: asked again by key, not hashed and looked up twice.
+    this.#accounts = keys.map((k) => parts.keys.account(k)!);
     if (!withSeed) return { links: 0, campaigns: 0, messages: 0 };
     return applySeed(parts.settings, this.#b.seed, (key) => this.#accounts[key === null ? 0 : keys.indexOf(key)], now);
   }
