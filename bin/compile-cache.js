@@ -47,7 +47,11 @@ exports.enableCompileCache = function enableCompileCache(env, bundleDir, argv) {
     if (key && (!cachedData || script.cachedDataRejected)) unsaved.push({ script, entry, key });
     return script.runInThisContext().call(this.exports, this.exports, Module.createRequire(filename), this, filename, path.dirname(filename));
   };
-  process.on('exit', () => {
+  process.on('exit', (code) => {
+    // An entry is written once, with the code that ran: a run that failed (a usage error, before its
+    // command ran) would leave one without it, and every later run would compile that code again
+    // (`link get` 1.6 ms slower after a first `link get` without its argument).
+    if (code !== 0) return;
     try {
       if (unsaved.length) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       // Written whole, then renamed: a run starting meanwhile reads the old entry or none.

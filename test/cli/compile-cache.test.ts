@@ -13,6 +13,8 @@ import { startRecordingServer, type RecordingServer } from '../helpers/recording
 import { binEnv, tempDir } from '../helpers/run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** From Node 22.1 the bin uses Node's own cache (module.enableCompileCache); on Node 20, its own. */
+const NODES_OWN_CACHE = Number(process.versions.node.split('.')[0]) >= 22;
 
 function smslink(bin: string, args: string[], env: Record<string, string>) {
   const r = spawnSync(process.execPath, [bin, ...args], {
@@ -52,6 +54,17 @@ describe('compile cache', () => {
     for (const file of entries) expect(statSync(file).mode & 0o077).toBe(0); // private to the user
     const second = smslink(join(ROOT, 'bin/smslink.js'), ['link', '--help'], { SMSLINK_CACHE_DIR: cache });
     expect(second).toEqual(first);
+  });
+
+  it('a run that fails writes nothing: the first run that succeeds writes what its command runs', () => {
+    const cache = tempDir();
+    const failed = smslink(join(ROOT, 'bin/smslink.js'), ['link', 'get'], { SMSLINK_CACHE_DIR: cache });
+    expect(failed.status).toBe(2);
+    expect(failed.stderr).toContain("missing required argument 'ref'");
+    // Node 22's own cache holds the code as compiled, before it runs: what ran makes no difference to it.
+    if (!NODES_OWN_CACHE) expect(filesIn(cache)).toEqual([]);
+    expect(smslink(join(ROOT, 'bin/smslink.js'), ['link', 'get', '--help'], { SMSLINK_CACHE_DIR: cache }).status).toBe(0);
+    expect(filesIn(cache).length).toBeGreaterThan(0);
   });
 
   it('a damaged cache is compiled over, not run', () => {
