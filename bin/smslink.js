@@ -71,8 +71,9 @@ async function main() {
   };
   const code = await run(argv, {
     stdout,
-    stderr: process.stderr,
-    // Most commands never read stdin: it is set up when read.
+    // Set up when first used: most commands never read stdin, and many write nothing on stderr, whose
+    // stream costs 1.5 ms when it is a pipe, as in CI (`--help`: 36.9 against 38.2 ms with it made at once).
+    get stderr() { return process.stderr; },
     get stdin() { return process.stdin; },
     env: process.env,
     signal: interrupt.signal,

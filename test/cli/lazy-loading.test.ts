@@ -83,6 +83,23 @@ describe('modules loaded by the bin', () => {
     }
   });
 
+  it('--help with stderr a pipe (as in CI) writes nothing there and sets up no stream for it: no node:net', async () => {
+    // Node's own modules as the process ends, without the trace's hooks (their worker writes to stderr).
+    const dir = tempDir();
+    const preload = join(dir, 'builtins.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'loaded.txt'))}, process.moduleLoadList.join('\\n')));`);
+    const builtinsOf = async (args: string[]) => {
+      const child = spawn(process.execPath, ['--require', preload, BIN, ...args], { env: binEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const [status] = (await once(child, 'close')) as [number | null];
+      return { status, stderr, net: readFileSync(join(dir, 'loaded.txt'), 'utf8').split('\n').includes('NativeModule net') };
+    };
+    expect(await builtinsOf(['--help'])).toEqual({ status: 0, stderr: '', net: false });
+    // The same probe sees it where stderr is written: a usage error.
+    expect(await builtinsOf(['link', 'get'])).toMatchObject({ status: 2, net: true });
+  });
+
   it('loads qs when a request is built, and not for a command that sends nothing', async () => {
     const env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'TraceKey0123456789' };
     const sent = await loadedBy(['link', 'get', '417863'], env);
