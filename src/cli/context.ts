@@ -14,7 +14,7 @@ import { UsageError } from '../exit-codes.js';
 import { redact, registerSecret } from '../secrets.js';
 import { pagerCommand, runPager, screenRows } from './pager.js';
 import { PageBuffer, ScrubbedStream } from './streams.js';
-import { reflow } from '../output/text.js';
+import { fitLines, reflow } from '../output/text.js';
 import type { CliIO, GlobalOptions } from './run.js';
 import type { JqStream } from './jq.js';
 
@@ -155,7 +155,9 @@ export class RunContext {
 
   async warn(message: string): Promise<void> {
     const paint = await painter(this.colorFor(this.io.stderr));
-    (this.#paged ?? this.stderr).write(`${paint.yellow('warning:')} ${message}\n`);
+    const width = this.#paged ? this.tableWidth() : this.io.stderr.isTTY ? this.io.stderr.columns : undefined;
+    const text = fitLines(`warning: ${message}`, width).replace(/^warning: /, `${paint.yellow('warning:')} `);
+    (this.#paged ?? this.stderr).write(`${text}\n`);
   }
 
   colorFor(stream: OutStream): boolean {

@@ -71,9 +71,8 @@ export function nearest(typed: string, choices: readonly string[]): string | und
   return distance(value, best) <= Math.max(1, Math.floor(value.length / 3)) ? choice : undefined;
 }
 
-const CONFIG_HINT =
-  'Run `smslink login` (asks for both and checks them), or set SMSLINK_BASE_URL and SMSLINK_API_KEY,\n' +
-  'or try everything locally with --sandbox.';
+/** One line: a terminal breaks it at its own width (run.ts). */
+const CONFIG_HINT = 'Run `smslink login` (asks for both and checks them), or set SMSLINK_BASE_URL and SMSLINK_API_KEY, or try everything locally with --sandbox.';
 
 /** What to tell the user when a create or a send may or may not have happened. */
 function unknownHint(operation: string): string {

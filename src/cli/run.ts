@@ -10,7 +10,7 @@ import { version } from '../version.js';
 import { RunContext } from './context.js';
 import type { OutStream } from '../output/format.js';
 import { describeFailure, EXIT_CODES_HELP } from './exit.js';
-import { escapeControls } from '../output/text.js';
+import { escapeControls, fitLines } from '../output/text.js';
 import { EXIT } from '../exit-codes.js';
 import { OPERATION_NOUNS, registerOperations } from './registrar.js';
 import { registerConfig } from './config.js';
@@ -248,7 +248,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // The service's words are escaped where its errors are made (client/errors.ts); this also covers what a
     // message quotes from the user's input or files (a CSV row, a flag's value): escaped (\x1b, \u202e), never run.
     const message = escapeControls(failure.message);
-    target.write(`${paint.red('error:')} ${message.replace(/^error: /gm, `${paint.red('error:')} `)}\n`);
+    // At a terminal, long lines break at spaces rather than mid-word where the terminal would.
+    const text = fitLines(`error: ${message}`, io.stderr.isTTY ? io.stderr.columns : undefined);
+    target.write(`${text.replace(/^error: /gm, `${paint.red('error:')} `)}\n`);
     code = failure.code;
   } finally {
     await ctx?.close();

@@ -78,11 +78,15 @@ export function oneLine(text: string): string {
   return escapeControls(text).replace(/[\t\n]+/g, ' ');
 }
 
-/** Words of `text` in lines of at most `width` characters, the later ones after `indent` (help and notes are ASCII). */
+/**
+ * Words of `text` in lines of at most `width` characters, the later ones
+ * after `indent` (help and notes are ASCII). A command quoted in backticks
+ * is one word: it stays on one line, to paste whole.
+ */
 export function reflow(text: string, width: number, indent = ''): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  for (const word of text.match(/(?:`[^`]*`|[^\s`]|`)+/g) ?? []) {
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = indent;
@@ -91,3 +95,21 @@ export function reflow(text: string, width: number, indent = ''): string[] {
   }
   return [...lines, line];
 }
+
+/**
+ * Text for a terminal `width` wide (none: not a terminal, left as it is):
+ * each longer line broken at spaces as reflow does, its continuation lines
+ * indented as it is.
+ */
+export function fitLines(text: string, width: number | undefined): string {
+  if (!width) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= width) return line;
+      const indent = /^\s*/.exec(line)![0];
+      return indent + reflow(line.slice(indent.length), width - indent.length).join(`\n${indent}`);
+    })
+    .join('\n');
+}
+

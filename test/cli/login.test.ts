@@ -62,7 +62,8 @@ describe('login at a terminal', () => {
     });
     const screen = screenText(r.output);
     expect(r.code, screen).toBe(4);
-    expect(screen).toContain('error: login: the service refused the key: authentication failed (missing, wrong or expired API key) (code 8)');
+    // At 80 columns the error breaks at a space, not inside a word.
+    expect(screen).toContain('error: login: the service refused the key: authentication failed (missing, wrong\nor expired API key) (code 8)');
     expect(screen).toContain('Nothing was saved.');
     expect(r.output).not.toContain(WRONG);
     expect(stored()?.profiles?.work).toEqual({ baseUrl: emu.url });
