@@ -7,6 +7,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = module.constructor; // require('node:module')'s export, without loading that module
+/** After an entry's stamp: written by a run that failed, to be written again by one that succeeds. */
+const PARTIAL = ' partial';
 
 /**
  * The command's first two words (`link get`), or its options alone, hashed
@@ -15,9 +17,10 @@ const Module = module.constructor; // require('node:module')'s export, without l
  * an entry it wrote would serve every later `link get` (2.5-3.4 ms slower).
  */
 function commandOf(argv) {
-  const words = argv.filter((a) => /^[a-z][a-z-]*$/.test(a)).slice(0, 2);
-  const help = words.length && argv.some((a) => a === '--help' || /^-[^-]*h/.test(a)) ? ' --help' : '';
-  const what = words.length ? words.join(' ') + help : argv.filter((a) => /^-[\w-]+$/.test(a)).join(' ');
+  const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const words = options.filter((a) => /^[a-z][a-z-]*$/.test(a)).slice(0, 2);
+  const help = options.some((a) => a === '--help' || /^-[a-zA-Z]*h[a-zA-Z]*$/.test(a));
+  const what = words.length ? `${words.join(' ')}${help ? ' --help' : ''}` : options.filter((a) => /^-[\w-]+$/.test(a)).join(' ');
   let h = 0x811c9dc5;
   for (let i = 0; i < what.length; i++) h = Math.imul(h ^ what.charCodeAt(i), 16777619);
   return (h >>> 0).toString(36);
@@ -36,13 +39,15 @@ exports.enableCompileCache = function enableCompileCache(env, bundleDir, argv) {
   Module.prototype._compile = function (content, filename) {
     if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
     const entry = path.join(dir, `${process.version}-${process.arch}-${filename.slice(prefix.length).replace(/[\\/]/g, '-')}-${command}`);
-    let key, cachedData;
+    let stamp, cachedData, partial = false;
     try {
       // Size, time and inode refuse an entry of another build; V8 refuses one of another version or flags.
       const stat = fs.statSync(filename);
-      key = `${stat.size}-${stat.mtimeMs}-${stat.ino}\n`;
+      stamp = `${stat.size}-${stat.mtimeMs}-${stat.ino}`;
       const data = fs.readFileSync(entry);
-      if (data.toString('latin1', 0, key.length) === key) cachedData = data.subarray(key.length);
+      const head = data.toString('latin1', 0, stamp.length + PARTIAL.length + 1);
+      if (head.startsWith(`${stamp}\n`)) cachedData = data.subarray(stamp.length + 1);
+      else if (head === `${stamp}${PARTIAL}\n`) [cachedData, partial] = [data.subarray(head.length), true];
     } catch { /* no entry yet */ }
     let script;
     try {
@@ -50,19 +55,22 @@ exports.enableCompileCache = function enableCompileCache(env, bundleDir, argv) {
     } catch {
       return compile.call(this, content, filename); // the real loader reports a syntax error
     }
-    if (key && (!cachedData || script.cachedDataRejected)) unsaved.push({ script, entry, key });
+    if (stamp && (!cachedData || script.cachedDataRejected || partial)) unsaved.push({ script, entry, stamp, replacing: partial && !script.cachedDataRejected });
     return script.runInThisContext().call(this.exports, this.exports, Module.createRequire(filename), this, filename, path.dirname(filename));
   };
   process.on('exit', (code) => {
-    // An entry is written once, with the code that ran: a run that failed (a usage error, before its
-    // command ran) would leave one without it, and every later run would compile that code again
-    // (`link get` 1.6 ms slower after a first `link get` without its argument).
-    if (code !== 0) return;
+    // An entry holds the code that ran in the run that wrote it. One written by a run that failed (a usage
+    // error, before its command ran) is marked partial, and the first run that succeeds writes it again:
+    // kept, it would have every later run compile that code again (`link get` 1.6 ms slower after a first
+    // `link get` without its argument). A command that always fails still has its partial entry.
+    const whole = code === 0;
     try {
       if (unsaved.length) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       // Written whole, then renamed: a run starting meanwhile reads the old entry or none.
-      for (const { script, entry, key } of unsaved) {
-        fs.writeFileSync(`${entry}.${process.pid}`, Buffer.concat([Buffer.from(key, 'latin1'), script.createCachedData()]), { mode: 0o600 });
+      for (const { script, entry, stamp, replacing } of unsaved) {
+        if (replacing && !whole) continue;
+        const head = Buffer.from(`${stamp}${whole ? '' : PARTIAL}\n`, 'latin1');
+        fs.writeFileSync(`${entry}.${process.pid}`, Buffer.concat([head, script.createCachedData()]), { mode: 0o600 });
         fs.renameSync(`${entry}.${process.pid}`, entry);
       }
     } catch { /* read-only or full disk: run without a cache */ }

@@ -14,7 +14,7 @@ import { UsageError } from '../exit-codes.js';
 import { redact, registerSecret } from '../secrets.js';
 import { pagerCommand, runPager, screenRows } from './pager.js';
 import { PageBuffer, ScrubbedStream } from './streams.js';
-import { fitLines, reflow } from '../output/text.js';
+import { fitLines } from '../output/text.js';
 import type { CliIO, GlobalOptions } from './run.js';
 import type { JqStream } from './jq.js';
 
@@ -141,23 +141,24 @@ export class RunContext {
 
   /** Writes a message for the user to stderr. */
   note(message: string): void {
-    (this.#paged ?? this.stderr).write(`${message}\n`);
-  }
-
-  /**
-   * A note under a table, broken at spaces to fit the terminal as the table
-   * does. Only for prose: a command in a note must stay on one line to paste.
-   */
-  tableNote(message: string): void {
-    const width = this.#paged ? this.tableWidth() : this.io.stderr.isTTY ? this.io.stderr.columns : undefined;
-    this.note(width && message.length > width ? reflow(message, width).join('\n') : message);
+    (this.#paged ?? this.stderr).write(`${this.#fit(message)}\n`);
   }
 
   async warn(message: string): Promise<void> {
     const paint = await painter(this.colorFor(this.io.stderr));
-    const width = this.#paged ? this.tableWidth() : this.io.stderr.isTTY ? this.io.stderr.columns : undefined;
-    const text = fitLines(`warning: ${message}`, width).replace(/^warning: /, `${paint.yellow('warning:')} `);
+    // Fitted with the plain prefix, whose width counts; coloured after.
+    const text = this.#fit(`warning: ${message}`).replace(/^warning: /, `${paint.yellow('warning:')} `);
     (this.#paged ?? this.stderr).write(`${text}\n`);
+  }
+
+  /**
+   * A message as a terminal should show it (fitLines: broken at spaces, not
+   * mid-word), in the page when paged; scrubbed of secrets first, which
+   * breaking a line could otherwise split.
+   */
+  #fit(message: string): string {
+    const width = this.#paged ? this.tableWidth() : this.io.stderr.isTTY ? this.io.stderr.columns : undefined;
+    return width ? fitLines(redact(message), width) : message;
   }
 
   colorFor(stream: OutStream): boolean {
@@ -225,7 +226,7 @@ export class RunContext {
       paint: await this.paint(),
       width: this.tableWidth(),
       csvSafe: this.globals.csvSafe === true,
-      onHiddenColumns: (headers) => this.tableNote(`Not shown at this width: ${headers.join(', ')} (see --fields).`),
+      onHiddenColumns: (headers) => this.note(`Not shown at this width: ${headers.join(', ')} (see --fields).`),
       ...overrides,
     };
   }

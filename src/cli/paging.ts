@@ -94,7 +94,7 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
     else if (more && page * pageSize + seen < total) {
       const first = page * pageSize + 1;
       const next = several ? `--limit ${Math.min(total, seen + pageSize)}` : `--page ${page + 1}`;
-      ctx.tableNote(`Showing ${first}-${first + seen - 1} of ${total} ${what}. Next: ${next}, or --all for every page.`);
+      ctx.note(`Showing ${first}-${first + seen - 1} of ${total} ${what}. Next: \`${next}\`, or \`--all\` for every page.`);
     }
   }
   return EXIT.OK;

@@ -71,7 +71,7 @@ async function delivery(ctx: RunContext, opts: CliValues): Promise<number> {
       ctx.tableWidth() ?? 80,
     )}`,
   );
-  ctx.tableNote(`Messages sent from ${range.since} to ${range.until}, from the mirror (\`smslink sync --status\` says how old it is).`);
+  ctx.note(`Messages sent from ${range.since} to ${range.until}, from the mirror (\`smslink sync --status\` says how old it is).`);
   return EXIT.OK;
 }
 

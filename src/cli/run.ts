@@ -24,7 +24,9 @@ import { registerSearch } from './search.js';
 import { COMPLETIONS, examples, globalsOf, otherName, refuseRepeatedFlags } from './operation.js';
 import { configureHelp, fitHelpText, groupCommands, registerHelp } from './help.js';
 
-export { redact } from '../secrets.js';
+import { redact } from '../secrets.js';
+
+export { redact };
 
 export interface CliIO {
   stdout: OutStream;
@@ -248,9 +250,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // The service's words are escaped where its errors are made (client/errors.ts); this also covers what a
     // message quotes from the user's input or files (a CSV row, a flag's value): escaped (\x1b, \u202e), never run.
     const message = escapeControls(failure.message);
-    // At a terminal, long lines break at spaces rather than mid-word where the terminal would.
-    const text = fitLines(`error: ${message}`, io.stderr.isTTY ? io.stderr.columns : undefined);
-    target.write(`${text.replace(/^error: /gm, `${paint.red('error:')} `)}\n`);
+    // At a terminal, long lines break at spaces rather than mid-word where the terminal would: scrubbed
+    // first (a break could split a secret), fitted with the plain prefix, whose width counts, coloured after.
+    const width = io.stderr.isTTY ? io.stderr.columns : undefined;
+    const text = `error: ${redact(message)}`
+      .split('\n')
+      .map((line) => fitLines(line, width).replace(/^error: /, `${paint.red('error:')} `))
+      .join('\n');
+    target.write(`${text}\n`);
     code = failure.code;
   } finally {
     await ctx?.close();

@@ -4,20 +4,20 @@
 // it (a zero-width space), so those characters are shown escaped.
 
 /*
- * What a terminal must not be given raw (UNSAFE, below): C0 and C1 controls
+ * What a terminal must not be given raw (unsafeChars, below): C0 and C1 controls
  * (ESC included) but tab and newline, DEL; every format character (Unicode
  * Cf: zero-width space and joiners, the byte order mark, soft hyphen, bidi
  * embeddings, overrides, isolates and marks, tags); line and paragraph
  * separators; lone surrogates. Most draw nothing, and string-width 4 counts
  * each of them one cell (test/output/width.test.ts), which pushed the
- * columns after them out of line. Kept whole (UNSAFE's first group, which
+ * columns after them out of line. Kept whole (unsafeChars's first group, which
  * escapeChar gets as `keep`): an emoji ZWJ sequence (👨‍👩‍👧) and the three
  * flags written with tags (England, Scotland, Wales), which draw as one
  * picture and are counted so. Any other run of tags is escaped: tags spell
  * ASCII invisibly ("ASCII smuggling").
  */
 /**
- * A quick first look, by UTF-16 units, for what UNSAFE might escape: the
+ * A quick first look, by UTF-16 units, for what unsafeChars might escape: the
  * format characters of Unicode 15, then the high surrogates of the planes
  * that have any (apart: in one class with the rest, V8 is 6 times slower),
  * then lone surrogates (isWellFormed). Property escapes cost V8 about 1 µs a
@@ -31,7 +31,7 @@ const ANY_ASTRAL = /[\ud804\ud80d\ud82f\ud834\udb40]/;
 const wellFormed = (s: string) => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 let unsafe: RegExp | undefined;
 /** Made when first needed: most runs escape nothing, and making it costs V8 0.3 ms. */
-const UNSAFE = () =>
+const unsafeChars = () =>
   (unsafe ??=
   // eslint-disable-next-line no-control-regex
   /(\p{Extended_Pictographic}\uFE0F?[\u{1F3FB}-\u{1F3FF}]?(?:\u200D\p{Extended_Pictographic}\uFE0F?[\u{1F3FB}-\u{1F3FF}]?)+|\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F})|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu);
@@ -70,7 +70,7 @@ export function cellText(value: unknown): string {
 /** A value for a person's terminal: unsafe characters escaped (`\x1b`, `\u202e`, `\u200b`); tabs and newlines kept. */
 export function escapeControls(text: string): string {
   // Most values hold none: the quick look spares them the replace.
-  return ANY_BMP.test(text) || ANY_ASTRAL.test(text) || !wellFormed(text) ? text.replace(UNSAFE(), escapeChar) : text;
+  return ANY_BMP.test(text) || ANY_ASTRAL.test(text) || !wellFormed(text) ? text.replace(unsafeChars(), escapeChar) : text;
 }
 
 /** A value for one table cell: escaped, and on one line. */
@@ -79,14 +79,22 @@ export function oneLine(text: string): string {
 }
 
 /**
+ * A command quoted in backticks (`smslink login`): opened at the start or
+ * after a space or `(`, closed before the end, a space or punctuation. A
+ * backtick anywhere else (inside a profile name or a path) opens nothing.
+ */
+const QUOTED = /(?<=^|[\s(])`[^`\n]*`(?=$|[\s.,;:)!?'"])/;
+const WORD = new RegExp(`(?:${QUOTED.source}|\\S)+`, 'g');
+
+/**
  * Words of `text` in lines of at most `width` characters, the later ones
- * after `indent` (help and notes are ASCII). A command quoted in backticks
- * is one word: it stays on one line, to paste whole.
+ * after `indent`; runs of spaces become one (help paragraphs, table notes).
+ * A quoted command is one word, kept on one line to paste whole.
  */
 export function reflow(text: string, width: number, indent = ''): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.match(/(?:`[^`]*`|[^\s`]|`)+/g) ?? []) {
+  for (const word of text.match(WORD) ?? []) {
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = indent;
@@ -97,19 +105,37 @@ export function reflow(text: string, width: number, indent = ''): string[] {
 }
 
 /**
- * Text for a terminal `width` wide (none: not a terminal, left as it is):
- * each longer line broken at spaces as reflow does, its continuation lines
- * indented as it is.
+ * Text for a terminal `width` wide (none: not a terminal, left as it is).
+ * A longer line is broken at a space, where the terminal's own wrap would
+ * cut a word: at the last space that fits, never inside a quoted command
+ * (one wider than the terminal gets a line of its own), its continuation
+ * lines indented as it is. The spaces at a break go; nothing else changes:
+ * a value quoted in an error keeps its spaces and tabs. Widths are counted in characters, as for help:
+ * a line of wide (CJK) characters may still be wrapped by the terminal.
  */
 export function fitLines(text: string, width: number | undefined): string {
   if (!width) return text;
   return text
     .split('\n')
-    .map((line) => {
-      if (line.length <= width) return line;
-      const indent = /^\s*/.exec(line)![0];
-      return indent + reflow(line.slice(indent.length), width - indent.length).join(`\n${indent}`);
-    })
+    .map((line) => (line.length <= width ? line : breakLine(line, width)))
     .join('\n');
 }
 
+function breakLine(line: string, width: number): string {
+  const indent = /^[ \t]*/.exec(line)![0];
+  const room = Math.max(1, width - indent.length);
+  const out: string[] = [];
+  let rest = line.slice(indent.length);
+  while (rest.length > room) {
+    // Spaces inside a quoted command are no place to break.
+    const quoted = [...rest.matchAll(new RegExp(QUOTED.source, 'g'))].map((m) => [m.index, m.index + m[0].length]);
+    const free = (i: number) => rest[i] === ' ' && !quoted.some(([from, to]) => i > from && i < to);
+    let at = -1;
+    for (let i = room; i > 0 && at < 0; i--) if (free(i)) at = i;
+    for (let i = room + 1; i < rest.length && at < 0; i++) if (free(i)) at = i;
+    if (at < 0) break;
+    out.push(rest.slice(0, at).trimEnd());
+    rest = rest.slice(at).replace(/^ +/, '');
+  }
+  return [...out, rest].map((part) => indent + part).join('\n');
+}

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runInPty, screenText } from '../helpers/pty.js';
-import { binEnv } from '../helpers/run-cli.js';
+import { binEnv, runCli, tempDir } from '../helpers/run-cli.js';
 
 const BIN = join(fileURLToPath(new URL('../..', import.meta.url)), 'bin/smslink.js');
 
@@ -70,8 +70,26 @@ describe.each([60, 80])('at %i columns', (columns) => {
     const screen = screenText(r.output);
     const lines = screen.trimEnd().split('\n');
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
-    // Every word as written, none cut in two as the terminal's wrap would.
+    // Every word as written: the lines are broken between words, none inside one.
     expect(words(screen)).toEqual(words(written));
     expect(lines.some((line) => line.includes(quoted))).toBe(true);
   });
 });
+
+describe('what breaking the lines must not change', () => {
+  it('a key with spaces in it stays masked, where a break could have split it', async () => {
+    const key = 'Ab12Cd34  Ef56Gh78';
+    const r = await runCli(['--sandbox', 'link', 'get', key], { env: { SMSLINK_API_KEY: key, SMSLINK_DATA_DIR: tempDir() }, tty: true, columns: 20 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('***');
+    expect(r.stderr).not.toMatch(/Ab12Cd34|Ef56Gh78/);
+  });
+
+  it('only the error\'s own prefix is coloured, not a line that begins with "error:" after a break', async () => {
+    const r = await runCli(['--sandbox', 'link', 'get', `${'a'.repeat(20)} error: b`], { env: { FORCE_COLOR: '1', SMSLINK_DATA_DIR: tempDir() }, tty: true, columns: 28 });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[1]).toMatch(/^error: b"/);
+    expect(r.stderr.split('\u001b[31merror:')).toHaveLength(2);
+  });
+});
+

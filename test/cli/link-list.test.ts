@@ -58,7 +58,7 @@ describe('link list', () => {
       return { body: { code: 0, data: { items, totalItemCount: '57' }, message: '' } };
     });
     const first = await cli(['link', 'list', '--no-color'], { tty: true });
-    expect(first.stderr).toContain('Showing 1-25 of 57 links. Next: --page 1, or --all for every page.');
+    expect(first.stderr).toContain('Showing 1-25 of 57 links. Next: `--page 1`, or `--all` for every page.');
     const last = await cli(['link', 'list', '--page', '2', '--no-color'], { tty: true });
     expect(last.stdout).toContain('c57');
     expect(last.stderr).not.toContain('Next:');

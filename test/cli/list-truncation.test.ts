@@ -47,6 +47,6 @@ describe.each([
 it('on a terminal the table keeps its footer, with the next page to ask for', async () => {
   serveItems(120);
   const r = await rec.cli(['link', 'list', '--no-color'], { tty: true });
-  expect(r.stderr).toContain('Showing 1-25 of 120 links. Next: --page 1, or --all for every page.');
+  expect(r.stderr).toContain('Showing 1-25 of 120 links. Next: `--page 1`, or `--all` for every page.');
   expect(r.stderr).not.toContain('add --all');
 });

@@ -44,8 +44,9 @@ describe('login at a terminal', () => {
     const screen = screenText(r.output);
     expect(r.code, screen).toBe(0);
     expect(r.output).not.toContain(KEY);
-    expect(screen).toContain(`✓ ${emu.url} accepted the key ${MASKED} (Message/GetSMSStatus,`);
-    expect(screen).toMatch(/✓ Saved base-url and api-key in profile "default" \(.*config\.json\)\./);
+    // At 80 columns these lines break at spaces.
+    expect(screen.replace(/\n/g, ' ')).toContain(`✓ ${emu.url} accepted the key ${MASKED} (Message/GetSMSStatus,`);
+    expect(screen).toMatch(/✓ Saved base-url and api-key in profile "default"\s\(.*config\.json\)\./);
     // The request reached the emulator with the typed key; a trailing slash of the URL is dropped.
     expect(stored()?.profiles?.default).toEqual({ baseUrl: emu.url, apiKey: KEY });
   });

@@ -118,7 +118,7 @@ describe('message list --status with several statuses', () => {
     expect(rows).toHaveLength(25);
     const words = new Set(rows.map((l) => /\b(undelivered|rejected|delivered)\b/.exec(l)?.[1]));
     expect(words).toEqual(new Set(['undelivered', 'rejected']));
-    expect(table.stdout + table.stderr).toContain(`Showing 1-25 of ${total} messages. Next: --limit ${total}, or --all for every page.`);
+    expect(table.stdout + table.stderr).toContain(`Showing 1-25 of ${total} messages. Next: \`--limit ${total}\`, or \`--all\` for every page.`);
   });
 
   it('one status, typed in a list, is a list of one: one request, --page works', async () => {

@@ -168,7 +168,7 @@ describe('link list at a terminal', () => {
     expect(shortLinks).toHaveLength(25);
     expect(r.stdout.split('\n')[0]).toMatch(columns < 80 ? /^id +short link +full link/ : /^id +short link +full link +status +clicks/);
     expect(r.stderr).toMatch(columns < 120 ? /Not shown at this width: code, created/ : /Not shown at this width: code\b/);
-    expect(r.stderr.replace(/\s+/g, ' ')).toContain('Showing 1-25 of 30 links. Next: --page 1, or --all for every page.');
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain('Showing 1-25 of 30 links. Next: `--page 1`, or `--all` for every page.');
   });
 });
 

@@ -20,4 +20,16 @@ describe('fitLines', () => {
     expect(fitLines('run `smslink link list --all --jq .[]` now', 20)).toBe('run\n`smslink link list --all --jq .[]`\nnow');
     expect(fitLines('a ` lone backtick in a long line', 10)).toBe('a ` lone\nbacktick\nin a long\nline');
   });
+  it('a backtick inside a value opens nothing: the command quoted after it stays whole and every line fits', () => {
+    const fitted = fitLines('error: link "x`y" not found: no link has this id. `smslink link list --query ...` searches codes and comments.', 60);
+    for (const line of fitted.split('\n')) expect(line.length, line).toBeLessThanOrEqual(60);
+    expect(fitted.split('\n').some((line) => line.includes('`smslink link list --query ...`'))).toBe(true);
+  });
+
+  it('changes nothing but the spaces at a break: a value keeps its runs of spaces and its tabs', () => {
+    const text = 'error: "a    b\tc" is not a link id, code or short link (a code is letters and digits, e.g. ddoj)';
+    const fitted = fitLines(text, 40);
+    expect(fitted).toContain('"a    b\tc"');
+    expect(fitted.replace(/\n/g, ' ')).toBe(text);
+  });
 });
