@@ -110,29 +110,35 @@ export function reflow(text: string, width: number, indent = ''): string[] {
  * cut a word: at the last space that fits, never inside a quoted command
  * (one wider than the terminal gets a line of its own), its continuation
  * lines indented as it is. The spaces at a break go; nothing else changes:
- * a value quoted in an error keeps its spaces and tabs. Widths are counted in characters, as for help:
- * a line of wide (CJK) characters may still be wrapped by the terminal.
+ * a value quoted in an error keeps its spaces and tabs. Colours take no
+ * room. Widths are counted in characters, as for help: a line of wide (CJK)
+ * characters may still be wrapped by the terminal.
  */
 export function fitLines(text: string, width: number | undefined): string {
   if (!width) return text;
   return text
     .split('\n')
-    .map((line) => (line.length <= width ? line : breakLine(line, width)))
+    .map((line) => (shown(line) <= width ? line : breakLine(line, width)))
     .join('\n');
 }
+
+/** Characters a terminal shows of `text`: its colour codes (chalk's SGR sequences) take none. */
+// eslint-disable-next-line no-control-regex
+const shown = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '').length;
 
 function breakLine(line: string, width: number): string {
   const indent = /^[ \t]*/.exec(line)![0];
   const room = Math.max(1, width - indent.length);
   const out: string[] = [];
   let rest = line.slice(indent.length);
-  while (rest.length > room) {
+  while (shown(rest) > room) {
     // Spaces inside a quoted command are no place to break.
     const quoted = [...rest.matchAll(new RegExp(QUOTED.source, 'g'))].map((m) => [m.index, m.index + m[0].length]);
     const free = (i: number) => rest[i] === ' ' && !quoted.some(([from, to]) => i > from && i < to);
+    // The last space that leaves a line that fits; else (a word wider than the terminal) the first.
     let at = -1;
-    for (let i = room; i > 0 && at < 0; i--) if (free(i)) at = i;
-    for (let i = room + 1; i < rest.length && at < 0; i++) if (free(i)) at = i;
+    for (let i = rest.length - 1; i > 0 && at < 0; i--) if (free(i) && shown(rest.slice(0, i)) <= room) at = i;
+    for (let i = 1; i < rest.length && at < 0; i++) if (free(i)) at = i;
     if (at < 0) break;
     out.push(rest.slice(0, at).trimEnd());
     rest = rest.slice(at).replace(/^ +/, '');

@@ -32,4 +32,12 @@ describe('fitLines', () => {
     expect(fitted).toContain('"a    b\tc"');
     expect(fitted.replace(/\n/g, ' ')).toBe(text);
   });
+
+  it('counts no room for colour codes: a coloured prefix breaks where the plain one would', () => {
+    const plain = 'error: no base URL and no API key: run `smslink login` to set them (or set SMSLINK_BASE_URL and SMSLINK_API_KEY)';
+    const red = (s: string) => `\u001b[31m${s}\u001b[39m`;
+    expect(fitLines(plain.replace('error:', red('error:')), 80)).toBe(fitLines(plain, 80).replace('error:', red('error:')));
+    expect(fitLines(red('short'), 6)).toBe(red('short'));
+  });
 });
+
