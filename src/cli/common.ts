@@ -52,8 +52,7 @@ export async function printDryRun(ctx: RunContext, requests: PreparedRequest[], 
   ctx.stdout.write(`${paint.dim('dry run: nothing was sent')}\n${blocks.join('\n')}${notes}`);
 }
 
-/** Validates and prints the request of one operation instead of sending it. */
-/** --dry-run of one request, or of several of one operation (a list of several statuses: one each). */
+/** Validates and prints the request of one operation instead of sending it, or of several (a list of several statuses: one each). */
 export async function dryRun(ctx: RunContext, op: OperationSpec, input: object | object[], extra: Record<string, unknown> = {}): Promise<void> {
   const client: SmsLinkClient = await ctx.client();
   await printDryRun(ctx, (Array.isArray(input) ? input : [input]).map((i) => client.prepare(op, i)), extra);

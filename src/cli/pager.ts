@@ -2,6 +2,7 @@
 // and git do: $SMSLINK_PAGER, else $PAGER, else `less -FRX`. `--no-pager`,
 // or a pager of "" or "cat", prints straight to the terminal.
 
+import { shownLength } from '../output/text.js';
 
 const DEFAULT = 'less -FRX';
 
@@ -15,8 +16,7 @@ export function pagerCommand(env: Record<string, string | undefined>, flag: bool
 /** Screen rows the text takes at `columns` cells a row (lines longer than a row wrap). */
 export function screenRows(text: string, columns: number): number {
   let rows = 0;
-  // eslint-disable-next-line no-control-regex -- colour codes take no room
-  for (const line of text.split('\n')) rows += Math.max(1, Math.ceil(line.replace(/\x1b\[[0-9;]*m/g, '').length / columns));
+  for (const line of text.split('\n')) rows += Math.max(1, Math.ceil(shownLength(line) / columns));
   return text.endsWith('\n') ? rows - 1 : rows;
 }
 

@@ -118,26 +118,26 @@ export function fitLines(text: string, width: number | undefined): string {
   if (!width) return text;
   return text
     .split('\n')
-    .map((line) => (shown(line) <= width ? line : breakLine(line, width)))
+    .map((line) => (shownLength(line) <= width ? line : breakLine(line, width)))
     .join('\n');
 }
 
 /** Characters a terminal shows of `text`: its colour codes (chalk's SGR sequences) take none. */
 // eslint-disable-next-line no-control-regex
-const shown = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '').length;
+export const shownLength = (text: string): number => text.replace(/\x1b\[[0-9;]*m/g, '').length;
 
 function breakLine(line: string, width: number): string {
   const indent = /^[ \t]*/.exec(line)![0];
   const room = Math.max(1, width - indent.length);
   const out: string[] = [];
   let rest = line.slice(indent.length);
-  while (shown(rest) > room) {
+  while (shownLength(rest) > room) {
     // Spaces inside a quoted command are no place to break.
     const quoted = [...rest.matchAll(new RegExp(QUOTED.source, 'g'))].map((m) => [m.index, m.index + m[0].length]);
     const free = (i: number) => rest[i] === ' ' && !quoted.some(([from, to]) => i > from && i < to);
     // The last space that leaves a line that fits; else (a word wider than the terminal) the first.
     let at = -1;
-    for (let i = rest.length - 1; i > 0 && at < 0; i--) if (free(i) && shown(rest.slice(0, i)) <= room) at = i;
+    for (let i = rest.length - 1; i > 0 && at < 0; i--) if (free(i) && shownLength(rest.slice(0, i)) <= room) at = i;
     for (let i = 1; i < rest.length && at < 0; i++) if (free(i)) at = i;
     if (at < 0) break;
     out.push(rest.slice(0, at).trimEnd());
