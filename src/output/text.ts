@@ -83,7 +83,7 @@ export function oneLine(text: string): string {
  * after a space or `(`, closed before the end, a space or punctuation. A
  * backtick anywhere else (inside a profile name or a path) opens nothing.
  */
-const QUOTED = /(?<=^|[\s(])`[^`\n]*`(?=$|[\s.,;:)!?'"])/;
+const QUOTED = /(?<=^|[\s(])`[^`\n]*`(?=$|[\s.,;:)!?'"])/g;
 const WORD = new RegExp(`(?:${QUOTED.source}|\\S)+`, 'g');
 
 /**
@@ -133,7 +133,7 @@ function breakLine(line: string, width: number): string {
   let rest = line.slice(indent.length);
   while (shownLength(rest) > room) {
     // Spaces inside a quoted command are no place to break.
-    const quoted = [...rest.matchAll(new RegExp(QUOTED.source, 'g'))].map((m) => [m.index, m.index + m[0].length]);
+    const quoted = [...rest.matchAll(QUOTED)].map((m) => [m.index, m.index + m[0].length]);
     const free = (i: number) => rest[i] === ' ' && !quoted.some(([from, to]) => i > from && i < to);
     // The last space that leaves a line that fits; else (a word wider than the terminal) the first.
     let at = -1;

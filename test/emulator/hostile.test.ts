@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
@@ -26,6 +27,18 @@ const envelopeOf = (res: RawAnswer) => {
   expect(Object.keys(env).sort()).toEqual(['code', 'data', 'message']);
   return env as { code: number; data: unknown; message: string };
 };
+
+/** Writes `request` on a connection of its own; everything the server sent, once it closes. */
+async function exchange(request: string): Promise<string> {
+  const socket = connect(emu.port, '127.0.0.1');
+  socket.on('error', () => {});
+  let got = '';
+  socket.on('data', (d) => (got += d.toString()));
+  const closed = once(socket, 'close');
+  socket.write(request);
+  await closed;
+  return got;
+}
 
 /** After every test: no 500, no unexpected error logged, and the server still serves. */
 async function stillServing() {
@@ -201,14 +214,8 @@ describe('slow and oversized requests', () => {
   }, 30_000);
 
   it('keeps a keep-alive connection that sent a request, until its keep-alive timeout', async () => {
-    const socket = connect(emu.port, '127.0.0.1');
-    socket.on('error', () => {});
-    let got = '';
-    socket.on('data', (d) => (got += d.toString()));
     const start = Date.now();
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    socket.write(`GET /service/Link/Get?${q()}&id=${keep.id} HTTP/1.1\r\nHost: x\r\n\r\n`);
-    await closed;
+    const got = await exchange(`GET /service/Link/Get?${q()}&id=${keep.id} HTTP/1.1\r\nHost: x\r\n\r\n`);
     // Answered, and closed by the keep-alive timeout (5 s), not by the headers timeout of a silent connection (500 ms).
     expect(got).toMatch(/^HTTP\/1\.1 200/);
     expect(Date.now() - start).toBeGreaterThanOrEqual(4_000);
@@ -268,14 +275,7 @@ describe('generated input', () => {
 
   it('answers literal dot segments under /service/ as the unknown paths they are', async () => {
     for (const path of ['/service/..', '/service/.', '/service/../etc/passwd', '/service/Link/..', '/service/./Link/Get', '/service/%2e%2e/%2E']) {
-      const socket = connect(emu.port, '127.0.0.1');
-      socket.on('error', () => {});
-      let got = '';
-      socket.on('data', (d) => (got += d.toString()));
-      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-      socket.write(`GET ${path}?${q()} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-      await closed;
-      const [head, body] = got.split('\r\n\r\n');
+      const [head, body] = (await exchange(`GET ${path}?${q()} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).split('\r\n\r\n');
       // Unknown module or method, in the service's envelope: the path is not resolved to another one.
       expect(head, path).toMatch(/^HTTP\/1\.1 200 /);
       expect(JSON.parse(body), path).toMatchObject({ code: expect.toBeOneOf([4, 5]), data: null });
