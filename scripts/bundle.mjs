@@ -17,6 +17,7 @@
 // and smslink/emulator stay plain tsc output. Writes dist/bundle/contents.json
 // (the inputs of each file), which test/cli/lazy-loading.test.ts reads.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -58,10 +59,12 @@ const ownFiles = {
     b.onResolve({ filter: /.*/ }, (args) => {
       if (VENDOR.includes(args.path)) return { path: args.path, namespace: 'vendor-stub' };
       if (args.path.startsWith('vendor-file:')) return { path: `./${vendorFile(args.path.slice(12))}.cjs`, external: true };
-      const emulator = /^\.\.\/emulator\/(index|sandbox)\.js$/.test(args.path) && !args.importer.includes('/src/emulator/');
+      // Matched by the file an import resolves to, wherever the importing file sits.
+      const target = args.path.startsWith('.') ? relative(root, resolve(args.resolveDir, args.path)).split(sep).join('/') : undefined;
+      const emulator = (target === 'src/emulator/index.js' || target === 'src/emulator/sandbox.js') && !args.importer.includes(`${sep}src${sep}emulator${sep}`);
       if (emulator) return { path: './emulator.cjs', external: true };
       // The mirror (sync, report, search) brings libsql too: a file of its own, loaded by those commands only.
-      return args.path === '../mirror/index.js' && args.importer.includes('/src/cli/') ? { path: './mirror.cjs', external: true } : undefined;
+      return target === 'src/mirror/index.js' && args.importer.includes(`${sep}src${sep}cli${sep}`) ? { path: './mirror.cjs', external: true } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'vendor-stub' }, (args) => ({
       contents: `export * from 'vendor-file:${args.path}';\nexport { default } from 'vendor-file:${args.path}';\n`,

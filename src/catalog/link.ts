@@ -64,15 +64,15 @@ export const linkGet = define<Link>()({
   summary: 'Show one short link',
   idempotent: true,
   params: [
-    { key: 'id', wire: 'id', type: 'integer', min: 1, doc: 'id: link identifier', cli: { flag: '--id', help: 'treat <ref> as a link id' } },
-    { key: 'code', wire: 'code', type: 'string', minLength: 1, doc: 'code: link code', cli: { flag: '--code', help: 'treat <ref> as a code' } },
+    { key: 'id', wire: 'id', type: 'integer', min: 1, doc: 'id: link identifier', cli: { flag: '--id', help: 'treat <link> as an id' } },
+    { key: 'code', wire: 'code', type: 'string', minLength: 1, doc: 'code: link code', cli: { flag: '--code', help: 'treat <link> as a code' } },
     {
       key: 'shortLink',
       wire: 'shortLink',
       type: 'string',
       minLength: 1,
       doc: 'shortLink: the short URL',
-      cli: { flag: '--short-link', help: 'treat <ref> as a short link' },
+      cli: { flag: '--short-link', help: 'treat <link> as a short link' },
     },
   ],
   exactlyOne: ['id', 'code', 'shortLink'],

@@ -155,7 +155,8 @@ export class RowWriter {
 }
 
 /** Renders one record (the result of get, create, send, update). */
-export async function renderRecord(out: OutStream, view: View, record: Row): Promise<void> {
+export async function renderRecord(out: OutStream, view: View, result: object): Promise<void> {
+  const record = result as Row;
   if (view.quiet) {
     const lines = primaryLines(record, view.primary);
     if (lines.length) out.write(`${lines.join('\n')}\n`);

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { useRecordingServer } from '../helpers/recording-server.js';
-import { commandTree } from '../../src/cli/completion.js';
-import { buildProgram } from '../../src/cli/run.js';
+import { commandTree } from '../../src/cli/completion/completion.js';
+import { buildProgram } from '../../src/cli/program.js';
 
 const rec = useRecordingServer('AliasTestKey0123456789abcdefABCDEF0123456');
 

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JqStream } from '../../src/cli/jq.js';
+import { JqStream } from '../../src/cli/core/jq.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runCli, tempDir, type RunOptions } from '../helpers/run-cli.js';
 

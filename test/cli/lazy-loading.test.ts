@@ -15,7 +15,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli/run.js';
+import { buildProgram } from '../../src/cli/program.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 import { binEnv, tempDir } from '../helpers/run-cli.js';
 

@@ -13,7 +13,7 @@ import { FINAL_STATUSES } from '../../src/catalog/codes.js';
 import type { ServiceExchange } from '../../src/emulator/server.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { binEnv, runCli, startCli, type RunOptions } from '../helpers/run-cli.js';
-import { nextPause } from '../../src/cli/follow.js';
+import { nextPause } from '../../src/cli/message/follow.js';
 
 // All at once: the tests spend their time waiting for polls, not on the CPU.
 vi.setConfig({ maxConcurrency: 16 });

@@ -2,7 +2,7 @@
 // on the wire against a fixed clock, and what is refused.
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/exit-codes.js';
-import { parseTime, timeFlag, wallMs, wireOf } from '../../src/cli/time.js';
+import { parseTime, timeFlag, wallMs, wireOf } from '../../src/cli/core/time.js';
 
 // Local time: the CLI sends the machine's wall clock.
 const NOW = new Date(2026, 10, 20, 14, 30, 15);

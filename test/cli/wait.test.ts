@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { useRecordingServer } from '../helpers/recording-server.js';
-import { parseDuration } from '../../src/cli/wait.js';
+import { parseDuration } from '../../src/cli/core/time.js';
 
 const rec = useRecordingServer('WaitKey0123456789abcdefABCDEF0123456789ab');
 

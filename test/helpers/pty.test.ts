@@ -25,7 +25,9 @@ describe('runInPty', () => {
   });
 
   it('fails with what the terminal showed when the awaited text never comes', async () => {
-    await expect(runInPty([], { command: [process.execPath, '-e', 'setTimeout(() => {}, 5000); console.log("ready")'], steps: [{ waitFor: 'never', write: 'x' }], timeoutMs: 1500 })).rejects.toThrow(
+    // The time limit leaves a busy machine room to start node and show "ready" (it failed at 1.5 s under load); the command outlives it.
+    const command = [process.execPath, '-e', 'setTimeout(() => {}, 60_000); console.log("ready")'];
+    await expect(runInPty([], { command, steps: [{ waitFor: 'never', write: 'x' }], timeoutMs: 6000 })).rejects.toThrow(
       /timed out waiting for never; the terminal showed:\nready/,
     );
   });

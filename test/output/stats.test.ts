@@ -6,7 +6,7 @@ import { keyStats, mergeStats, renderStatsChart, type ChartOptions, type KeyedSt
 import { cellWidth as cells } from '../../src/output/width.js';
 import type { Paint } from '../../src/output/color.js';
 import type { LinkStatsRow } from '../../src/catalog/types.js';
-import { chunk } from '../../src/cli/common.js';
+import { chunk } from '../../src/cli/shared/ids.js';
 
 const plain: Paint = { bold: (s) => s, dim: (s) => s, red: (s) => s, green: (s) => s, yellow: (s) => s, cyan: (s) => s };
 

@@ -1,0 +1,296 @@
+// Everything a command needs for one run: the streams (with the API key
+// scrubbed from anything written), resolved settings, a handle on the run's
+// client (made by connect.ts), and the output view. Heavy modules load on demand.
+
+import type { SmsLinkClient } from '../../client/client.js';
+import type { ClientChoice, ConnectHost } from './connect.js';
+import type { OperationSpec } from '../../catalog/types.js';
+import { fieldNamed, rowFields } from '../../catalog/columns.js';
+import { readConfigFile, type ConfigFile } from '../../config/file.js';
+import { OUTPUT_FORMATS, resolveProfile, resolveSettings, type OutputFormat, type ResolvedSettings } from '../../config/resolve.js';
+import { painter, useColor, type Paint } from '../../output/color.js';
+import type { OutStream, View } from '../../output/format.js';
+import { UsageError } from '../../exit-codes.js';
+import { redact, registerSecret } from '../../secrets.js';
+import { pagerCommand, runPager, screenRows } from './pager.js';
+import { PageBuffer, ScrubbedStream } from './streams.js';
+import { fitLines } from '../../output/text.js';
+import type { CliIO, GlobalOptions } from './io.js';
+import type { JqStream } from './jq.js';
+
+export class RunContext {
+  #stdout: OutStream;
+  /** --jq: what the command prints goes through jq (useJq()). */
+  #jq: JqStream | undefined;
+  #stderr: OutStream | undefined;
+  /** What a paged command has written so far (see page()). */
+  #paged: PageBuffer | undefined;
+  #settings: ResolvedSettings | undefined;
+  #store: ConfigFile | undefined;
+  #client: Promise<SmsLinkClient> | undefined;
+  #paint: Paint | undefined;
+  #cleanups: Array<() => Promise<void>> = [];
+  /** Requests retried so far in this run. */
+  retried = 0;
+  /** The command being run, as typed (`link get`): errors name it. */
+  command: string | undefined;
+
+  constructor(
+    readonly io: CliIO,
+    readonly globals: GlobalOptions,
+    /** A base URL and key to use instead of the settings (`login` checks them before saving them). */
+    readonly credentials?: { baseUrl: string; apiKey: string },
+  ) {
+    // Keys given on the command line or in the environment are secrets from the start.
+    for (const key of globals.apiKeys ?? []) registerSecret(key);
+    registerSecret(credentials?.apiKey);
+    registerSecret(io.env.SMSLINK_API_KEY);
+    this.#stdout = new ScrubbedStream(io.stdout);
+  }
+
+  /** Made when first written to or asked about: a command that says nothing on stderr never sets up its stream (a pipe's costs 1.5 ms). */
+  get stderr(): OutStream {
+    return (this.#stderr ??= new ScrubbedStream(this.io.stderr));
+  }
+
+  get stdout(): OutStream {
+    return this.#paged ?? this.#stdout;
+  }
+
+  /**
+   * Output of this command is for reading: on a terminal, it is collected and
+   * shown through the pager when it is longer than the screen. Notes written
+   * meanwhile go with it, in order (a list's footer after its table).
+   */
+  page(): void {
+    const rows = this.io.stdout.rows;
+    if (this.#paged || this.#jq || !this.io.stdout.isTTY || !rows || !pagerCommand(this.env, this.globals.pager !== false)) return;
+    this.#paged = new PageBuffer(this.#stdout);
+  }
+
+  /**
+   * --jq: checks the expression (a usage error before anything is sent), then
+   * passes what the command prints through jq (src/cli/jq.ts, loaded only here).
+   */
+  async useJq(expr: string): Promise<void> {
+    if (this.globals.quiet) throw new UsageError('--jq filters JSON output; it cannot be combined with -q');
+    const { checkJq, JqStream } = await import('./jq.js');
+    await checkJq(expr);
+    this.#jq = new JqStream(this.#stdout, expr);
+    this.#stdout = this.#jq;
+  }
+
+  /** Writes what is held for the pager or --jq. */
+  async flushOutput(): Promise<void> {
+    await this.#flushPaged();
+    await this.#jq?.end();
+  }
+
+  /** Shows what page() collected: through the pager when it does not fit on the screen. */
+  async #flushPaged(): Promise<void> {
+    const paged = this.#paged;
+    if (!paged) return;
+    this.#paged = undefined;
+    const text = redact(paged.text);
+    const command = pagerCommand(this.env, true)!;
+    const rows = this.io.stdout.rows ?? Infinity;
+    if (screenRows(text, this.io.stdout.columns || 80) >= rows) {
+      this.io.onPager?.(true);
+      try {
+        if (await runPager(command, text, this.env)) return;
+      } finally {
+        this.io.onPager?.(false);
+      }
+    }
+    this.#stdout.write(text);
+  }
+
+  get env() {
+    return this.io.env;
+  }
+
+  now(): Date {
+    return this.io.now?.() ?? new Date();
+  }
+
+  /** The config file's profiles, read once per run (their keys are scrubbed from output from then on). */
+  store(): ConfigFile {
+    if (!this.#store) {
+      this.#store = readConfigFile(this.io.env);
+      for (const profile of Object.values(this.#store.profiles ?? {})) registerSecret(profile.apiKey);
+    }
+    return this.#store;
+  }
+
+  settings(): ResolvedSettings {
+    if (!this.#settings) {
+      const g = this.globals;
+      if ((g.apiKeys?.length ?? 0) > 1) throw new UsageError('--api-key was given more than once; give one key');
+      this.#settings = resolveSettings(
+        { apiKey: g.apiKey, baseUrl: g.baseUrl, profile: g.profile, output: g.json ? 'json' : g.output, timeout: g.timeout, retries: g.retries },
+        this.io.env,
+        this.store(),
+      );
+    }
+    return this.#settings;
+  }
+
+  /** The profile a command reads and writes: --profile > SMSLINK_PROFILE > `config use` > default. */
+  profile(): string {
+    return resolveProfile({ profile: this.globals.profile }, this.env, this.store()).value!;
+  }
+
+  get sandbox(): boolean {
+    return this.globals.sandbox === true || this.io.env.SMSLINK_SANDBOX === '1' || this.io.env.SMSLINK_SANDBOX === 'true';
+  }
+
+  /** Writes a message for the user to stderr. */
+  note(message: string): void {
+    (this.#paged ?? this.stderr).write(`${this.#fit(message)}\n`);
+  }
+
+  async warn(message: string): Promise<void> {
+    const paint = await painter(this.colorFor(this.io.stderr));
+    // Fitted with the plain prefix, whose width counts; coloured after.
+    const text = this.#fit(`warning: ${message}`).replace(/^warning: /, `${paint.yellow('warning:')} `);
+    (this.#paged ?? this.stderr).write(`${text}\n`);
+  }
+
+  /**
+   * A message as a terminal should show it (fitLines: broken at spaces, not
+   * mid-word), in the page when paged; scrubbed of secrets first, which
+   * breaking a line could otherwise split.
+   */
+  #fit(message: string): string {
+    const width = this.#paged ? this.tableWidth() : this.io.stderr.isTTY ? this.io.stderr.columns : undefined;
+    return width ? fitLines(redact(message), width) : message;
+  }
+
+  colorFor(stream: OutStream): boolean {
+    return useColor({ isTTY: stream.isTTY, env: this.io.env, flag: this.globals.color !== false });
+  }
+
+  async paint(): Promise<Paint> {
+    this.#paint ??= await painter(this.colorFor(this.io.stdout));
+    return this.#paint;
+  }
+
+  format(): OutputFormat {
+    // --json with -o was refused as the flags were parsed (otherName).
+    const { output, jq } = this.globals;
+    // --jq reads JSON: json unless ndjson is asked for, whatever the terminal or the profile says.
+    if (jq !== undefined) {
+      if (output !== undefined && output !== 'json' && output !== 'ndjson') throw new UsageError(`--jq filters JSON output; give -o json or -o ndjson, not -o ${output}`);
+      return output === 'ndjson' ? 'ndjson' : 'json';
+    }
+    const chosen = this.settings().output.value;
+    if (chosen) {
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(chosen)) throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')}`);
+      return chosen as OutputFormat;
+    }
+    return this.io.stdout.isTTY ? 'table' : 'json';
+  }
+
+  fields(): string[] | undefined {
+    const f = this.globals.fields
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    return f?.length ? f : undefined;
+  }
+
+  /** -q with a flag that chooses another output: refused before the command does anything (run() calls this first). */
+  refuseQuietConflicts(): void {
+    const other = this.fields() ? '--fields' : this.globals.json ? '--json' : this.globals.output !== undefined ? '--output' : undefined;
+    if (this.globals.quiet && other) throw new UsageError(`-q prints only the main value of each result; it cannot be combined with ${other}`);
+  }
+
+  /**
+   * The output view of an operation's results. --fields must name fields the
+   * results have (`columns` adds those a command shows beyond the catalog's):
+   * commands that change something ask for their view before sending.
+   */
+  async view(op: Pick<OperationSpec, 'output'> & Partial<Pick<OperationSpec, 'result'>>, overrides: Partial<View> = {}): Promise<View> {
+    const columns = overrides.columns ?? op.output.columns;
+    let fields = this.fields();
+    if (fields) {
+      const known = [...new Set([...(op.result === undefined ? [] : (rowFields(op as OperationSpec) ?? [])), ...columns])];
+      // A table's header names its field too (`clicks` is clickCnt).
+      const named = fields.map((f) => fieldNamed(f, known));
+      const unknown = fields.filter((_, i) => named[i] === undefined);
+      if (unknown.length) throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')}; fields here: ${known.join(', ')}`);
+      fields = named as string[];
+    }
+    return {
+      format: this.format(),
+      columns,
+      fields,
+      quiet: this.globals.quiet === true,
+      primary: op.output.primary,
+      labels: op.output.labels,
+      paint: await this.paint(),
+      width: this.tableWidth(),
+      csvSafe: this.globals.csvSafe === true,
+      onHiddenColumns: (headers) => this.note(`Not shown at this width: ${headers.join(', ')} (see --fields).`),
+      ...overrides,
+    };
+  }
+
+  /** Cells a table may take: the terminal's width, or COLUMNS; none when writing to a file or pipe. */
+  tableWidth(): number | undefined {
+    const columns = this.io.stdout.isTTY ? this.io.stdout.columns : Number(this.io.env.COLUMNS) || undefined;
+    return columns && columns > 0 ? columns : undefined;
+  }
+
+  timeoutMs(): number {
+    return Number(this.settings().timeout.value) * 1000;
+  }
+
+  /**
+   * The run's client, made on first use (src/cli/connect.ts) with one
+   * transport for every request. `interruptible: false` lets requests in
+   * flight finish on Ctrl-C and drops them on a second one (bulk runs);
+   * `httpClient` chooses Node's HTTP client or undici (SmsLinkClientOptions).
+   */
+  client(opts: ClientChoice = {}): Promise<SmsLinkClient> {
+    this.#client ??= import('./connect.js').then(({ connect }) => connect(this.#connectHost(opts), opts));
+    // A client that could not be made (no such profile, say) is not kept: the next call says why again.
+    this.#client.catch(() => (this.#client = undefined));
+    return this.#client;
+  }
+
+  #connectHost(choice: ClientChoice): ConnectHost {
+    const { globals: g, io } = this;
+    return {
+      env: this.env,
+      settings: this.settings(),
+      profiles: Object.keys(this.store().profiles ?? {}),
+      flags: { dryRun: g.dryRun, proxy: g.proxy, caFile: g.caFile, allowInsecureHttp: g.allowInsecureHttp, verbose: g.verbose, showPii: g.showPii },
+      sandbox: this.sandbox,
+      credentials: this.credentials,
+      interactive: io.stderr.isTTY === true,
+      signal: choice.interruptible === false ? io.stopNow : io.signal,
+      now: () => this.now(),
+      note: (message) => this.note(message),
+      warn: (message) => this.warn(message),
+      onClose: (fn) => this.onClose(fn),
+      onRetry: () => (this.retried += 1),
+    };
+  }
+
+  /** Runs fn when the run ends (close()), after what was registered later. */
+  onClose(fn: () => Promise<void>): void {
+    this.#cleanups.push(fn);
+  }
+
+  async close(): Promise<void> {
+    for (const fn of this.#cleanups.reverse()) {
+      try {
+        await fn();
+      } catch {
+        // closing is best effort
+      }
+    }
+    this.#cleanups = [];
+  }
+}

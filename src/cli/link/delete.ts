@@ -1,0 +1,68 @@
+// `smslink link delete <link...>`: deletes links, after a question at a
+// terminal. A delete that was retried may have been done by the attempt whose
+// answer was lost: links then found gone count as deleted.
+
+import { linkDelete, linkGet } from '../../catalog/link.js';
+import { ApiError } from '../../client/errors.js';
+import type { CommandDef, CliValues } from '../core/command.js';
+import type { RunContext } from '../core/context.js';
+import { askFirst, idList, YES_OPTION } from '../core/prompt.js';
+import { EXIT, PartialError } from '../../exit-codes.js';
+import { renderRecord } from '../../output/format.js';
+import { plural } from '../../output/text.js';
+import { dryRun } from '../shared/dry-run.js';
+import { collectIds } from '../shared/ids.js';
+import { resolveLinkIds } from './ref.js';
+
+async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Promise<number> {
+  const view = await ctx.view(linkDelete);
+  const typed = await collectIds(ctx, refs);
+  const client = await ctx.client();
+  // Only ids go into Link/Delete: a dry run shows them as typed when they are, else resolves nothing.
+  if (ctx.globals.dryRun && typed.every((t) => /^\d+$/.test(t))) return (await dryRun(ctx, linkDelete, { ids: typed }), EXIT.OK);
+  const input = { ids: (await resolveLinkIds(client, typed)).map(String) };
+  if (ctx.globals.dryRun) return (await dryRun(ctx, linkDelete, input), EXIT.OK);
+  const declined = await askFirst(ctx, opts, `Delete ${plural(typed.length, 'link')} (${idList(typed)})?`, 'Nothing deleted.');
+  if (declined !== undefined) return declined;
+  const retriedBefore = ctx.retried;
+  const result = await client.call(linkDelete, input);
+  const processed = new Set(result.processed.map(String));
+  let left = input.ids.filter((id) => !processed.has(String(Number(id))));
+  if (left.length && ctx.retried > retriedBefore) {
+    // The delete was retried: a first attempt whose answer was lost may have deleted these already.
+    const gone = await Promise.all(left.map((id) => client.call(linkGet, { id: Number(id) }).then(() => false, (err: unknown) => err instanceof ApiError && err.isNotFound)));
+    const deleted = left.filter((_, i) => gone[i]);
+    if (deleted.length) {
+      ctx.note(`${deleted.join(', ')}: not found after a retried delete; taken as deleted by the first attempt, whose answer was lost`);
+      for (const id of deleted) result.processed.push(Number(id));
+      left = left.filter((_, i) => !gone[i]);
+    }
+  }
+  if (view.format === 'table' && !view.quiet) {
+    if (result.processed.length) ctx.stdout.write(`Deleted ${plural(result.processed.length, 'link')}: ${result.processed.join(', ')}\n`);
+  } else {
+    await renderRecord(ctx.stdout, view, { processed: result.processed, notProcessed: left.map(Number) });
+  }
+  if (left.length) throw new PartialError(`not deleted (not found, or not yours): ${left.join(', ')}`);
+  return EXIT.OK;
+}
+
+export const LINK_DELETE: CommandDef = {
+  path: ['link', 'delete'],
+  operation: linkDelete,
+  alias: 'rm',
+  flags: (cmd) => cmd.option(...YES_OPTION),
+  about: `On a terminal it first asks "Delete 2 links (417863, 417864)? [y/N]"; any
+answer but y or yes deletes nothing and exits 2. --yes skips the question;
+nothing is asked when stdin is not a terminal (a pipe, a script) or with
+--dry-run. Exit code 0 when every id was deleted; otherwise the ids not
+deleted are named on stderr and the exit code is 5.`,
+  examples: [
+    'smslink link delete 417863',
+    'smslink link delete 417863 --yes',
+    'smslink link delete 417863 417864,417865',
+    'smslink link delete ddoj https://sho.rt/ddok --yes',
+    'smslink link list --query old -q | smslink link delete -',
+  ],
+  run: (ctx, opts, [refs]) => deleteLinks(ctx, opts, refs as string[]),
+};

@@ -1,0 +1,218 @@
+// `smslink message list --follow`: prints messages as they are sent and their
+// status changes as they happen, until Ctrl-C. It polls Message/List (newest
+// first) and Message/GetSMSStatus for the printed messages not yet final.
+
+import type { Command } from 'commander';
+import { FINAL_STATUSES } from '../../catalog/codes.js';
+import { messageList, messageStatus } from '../../catalog/message.js';
+import type { Message, MessageStatusRecord, Page } from '../../catalog/types.js';
+import type { SmsLinkClient } from '../../client/client.js';
+import { ApiError, TransportError } from '../../client/errors.js';
+import { EXIT, UsageError } from '../../exit-codes.js';
+import { tone } from '../../output/color.js';
+import type { Row, View } from '../../output/format.js';
+import { cellText, oneLine } from '../../output/text.js';
+import { chunk } from '../shared/ids.js';
+import { dryRun } from '../shared/dry-run.js';
+import { idLimit } from '../../catalog/validate.js';
+import type { CliValues, CommandDef } from '../core/command.js';
+import type { RunContext } from '../core/context.js';
+import { parseDuration, sleep } from '../core/time.js';
+import { inputFrom, severalInputs } from '../shared/operation.js';
+import { RowWriter } from '../../output/format.js';
+
+/** Every record carries `event`: `new` (a message first seen) or `status` (a printed message changed status). */
+const FOLLOW_COLUMNS = ['event', 'id', 'to', 'from', 'status', 'previousStatus', 'segNum', 'startSendTs', 'statusUpdateTs', 'text'];
+/** With nothing new, the pause between polls grows by half up to this (or --interval, if longer); activity resets it. */
+const MAX_PAUSE_MS = 10_000;
+/**
+ * Newest first, by the contract's fields: each single send is a campaign of
+ * its own, so the newest campaigns hold the newest messages (the live
+ * service also sorts by id, but the contract does not name it, so the
+ * client refuses it).
+ */
+const NEWEST_FIRST = { campaignId: 'DESC' };
+/** Flags of `message list` that choose pages or order: --follow reads the newest messages itself. */
+const PAGING_FLAGS: Record<string, string> = { all: '--all', limit: '--limit', currentPage: '--page', pageSize: '--page-size', sort: '--sort' };
+
+/** `message list` with --follow and --interval added. */
+export function followable(list: CommandDef): CommandDef {
+  return {
+    ...list,
+    flags: (cmd: Command) =>
+      (list.flags?.(cmd) ?? cmd)
+        .option('-f, --follow', 'keep printing new messages and status changes until Ctrl-C')
+        .option('--interval <duration>', 'with --follow: the first pause between polls, 500ms to 1h (default 1s)'),
+    run: (ctx, opts, args, cmd) => {
+      if (opts.follow) return follow(ctx, opts);
+      if (opts.interval !== undefined) throw new UsageError('--interval applies only with --follow');
+      return list.run(ctx, opts, args, cmd);
+    },
+  };
+}
+
+function pauseOf(opts: CliValues): number {
+  if (opts.interval === undefined) return 1000;
+  const ms = parseDuration(String(opts.interval), '--interval');
+  if (ms < 500 || ms > 3_600_000) throw new UsageError(`--interval: invalid value "${opts.interval}": must be from 500ms to 1h`);
+  return ms;
+}
+
+/** How each event is written: records through the format's writer, or one line each at a terminal. */
+interface Printer {
+  print(rows: Row[]): Promise<void>;
+}
+
+async function printerFor(ctx: RunContext): Promise<Printer> {
+  const view = await ctx.view(messageList, { columns: FOLLOW_COLUMNS });
+  if (view.format === 'table' && !view.quiet) {
+    // A line is cut to the terminal's width in cells, as a table's are (string-width, loaded with the first table).
+    const { truncate } = await import('../../output/width.js');
+    return { print: async (rows) => void ctx.stdout.write(rows.map((r) => line(r, view, truncate)).join('')) };
+  }
+  // A stream has no end, so json is written as ndjson: one object per line.
+  const format = view.format === 'json' ? 'ndjson' : view.format;
+  const fields = view.fields && !view.fields.includes('event') ? ['event', ...view.fields] : view.fields;
+  const writer = new RowWriter(ctx.stdout, { ...view, format, fields });
+  // -q prints the id of each new message once; a status change has no new id to give.
+  return { print: (rows) => writer.write(view.quiet ? rows.filter((r) => r.event === 'new') : rows) };
+}
+
+/**
+ * One event as a line at a terminal, the text cut to fit:
+ *   2025-01-15 10:00:01  new     1042  to 77011234567 from SHOP  ENQUEUD  Your code is 4711
+ *   2025-01-15 10:00:05  status  1042  ENQUEUD -> DELIVRD
+ */
+function line(row: Row, view: View, truncate: (text: string, max: number) => string): string {
+  const { paint } = view;
+  const str = (v: unknown) => oneLine(cellText(v));
+  const status = str(row.status);
+  if (row.event === 'status') {
+    return `${paint.dim(str(row.statusUpdateTs) || '-')}  ${paint.yellow('status')}  ${str(row.id)}  ${str(row.previousStatus)} -> ${tone(status, paint)}\n`;
+  }
+  const at = str(row.startSendTs) || '-';
+  const who = `${str(row.id)}  to ${str(row.to)}${row.from ? ` from ${str(row.from)}` : ''}`;
+  const room = (view.width ?? Infinity) - `${at}  new     ${who}  ${status}  `.length;
+  const text = room >= 10 ? truncate(str(row.text), room) : '';
+  return `${paint.dim(at)}  ${paint.cyan('new   ')}  ${who}  ${tone(status, paint)}${text ? `  ${text}` : ''}\n`;
+}
+
+/** What the loop knows between polls. */
+interface Seen {
+  /** Every id printed (or there at the start): none is printed as new again. */
+  ids: Set<number>;
+  /** The highest id at the start: messages at or below it were sent before following began. */
+  start: number;
+  /** Printed messages not yet final, with what was last printed of them. */
+  pending: Map<number, Row>;
+}
+
+/** Messages above `seen.start` not seen yet, oldest first; pages on while a whole page is new. */
+async function newMessages(client: SmsLinkClient, query: Record<string, unknown>, seen: Seen): Promise<Row[]> {
+  const fresh: Row[] = [];
+  for (let page = 0; ; page++) {
+    const result = (await client.call(messageList, { ...query, currentPage: page })) as Page<Message> | null;
+    const items = (Array.isArray(result?.items) ? result.items : []) as Row[];
+    const unseen = items.filter((m) => Number(m.id) > seen.start && !seen.ids.has(Number(m.id)));
+    fresh.push(...unseen);
+    if (items.length < Number(query.pageSize) || unseen.length < items.length) break;
+  }
+  return fresh.reverse();
+}
+
+/** New messages of every query, oldest first, each once (one may change status between two queries). */
+async function newOfEach(client: SmsLinkClient, queries: Record<string, unknown>[], seen: Seen): Promise<Row[]> {
+  if (queries.length === 1) return newMessages(client, queries[0], seen);
+  const byId = new Map<number, Row>();
+  for (const q of queries) for (const m of await newMessages(client, q, seen)) byId.set(Number(m.id), m);
+  return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** Status changes of the printed messages not yet final, asked 100 ids at a time (track() them once printed). */
+async function statusChanges(client: SmsLinkClient, seen: Seen): Promise<Row[]> {
+  const changes: Row[] = [];
+  for (const part of chunk([...seen.pending.keys()], idLimit(messageStatus))) {
+    const records: MessageStatusRecord[] = await client.call(messageStatus, { ids: part });
+    const answered = new Set(records.map((r) => Number(r.id)));
+    // A message the service no longer shows (deleted, say) has nothing more to print.
+    for (const id of part) if (!answered.has(id)) seen.pending.delete(id);
+    for (const rec of records) {
+      const before = seen.pending.get(Number(rec.id));
+      if (!before || before.status === rec.status) continue;
+      changes.push({ ...before, ...rec, event: 'status', previousStatus: before.status });
+    }
+  }
+  return changes;
+}
+
+function track(seen: Seen, row: Row): void {
+  const id = Number(row.id);
+  seen.ids.add(id);
+  if (FINAL_STATUSES.has(String(row.status))) seen.pending.delete(id);
+  else seen.pending.set(id, row);
+}
+
+/** The next pause: back to the first after activity, else half as long again, up to MAX_PAUSE_MS (or the first, if longer). */
+export function nextPause(pause: number, first: number, active: boolean): number {
+  return active ? first : Math.min(Math.max(MAX_PAUSE_MS, first), Math.round(pause * 1.5));
+}
+
+/**
+ * A failure the client's retries did not mend but that says nothing about the
+ * key or the request (network, HTTP 5xx, code 30 or 999): following outlasts
+ * it. Anything else (an auth failure: exit 4) ends the run as in any command.
+ */
+function outlasts(err: unknown): boolean {
+  return (err instanceof TransportError && err.kind !== 'aborted') || (err instanceof ApiError && (err.code === 30 || err.code === 999));
+}
+
+/** Follows until Ctrl-C (exit 0: following is the point) or an error it does not outlast. */
+async function follow(ctx: RunContext, opts: CliValues): Promise<number> {
+  for (const [key, flag] of Object.entries(PAGING_FLAGS)) {
+    if (opts[key] !== undefined) throw new UsageError(`--follow reads the newest messages itself; it cannot be combined with ${flag}`);
+  }
+  const first = pauseOf(opts);
+  const query = { ...inputFrom(messageList, [], opts, [], ctx.now()), pageSize: 100, sort: NEWEST_FIRST };
+  // Several statuses (--status undelivered,rejected): a query each, every poll.
+  const queries = severalInputs(messageList, query)?.inputs ?? [query];
+  if (ctx.globals.dryRun) return (await dryRun(ctx, messageList, queries), EXIT.OK);
+  const printer = await printerFor(ctx);
+  const client = await ctx.client();
+  // Each query checked before anything is sent: a bad value fails here, not after the first poll.
+  for (const q of queries) client.prepare(messageList, q);
+  const signal = ctx.io.signal;
+  try {
+    // The account's newest message now marks the start (whatever the filters): only what comes after it is printed.
+    const start = (await client.call(messageList, { pageSize: 25, currentPage: 0, sort: NEWEST_FIRST })) as Page<Message> | null;
+    const seen: Seen = { ids: new Set(), start: Math.max(0, ...(start?.items ?? []).map((m) => Number(m.id))), pending: new Map() };
+    if (ctx.io.stderr.isTTY) ctx.note('Following messages: new ones and their status changes (Ctrl-C to stop).');
+    let pause = first;
+    let failing = false;
+    while (!signal?.aborted) {
+      await sleep(pause, signal);
+      if (signal?.aborted) break;
+      let events: Row[];
+      try {
+        const changes = await statusChanges(client, seen);
+        const fresh = (await newOfEach(client, queries, seen)).map((m) => ({ event: 'new', ...m }));
+        events = [...changes, ...fresh];
+      } catch (err) {
+        if (signal?.aborted || !outlasts(err)) throw err;
+        // Said once per outage; what was missed is printed when the service answers again.
+        if (!failing) await ctx.warn(`${(err as Error).message}; still following, asking again every ${MAX_PAUSE_MS / 1000}s at most`);
+        failing = true;
+        pause = nextPause(pause, first, false);
+        continue;
+      }
+      if (failing) ctx.note('The service answers again; still following.');
+      failing = false;
+      for (const event of events) track(seen, event);
+      if (events.length) await printer.print(events);
+      pause = nextPause(pause, first, events.length > 0);
+    }
+  } catch (err) {
+    // Ctrl-C, or the reader of our output gone (`| head -1`), while a request was in flight.
+    if (!signal?.aborted) throw err;
+  }
+  return EXIT.OK;
+}

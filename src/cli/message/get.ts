@@ -1,0 +1,69 @@
+// `smslink message get <id...>`: each message whole (recipient, sender, text,
+// cost, campaign, country and operator), found as lookup.ts says.
+
+import { statusInWords } from '../../catalog/codes.js';
+import { messageStatus } from '../../catalog/message.js';
+import { MESSAGE_SHAPE } from '../../catalog/shared.js';
+import type { CommandDef, CliValues } from '../core/command.js';
+import type { RunContext } from '../core/context.js';
+import { EXIT, ExitError, PartialError } from '../../exit-codes.js';
+import { renderRecord, renderRows } from '../../output/format.js';
+import { printDryRun } from '../shared/dry-run.js';
+import { collectIds, parseConcurrency, prepareChunks } from '../shared/ids.js';
+import { findMessages, readStatuses } from './lookup.js';
+
+/** What a table shows of one message: the status in words beside its code, and the cost of all its segments (the table writes it as money). */
+function forTable(m: Record<string, unknown>): Record<string, unknown> {
+  const price = Number(m.segUserBuy);
+  const cost = Number.isFinite(price) && m.segUserBuy !== null && m.segUserBuy !== undefined ? price * Number(m.segNum ?? 1) : null;
+  return { ...m, status: statusInWords(String(m.status)), cost };
+}
+
+/** The fields of one message, in the order a person reads them. */
+const GET_COLUMNS = ['id', 'to', 'from', 'text', 'status', 'segNum', 'segUserBuy', 'cost', 'campaignId', 'startSendTs', 'statusUpdateTs', 'countryA2', 'operatorName'];
+
+async function get(ctx: RunContext, opts: CliValues, typed: string[]): Promise<number> {
+  const all = await collectIds(ctx, typed);
+  const client = await ctx.client();
+  const { prepared } = prepareChunks(client, messageStatus, all);
+  if (ctx.globals.dryRun) {
+    await printDryRun(ctx, prepared, { note: "then Message/List (withNumberInfo=1) narrowed to each message's send time" });
+    return EXIT.OK;
+  }
+  const view = await ctx.view({ output: { rows: 'array', columns: GET_COLUMNS, primary: 'id' }, result: { array: MESSAGE_SHAPE } });
+  ctx.page();
+  const concurrency = parseConcurrency(opts.concurrency);
+  const { records, missing } = await readStatuses(client, all, concurrency);
+  const full = await findMessages(client, records, concurrency);
+  // A message Message/List did not give (a search that gave up) is shown with what GetSMSStatus said.
+  const rows = records.map((r) => (full.get(Number(r.id)) ?? r) as unknown as Record<string, unknown>);
+  const lost = records.filter((r) => !full.has(Number(r.id))).map((r) => r.id);
+  if (view.format === 'table' && !view.quiet) {
+    // Each message as a record, every value whole, a blank line between them.
+    for (const [i, row] of rows.entries()) {
+      if (i > 0) ctx.stdout.write('\n');
+      await renderRecord(ctx.stdout, view, forTable(row));
+    }
+  } else await renderRows(ctx.stdout, view, rows);
+  if (lost.length) ctx.note(`Message/List did not give ${lost.join(', ')}: only the status is shown`);
+  if (missing.length && records.length === 0) throw new ExitError(`no message found for ${missing.join(', ')} (unknown, or not yours)`, EXIT.NOT_FOUND);
+  if (missing.length) throw new PartialError(`no message found for ${missing.join(', ')} (unknown, or not yours)`);
+  return EXIT.OK;
+}
+
+export const MESSAGE_GET: CommandDef = {
+  path: ['message', 'get'],
+  summary: 'Show messages whole: recipient, sender, text, cost, status, times, country and operator',
+  about: `Shows each message whole: recipient, sender, text, segments, price per
+segment and cost, campaign, status (in words and the service's code), send
+and update times, country and operator. It reads Message/GetSMSStatus, then
+Message/List narrowed to each message's send time. Scripts get the service's
+fields (-o json, ndjson, csv); -q prints the ids found. Exit 6 when no id is
+found, 5 when some are not (they are named on stderr).`,
+  examples: ['smslink message get 123456', 'smslink message get 123456 123457 -o json', 'smslink message list --status rejected -q | smslink message get -'],
+  flags: (cmd) =>
+    cmd
+      .argument('<id...>', 'message ids (space- or comma-separated; - reads them from stdin)')
+      .option('--concurrency <n>', 'requests in flight when more than 100 ids are given (default 4)'),
+  run: (ctx, opts, [ids]) => get(ctx, opts, ids as string[]),
+};

@@ -1,0 +1,39 @@
+// `smslink message list`: a page of messages, every page (--all, --limit),
+// several statuses merged, or --follow (follow.ts).
+
+import { messageList } from '../../catalog/message.js';
+import type { CommandDef } from '../core/command.js';
+import { listCommand } from '../shared/paging.js';
+import { followable } from './follow.js';
+
+export const MESSAGE_LIST: CommandDef = followable(
+  listCommand(
+    messageList,
+    'messages',
+    `Time criteria take YYYY-MM-DD (filled to 00:00:00 for -from and 23:59:59
+for -to), "YYYY-MM-DD HH:MM[:SS]", now, or a time ago: 30m, 12h, 7d, 2w
+(m minutes, h hours, d days, w weeks), in your machine's local time.
+
+--status takes several statuses comma-separated (undelivered,rejected): the
+service takes one status per request, so each is listed on its own and the
+lists are merged, newest first or in --sort order. --limit n and --all work across
+them; --page does not (exit 2). Without either, the first 25 (--page-size)
+are shown.
+
+--follow prints each message sent from then on, once, and each later change
+of its status, until Ctrl-C (exit 0). Filters choose which new messages are
+printed. It asks every 1s (--interval), less often while nothing changes (up
+to 10s). Each record has "event": "new" or "status" (with previousStatus);
+json is written as ndjson, one object per line, since the stream has no end.`,
+    [
+      'smslink message list --to 77011234567',
+      'smslink message list --status UNDELIV --sent-from 2026-11-01 --with-number-info',
+      'smslink message list --status undelivered,rejected --sent-from 7d --all',
+      'smslink message list --sent-from 1d --sent-to now',
+      'smslink message list --campaign-ids 9001,9002 --sort startSendTs:desc --all -o ndjson',
+      'smslink message list --follow',
+      'smslink message list --follow --to 77011234567 -o ndjson',
+      'smslink message list --follow --jq \'select(.event == "status") | "\\(.id) \\(.status)"\'',
+    ],
+  ),
+);

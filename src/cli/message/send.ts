@@ -1,0 +1,143 @@
+// `smslink message send`: one SMS (and, with --wait, its delivery); with
+// --from-file, one per row of a file, a --text template filled from its
+// columns (src/bulk).
+
+import { countSegments } from '../../catalog/segments.js';
+import { messageSend } from '../../catalog/message.js';
+import type { SendMessageResult } from '../../catalog/types.js';
+import type { CommandDef, CliValues } from '../core/command.js';
+import type { RunContext } from '../core/context.js';
+import { readStdin } from '../core/streams.js';
+import { EXIT, UsageError } from '../../exit-codes.js';
+import { renderRecord, type View } from '../../output/format.js';
+import { BULK_STOPS_HELP, bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from '../shared/bulk.js';
+import { printDryRun } from '../shared/dry-run.js';
+import { inputFrom } from '../shared/operation.js';
+import { waitFlags, waitForDelivery, waitOptions, waitOutcome } from './wait.js';
+
+const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+
+/** Placeholders of a --text template: "Hi {{name}}" -> ['name']. */
+export function placeholders(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]);
+}
+
+async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
+  if (opts.to !== undefined) throw new UsageError('give either --to or --from-file, not both (the file has a recipient column)');
+  if (opts.wait) throw new UsageError('--wait applies to a single send; after a bulk send, wait with `smslink message status - --wait` fed the messageIds');
+  const { runBulk } = await import('../../bulk/engine.js');
+  const template = typeof opts.text === 'string' ? opts.text : undefined;
+  if (template === '-') throw new UsageError('--text - (stdin) cannot be combined with --from-file; give the template inline');
+  const { recipient: _r, text: _t, ...defaults } = inputFrom(messageSend, [], opts, [], ctx.now());
+  defaults.from ??= ctx.settings().sender.value;
+  // A column the template uses only fills the text: "Hi {{name}}" must not also name the campaign.
+  const used = new Set(template ? placeholders(template) : []);
+  const columns = Object.fromEntries(
+    Object.entries({ recipient: 'recipient', text: 'text', from: 'from', name: 'name', deferredToTs: 'at', validity: 'validity' }).filter(
+      ([key, column]) => key === 'recipient' || !used.has(column),
+    ),
+  );
+  const spec = columnSpec(
+    ctx,
+    'message send',
+    messageSend,
+    {
+      columns,
+      required: template ? ['recipient'] : ['recipient', 'text'],
+      defaults,
+    },
+    {
+      checkColumns(columns) {
+        const unknown = template ? placeholders(template).filter((p) => !columns.includes(p)) : [];
+        if (unknown.length)
+          throw new UsageError(`--text: unknown placeholder ${unknown.map((u) => `{{${u}}}`).join(', ')}; the input's columns are ${columns.join(', ')}`);
+      },
+      fill(input, fields, problems) {
+        if (!template) return;
+        input.text = template.replace(PLACEHOLDER, (_m, name: string) => {
+          const value = fields[name];
+          if (value === undefined || value === null || String(value) === '') problems.push({ column: name, rule: `is empty but --text uses {{${name}}}` });
+          return value === undefined || value === null ? '' : String(value);
+        });
+      },
+      resultColumns: ['messageId', 'campaignId', 'status'],
+      primary: 'messageId',
+      alsoUsed: [...used],
+    },
+  );
+  return runBulk(bulkHost(ctx), spec, bulkFlags(opts));
+}
+
+/** What `message send --wait` shows: the send result, then the delivery. */
+const WAIT_COLUMNS = [...messageSend.output.columns, 'deliveryStatus', 'statusUpdateTs'];
+
+/** What a send shows: its result (and the delivery waited for); a table also has the status as campaignStatus. */
+function sendRecord(view: View, result: SendMessageResult, delivery: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...result, ...(view.format === 'table' ? { campaignStatus: result.status } : {}), ...delivery };
+}
+
+async function send(ctx: RunContext, opts: CliValues): Promise<number> {
+  if (opts.fromFile !== undefined) return bulkSend(ctx, opts);
+  rejectBulkFlagsWithoutFile(opts);
+  const input = inputFrom(messageSend, [], opts, [], ctx.now());
+  // Checked before sending: a bad --wait-timeout found after the send would leave a sent SMS and exit 2.
+  const waitOpts = opts.wait ? waitOptions(opts) : undefined;
+  const view = await ctx.view(messageSend, { columns: waitOpts ? WAIT_COLUMNS : messageSend.output.columns });
+  // A table names the campaign's status as such; scripts keep the service's `status`.
+  if (view.format === 'table') view.columns = view.columns.map((c) => (c === 'status' ? 'campaignStatus' : c));
+  if (input.text === '-') input.text = (await readStdin(ctx.io.stdin)).replace(/\r?\n$/, '');
+  input.from ??= ctx.settings().sender.value;
+  const client = await ctx.client();
+  if (ctx.globals.dryRun) {
+    const req = client.prepare(messageSend, input);
+    const seg = countSegments(String(input.text));
+    await printDryRun(ctx, [req], { encoding: seg.encoding, segments: seg.segments, characters: seg.characters });
+    return EXIT.OK;
+  }
+  const result = await client.call(messageSend, input);
+  if (!waitOpts) {
+    await renderRecord(ctx.stdout, view, sendRecord(view, result));
+    return EXIT.OK;
+  }
+  const ids = [result.messageId];
+  // Said before waiting, so the id is not lost if the wait is interrupted or fails.
+  ctx.note(`sent: messageId ${result.messageId} (campaign ${result.campaignId}); waiting for delivery`);
+  const waited = await waitForDelivery(ctx, client, ids, waitOpts);
+  const final = waited.records.get(result.messageId);
+  await renderRecord(ctx.stdout, view, sendRecord(view, result, { deliveryStatus: final?.status ?? null, statusUpdateTs: final?.statusUpdateTs ?? null }));
+  return waitOutcome(ids, waited);
+}
+
+export const MESSAGE_SEND: CommandDef = {
+  path: ['message', 'send'],
+  operation: messageSend,
+  flags: (cmd) => bulkOptions(waitFlags(cmd)),
+  about: `The recipient is written in international format; +, spaces, dashes and
+brackets are removed (7 to 15 digits remain). --dry-run also shows the
+encoding (GSM-7 or UCS-2) and the number of segments.
+
+--at sends later: "YYYY-MM-DD HH:MM[:SS]" in your machine's local time, or a
+time from now: +90m, +2h, +3d, +1w (the + may be left out). It must be 1 hour
+to 14 days from now.
+
+With --from-file, each row of a CSV or NDJSON file (columns: recipient, text,
+and optionally from, name, at, validity) is one message. --text "Hi {{name}}"
+fills placeholders from the row's columns (a column used by the template
+only fills the text); --from, --name, --at and --validity fill empty cells. A journal beside the file records every
+outcome: a rerun skips sent rows, retries failed ones, and looks for the
+message of a row whose answer was lost before it sends that row again. The
+file is read as UTF-8 (or UTF-16 with a BOM); a file that is not is refused
+unless --encoding names its encoding (windows-1251, latin1, utf-16le ...).
+${BULK_STOPS_HELP}`,
+  examples: [
+    'smslink message send --to +77011234567 --text "Your code is 4711"',
+    'echo "Meeting moved to 15:00" | smslink message send --to 77011234567 --text -',
+    'smslink message send --to 77011234567 --text "Sale: https://example.com/sale" --shorten-links',
+    'smslink message send --to 77011234567 --text "Reminder" --at "2026-12-01 09:00" --validity 120',
+    'smslink message send --to 77011234567 --text "Your table is ready" --at +2h',
+    'smslink message send --to 77011234567 --text "CI check" --wait --wait-timeout 2m',
+    'smslink message send --from-file customers.csv --text "Hi {{name}}, your code is {{code}}" --rate 20',
+    'smslink message send --from-file kunden.csv --encoding latin1 --validate-only',
+  ],
+  run: send,
+};

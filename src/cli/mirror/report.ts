@@ -1,0 +1,50 @@
+// `smslink report`: reports read from the local mirror that `sync` keeps
+// (design: sync is one job, reporting another); `--sync` refreshes it first.
+// This file is the noun and what its verbs share; a table and a chart for
+// people, json, ndjson and csv for scripts, the numbers unrounded.
+
+import type { Command } from 'commander';
+import type { CliValues, GroupDef } from '../core/command.js';
+import type { RunContext } from '../core/context.js';
+import { timeFlag } from '../core/time.js';
+import { UsageError } from '../../exit-codes.js';
+import { formatDateTime } from '../../catalog/rules.js';
+import { openMirror, runSync, syncFlags, syncOptions } from './open.js';
+
+export const REPORT: GroupDef = {
+  path: ['report'],
+  group: true,
+  summary: 'Reports from the local mirror (`smslink sync`): delivery, clicked links',
+  examples: ['smslink sync && smslink report delivery --by country', 'smslink report links --since 7d', 'smslink report delivery --sync -o csv > week.csv'],
+};
+
+/** --since and --until as wire times; --until defaults to now. */
+export function period(ctx: RunContext, opts: CliValues, defaultSince: string): { since: string; until: string } {
+  const now = ctx.now();
+  const since = timeFlag('--since', String(opts.since ?? defaultSince), now, { fill: 'start' });
+  const until = opts.until === undefined ? formatDateTime(now) : timeFlag('--until', String(opts.until), now, { fill: 'end' });
+  if (until < since) throw new UsageError(`--until (${until}) must not be before --since (${since})`);
+  return { since, until };
+}
+
+/** The mirror, refreshed first with --sync (its --concurrency and --rate too). */
+export async function mirrorFor(ctx: RunContext, opts: CliValues) {
+  if (!opts.sync) {
+    const extra = ['concurrency', 'rate'].find((k) => opts[k] !== undefined);
+    if (extra) throw new UsageError(`--${extra} only applies with --sync`);
+    return openMirror(ctx, false);
+  }
+  const flags = syncFlags(ctx, { concurrency: opts.concurrency, rate: opts.rate });
+  const mirror = await openMirror(ctx, true);
+  await runSync(ctx, mirror, flags);
+  return mirror;
+}
+
+export function reportFlags(cmd: Command, since: string): Command {
+  return syncOptions(
+    cmd
+      .option('--since <time>', `from this time (default ${since}): 7d, 24h, 2025-01-01, "2025-01-01 08:00"`)
+      .option('--until <time>', 'up to this time (default now)')
+      .option('--sync', 'bring the mirror up to date first (as `smslink sync`)'),
+  );
+}

@@ -1,0 +1,46 @@
+// `smslink search TEXT`: full-text search of the local mirror (`smslink
+// sync`) over message texts, link comments and full links, best match
+// first, offline. src/mirror/search.ts runs the query.
+
+import type { CommandDef, CliValues } from '../core/command.js';
+import type { RunContext } from '../core/context.js';
+import { EXIT, UsageError } from '../../exit-codes.js';
+import { renderRows, type Row } from '../../output/format.js';
+import { openMirror } from './open.js';
+import { normalizePhone } from '../../catalog/rules.js';
+import { parseCount } from '../shared/ids.js';
+
+async function search(ctx: RunContext, words: string[], opts: CliValues): Promise<number> {
+  const text = words.join(' ');
+  const { ftsQuery, searchMirror } = await import('../../mirror/index.js');
+  if (ftsQuery(text) === null) throw new UsageError(`search: "${text}" has no words to search for (letters or digits)`);
+  let to: string | undefined;
+  if (opts.to !== undefined) {
+    to = normalizePhone(String(opts.to));
+    if (!/^\d{1,15}$/.test(to)) throw new UsageError(`--to: invalid value "${opts.to}": must be a number or part of one (digits, a leading +)`);
+  }
+  const limit = parseCount(opts.limit, '--limit', 20, 1000);
+  const view = await ctx.view({ output: { rows: 'array', columns: ['kind', 'id', 'to', 'at', 'status', 'text'], primary: 'id' } });
+  const mirror = await openMirror(ctx, false);
+  const hits = searchMirror(mirror, text, { to, limit });
+  if (view.format === 'table' && !view.quiet) {
+    ctx.page();
+    if (hits.length === 0) return (ctx.note(`Nothing in the mirror matches "${text}".`), EXIT.OK);
+  }
+  await renderRows(ctx.stdout, view, hits as unknown as Row[]);
+  return EXIT.OK;
+}
+
+export const SEARCH: CommandDef = {
+  path: ['search'],
+  summary: "Search the mirror's message texts, link comments and full links, offline",
+  flags: (cmd) =>
+    cmd
+      .argument('<text...>', 'words to find (each also as the start of a longer word)')
+      .option('--to <number>', 'only messages to this number (whole or partial)')
+      .option('--limit <n>', 'at most n results (default 20)'),
+  about: `Reads the local mirror that \`smslink sync\` keeps: nothing is sent. Every
+word must match; the best matches come first (SQLite FTS5, bm25).`,
+  examples: ['smslink search code 4711', 'smslink search sale --to +77011234567', 'smslink search spring -o ndjson'],
+  run: (ctx, opts, [words]) => search(ctx, words as string[], opts),
+};

@@ -1,0 +1,167 @@
+// Commander's tree from the list of commands (src/cli/commands.ts), built
+// only as far as a run can reach, with the program's own flags (global flags
+// from SETTINGS, src/config/resolve.ts) and help.
+
+import { Command, Option } from 'commander';
+import { OUTPUT_FORMATS, PROFILE, SETTINGS } from '../config/resolve.js';
+import type { SettingKey } from '../config/file.js';
+import { summaryOf, type CliValues, type CommandDef, type Definition, type Positional } from './core/command.js';
+import type { RunContext } from './core/context.js';
+import { EXIT_CODES_HELP } from './core/exit.js';
+import { COMPLETIONS, otherName, refuseRepeatedFlags } from './core/flags.js';
+import { configureHelp, examples, fitHelpText, helpAfter, helpWhenAlone } from './core/help.js';
+import type { CliIO } from './core/io.js';
+import { addParams } from './shared/operation.js';
+import { COMMANDS } from './commands.js';
+import { version } from '../version.js';
+
+/** Runs one command's action with a fresh context; the action returns its exit code. */
+export type Runner = (cmd: Command, action: (ctx: RunContext) => Promise<number | void>) => Promise<void>;
+
+/** A command of the tree: its definition (none for the root) and its children, in the list's order. */
+interface Node {
+  def?: Definition;
+  heading?: string;
+  children: Map<string, Node>;
+}
+
+function tree(): Node {
+  const root: Node = { children: new Map() };
+  for (const { heading, definitions } of COMMANDS) {
+    for (const def of definitions) {
+      let node = root;
+      for (const name of def.path) {
+        let next = node.children.get(name);
+        if (!next) node.children.set(name, (next = { children: new Map() }));
+        node = next;
+      }
+      node.def = def;
+      if (def.path.length === 1) node.heading = heading;
+    }
+  }
+  return root;
+}
+
+/** Whether argv names a command: by its name or its alias. */
+function named(argv: readonly string[], def: Definition): boolean {
+  const name = def.path.at(-1)!;
+  return argv.includes(name) || ('alias' in def && def.alias !== undefined && argv.includes(def.alias));
+}
+
+/** Arguments, flags, help and action of a command. */
+function fill(cmd: Command, def: CommandDef, runner: Runner): void {
+  if (def.operation) addParams(cmd, def.operation, def.skip);
+  def.flags?.(cmd);
+  cmd.addHelpText('after', helpAfter(def.about, def.examples));
+  // commander passes the positional arguments, then the options, then the command.
+  cmd.action((...params: unknown[]) => {
+    const command = params.pop() as Command;
+    const opts = params.pop() as CliValues;
+    return runner(command, (ctx) => def.run(ctx, opts, params as Positional[], command));
+  });
+}
+
+/**
+ * Adds the children of `node` to `parent`, as far as the run reaches. Every
+ * child gets its name and summary, which is all commander's suggestions
+ * read; when argv names some of them, only those are built in full (flags,
+ * help, action, their own children), else all are. The children of a
+ * command are added only when argv names it (or completion walks the
+ * whole tree). `smslink link get 1` builds no message or config commands
+ * and of the link commands only `get`; `--help` builds no subcommands.
+ * Remeasure what this is worth with `npm run bench -- --only help,get`
+ * against a version that builds everything.
+ */
+function addChildren(parent: Command, node: Node, runner: Runner, reach: { argv: readonly string[]; all: boolean; help: boolean }): void {
+  const children = [...node.children.values()].filter((c): c is Node & { def: Definition } => c.def !== undefined);
+  const chosen = reach.all || reach.help ? [] : children.filter((c) => named(reach.argv, c.def));
+  for (const child of children) {
+    const { def } = child;
+    const cmd = parent.command(def.path.at(-1)!).description(summaryOf(def));
+    if ('alias' in def && def.alias) cmd.alias(def.alias);
+    if (child.heading) cmd.helpGroup(child.heading);
+    if ('group' in def) helpWhenAlone(cmd).addHelpText('after', helpAfter(def.about, def.examples));
+    if (chosen.length && !chosen.includes(child)) continue;
+    if (!('group' in def)) fill(cmd, def, runner);
+    if (child.children.size && (reach.all || named(reach.argv, def))) addChildren(cmd, child, runner, reach);
+  }
+}
+
+export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Command {
+  const program = new Command('smslink')
+    .description('Short links and single SMS from the command line.')
+    .helpCommand(false)
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(add --help for usage and examples)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(io.stdout.isTTY && io.stdout.columns ? fitHelpText(s, io.stdout.columns) : s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+
+  configureHelp(program, () => (io.stdout.isTTY ? io.stdout.columns : undefined));
+  program
+    .optionsGroup('Output flags:')
+    .addOption(settingFlag('output'))
+    // --json is -o json: giving both is one setting given twice.
+    .addOption(otherName(new Option('--json', 'same as -o json'), '--output', 'json'))
+    .option('--fields <list>', 'comma-separated fields or column headers to show, in order (clicks or clickCnt)')
+    .option('--jq <expr>', 'filter JSON output with a jq expression (implies -o json; strings print without quotes)')
+    .option('-q, --quiet', 'print only the main value of each result, one per line')
+    .option('--no-color', 'never colour the output')
+    .option('--no-pager', 'never page output (also SMSLINK_PAGER=cat)')
+    .option('--csv-safe', 'in csv and tsv output, defuse cells a spreadsheet would run as a formula')
+    .optionsGroup('Connection flags:')
+    .addOption(settingFlag('profile'))
+    .option('--sandbox', 'use the local emulator instead of the service (also SMSLINK_SANDBOX=1)')
+    .addOption(settingFlag('baseUrl'))
+    .addOption(settingFlag('apiKey'))
+    .addOption(settingFlag('timeout'))
+    .addOption(settingFlag('retries'))
+    .option('--proxy <url>', 'HTTP(S) proxy (default: HTTPS_PROXY, HTTP_PROXY, NO_PROXY)')
+    .option('--ca-file <path>', 'extra trusted CA certificates (PEM)')
+    .option('--allow-insecure-http', 'allow sending the key over plain http:// to a non-loopback host')
+    .optionsGroup('Checking flags:')
+    .option('--dry-run', 'print the request that would be sent and send nothing')
+    .option('--verbose', 'print each request and answer on stderr (key masked)')
+    .option('--show-pii', 'show full numbers and texts in --verbose output')
+    .optionsGroup('')
+    .version(version(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help');
+
+  program.addHelpText(
+    'after',
+    examples([
+      'smslink --sandbox link create https://example.com/some/long/path',
+      'smslink link list --query promo --sort createTs:desc',
+      'smslink message send --to +77011234567 --text "Your code is 4711"',
+      'smslink message status 123456 -q',
+      "smslink link list --all --jq '.[] | select(.clickCnt > 0) | .shortLink'",
+    ]) +
+      `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE)\n> config profile > default.\n\n${EXIT_CODES_HELP}\n`,
+  );
+
+  // Completion walks the whole tree; help lists siblings with their arguments and flags (-h may be combined, as in -qh).
+  const help = argv[0] === 'help' || argv.some((a) => a === '--help' || /^-[^-]*h/.test(a));
+  const reach = { argv, all: argv.includes('completion'), help };
+  addChildren(program, tree(), runner, reach);
+  refuseRepeatedFlags(program);
+  return program;
+}
+
+/**
+ * The flag of a setting (or of the profile), as SETTINGS declares it. No
+ * default goes to commander: a flag not given leaves the setting to the
+ * environment and the profile (design rule 4); help names the built-in one.
+ */
+function settingFlag(key: SettingKey | 'profile'): Option {
+  const spec = key === 'profile' ? PROFILE : SETTINGS[key];
+  const { short, value, help, group } = spec.global!;
+  const fallback = spec.default === undefined ? '' : ` (default ${spec.default})`;
+  const option = new Option(`${short ? `${short}, ` : ''}${spec.flag} ${value}`, `${help}${fallback}`).helpGroup(group);
+  // -o: its values are checked with the other settings (an `output` setting may name it too); completion offers them.
+  if (key === 'output') COMPLETIONS.set(option, OUTPUT_FORMATS);
+  // --api-key is collected so that `serve` can take several; everywhere else the one given is used (see run()).
+  if (key === 'apiKey') option.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+  return option;
+}

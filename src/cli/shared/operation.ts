@@ -1,0 +1,151 @@
+// From the catalog to the command line and back: an operation's parameters
+// as commander's arguments and flags (addParams), and the command line as
+// the operation's input (inputFrom: aliases, times, sort, id lists) for the
+// client to check.
+
+import { Option, type Command } from 'commander';
+import { fieldNamed } from '../../catalog/columns.js';
+import type { OperationSpec, ParamSpec } from '../../catalog/types.js';
+import type { CliValues } from '../core/command.js';
+import { COMPLETIONS, onlyOnce } from '../core/flags.js';
+import { UsageError } from '../../exit-codes.js';
+import { dayOf, parseTime, timeFlag, type TimeRules } from '../core/time.js';
+import { checkParam } from '../../catalog/rules.js';
+
+function valuesOf(param: ParamSpec): string[] {
+  if (param.type === 'sort') return (param.sortFields ?? []).flatMap((f) => [f, `${f}:asc`, `${f}:desc`]);
+  return [...Object.keys(param.cli?.aliases ?? {}), ...(param.oneOf ?? []).map(String)];
+}
+
+function optionFor(param: ParamSpec): Option | undefined {
+  const cli = param.cli;
+  if (!cli?.flag) return undefined;
+  const option = new Option(cli.flag, cli.help);
+  if (param.type === 'sort') option.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+  else onlyOnce(option, cli.once);
+  const values = valuesOf(param);
+  if (values.length && cli.boolean === undefined) COMPLETIONS.set(option, values);
+  return option;
+}
+
+/** Attribute name commander gives a parameter's flag (`--page-size` -> pageSize). */
+export function attributeOf(param: ParamSpec): string | undefined {
+  return param.cli?.flag ? new Option(param.cli.flag).attributeName() : undefined;
+}
+
+/** Adds the catalog's arguments and flags of `op` to `cmd`, except the keys in `skip`. */
+export function addParams(cmd: Command, op: OperationSpec, skip: readonly string[] = []): Command {
+  for (const param of op.params) {
+    if (skip.includes(param.key) || !param.cli) continue;
+    if (param.cli.arg) cmd.argument(param.cli.arg, param.cli.help);
+    const option = optionFor(param);
+    if (option) cmd.addOption(option);
+  }
+  return cmd;
+}
+
+/** Splits id arguments given with spaces and/or commas. */
+export function splitIds(values: readonly string[]): string[] {
+  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/** How a datetime parameter reads times typed on the command line (src/cli/time.ts). */
+export function timeRulesOf(param: ParamSpec): TimeRules {
+  return { fill: param.cli?.fillTime, relative: param.cli?.relative };
+}
+
+/**
+ * `field[:asc|desc]` values into the sort object the catalog checks. A
+ * field may be named by its table header (`clicks:desc`, see fieldNamed).
+ */
+export function parseSort(values: readonly string[], fields: readonly string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const parts = v.split(':');
+    if (parts.length > 2) throw new UsageError(`--sort: invalid value "${v}": use FIELD or FIELD:asc or FIELD:desc`);
+    const [field, dir = 'asc'] = parts;
+    out[fieldNamed(field.trim(), fields) ?? field.trim()] = dir.trim().toUpperCase();
+  }
+  return out;
+}
+
+/**
+ * Turns one parameter's command-line value into the value the client checks.
+ * A time it cannot read is passed on as typed, for the catalog's check to name.
+ */
+export function fromCli(param: ParamSpec, raw: unknown, now: Date = new Date()): unknown {
+  const cli = param.cli;
+  if (raw === undefined || raw === null || !cli) return raw;
+  if (cli.boolean !== undefined) return raw === true ? cli.boolean : undefined;
+  if (param.type === 'sort') return parseSort(raw as string[], param.sortFields);
+  if (typeof raw !== 'string') return raw;
+  if (cli.several && raw.includes(',')) {
+    // `undelivered,rejected`: each value read alone, once each; a list left with one value is that value.
+    const values = [...new Set(splitIds([raw]).map((v) => oneValue(param, v, now)))];
+    return values.length === 0 ? raw : values.length === 1 ? values[0] : values;
+  }
+  return oneValue(param, raw, now);
+}
+
+/** One value as typed into the one the client checks: a word for its code (aliases), a time read. */
+function oneValue(param: ParamSpec, raw: string, now: Date): unknown {
+  const hit = Object.entries(param.cli?.aliases ?? {}).find(([word]) => word === raw.trim().toLowerCase());
+  if (hit) return hit[1];
+  if (param.type === 'datetime') return parseTime(raw, now, timeRulesOf(param)) ?? raw;
+  return raw;
+}
+
+/**
+ * The parameter of `input` given several values (a `several` flag:
+ * `--status undelivered,rejected`), and the input of each, one value each.
+ */
+export function severalInputs(op: OperationSpec, input: Record<string, unknown>): { param: ParamSpec; inputs: Record<string, unknown>[] } | undefined {
+  const param = op.params.find((p) => p.cli?.several && Array.isArray(input[p.key]));
+  if (!param) return undefined;
+  return { param, inputs: (input[param.key] as unknown[]).map((value) => ({ ...input, [param.key]: value })) };
+}
+
+/**
+ * A time or date flag's value as the service takes it. A value the flag
+ * cannot read is the command's error, naming every form it accepts; one it
+ * reads (+30m) but the catalog refuses (too soon) is named as typed, with
+ * the time it stood for.
+ */
+function timeInput(param: ParamSpec, raw: string, now: Date): string {
+  const flag = param.cli!.flag!.split(' ')[0];
+  if (param.type === 'date') return param.cli?.relative ? dayOf(raw, now) : raw;
+  const value = timeFlag(flag, raw, now, timeRulesOf(param));
+  const check = checkParam(param, value, { now });
+  if (!check.ok) throw new UsageError(`${flag}: invalid value "${raw}"${value === raw.trim() ? '' : ` (${value})`}: ${check.rule}`);
+  return value;
+}
+
+/**
+ * Builds the operation input from commander's positional args and options.
+ * Positional arguments are matched to parameters in catalog order.
+ */
+export function inputFrom(
+  op: OperationSpec,
+  args: unknown[],
+  options: CliValues,
+  skip: readonly string[] = [],
+  now: Date = new Date(),
+): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  let position = 0;
+  for (const param of op.params) {
+    if (skip.includes(param.key) || !param.cli) continue;
+    if (param.cli.arg) {
+      let value = args[position++];
+      if (Array.isArray(value)) value = splitIds(value as string[]);
+      input[param.key] = value;
+      continue;
+    }
+    const attr = attributeOf(param);
+    if (!attr) continue;
+    const raw = options[attr];
+    const value = typeof raw === 'string' && (param.type === 'datetime' || param.type === 'date') ? timeInput(param, raw, now) : fromCli(param, raw, now);
+    if (value !== undefined) input[param.key] = value;
+  }
+  return input;
+}
