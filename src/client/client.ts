@@ -1,7 +1,7 @@
 // SmsLinkClient: one typed method per operation of the catalog, made from
-// the catalog's entries. Every call checks its input against the contract,
-// builds the form request, sends it (send.ts) with retries, parses the
-// envelope and normalises the data.
+// the catalog's entries. A call checks its input against the contract,
+// builds the form request, sends it over the client's connection
+// (transport.ts) with retries (exchange.ts), and normalises the data.
 
 import { OPERATIONS } from '../catalog/index.js';
 import type { LINK_OPERATIONS } from '../catalog/link.js';
@@ -10,14 +10,19 @@ import type { USER_OPERATIONS } from '../catalog/user.js';
 import type { InputOf, OperationSpec, ResultOf, Shape } from '../catalog/types.js';
 import { validateInput } from '../catalog/validate.js';
 import { userAgent } from '../version.js';
-import { dataOrThrow, parseEnvelope, type Envelope } from './envelope.js';
-import { ApiError, ConfigError, describeFailure, TransportError, ValidationError } from './errors.js';
+import { checkSettings, isLoopbackHost } from './base-url.js';
+import { dataOrThrow, type Envelope } from './envelope.js';
+import { ApiError, TransportError, ValidationError } from './errors.js';
+import { Exchanges } from './exchange.js';
 import { normalize } from './normalize.js';
 import { buildRequest, encodeParams, type PreparedRequest } from './request.js';
-import { answerOutcome, describeOutcome, failureOutcome, retryDelay, type Outcome, type RetryInfo, type RetryOptions } from './retry.js';
-import { openTransport, type HttpClient, type ProxyEnv, type Send, type Transport } from './send.js';
+import type { RetryInfo } from './retry.js';
+import type { HttpClient, ProxyEnv, Send } from './send.js';
+import { Connection } from './transport.js';
 import type { DispatchTarget } from './undici.js';
-import { redact, registerSecret } from '../secrets.js';
+import { registerSecret } from '../secrets.js';
+
+export { checkSettings, isLoopbackHost };
 
 export interface RequestEvent {
   operation: string;
@@ -70,26 +75,6 @@ export interface SmsLinkClientOptions {
   signal?: AbortSignal;
 }
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK.test(hostname);
-}
-
-/** Checks the base URL and key; throws ConfigError when they cannot be used safely. */
-export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp = false): URL {
-  if (!baseUrl) throw new ConfigError('no base URL is set');
-  if (!apiKey) throw new ConfigError('no API key is set');
-  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
-  if (!url) throw new ConfigError(`base URL "${baseUrl}" is not a valid URL`, 'usage');
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`base URL must use https:// (got ${url.protocol}//)`, 'usage');
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
-    const why = `refusing to send the API key over plain http:// to ${url.host}; use https://, or pass --allow-insecure-http if you really mean it`;
-    throw new ConfigError(why, 'usage');
-  }
-  return url;
-}
-
 /** The operations the client has a method for, each a literal type. */
 type Operation = (typeof LINK_OPERATIONS)[number] | (typeof MESSAGE_OPERATIONS)[number] | (typeof USER_OPERATIONS)[number];
 
@@ -105,32 +90,19 @@ export interface SmsLinkClient extends OperationMethods {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class SmsLinkClient {
   readonly #opts: SmsLinkClientOptions;
-  readonly #policy: RetryOptions;
   /** The same headers on every request. */
   readonly #headers: Record<string, string>;
-  #transport: Promise<Transport> | undefined;
-  /** The transport once open: later requests need not wait a turn for it. */
-  #ready: Transport | undefined;
-  /** host:port of the --proxy every request goes through, to name it when it cannot be reached. */
-  #proxy: string | undefined;
+  readonly #connection: Connection;
+  readonly #exchanges: Exchanges;
   /** checkSettings() passed once: the settings never change, and a bulk run prepares thousands of requests. */
   #settingsChecked = false;
-  /** Requests sent and not yet answered (a retry waiting for its turn included): close() waits for them. */
-  readonly #inFlight = new Set<Promise<unknown>>();
-  /**
-   * The attempts in flight and the waits before a retry, each with its own
-   * AbortController. One listener on the caller's signal aborts them all: a
-   * listener per attempt or wait would put one on that signal per request
-   * (Node warns past 10, and a bulk run at --concurrency 16 printed
-   * MaxListenersExceededWarning).
-   */
-  readonly #attempts = new Set<AbortController>();
-  #listening = false;
 
   constructor(options: SmsLinkClientOptions) {
     const o = (this.#opts = { timeoutMs: 30_000, retries: 3, ...options });
-    this.#policy = { retries: o.retries!, baseDelayMs: o.retryBaseDelayMs ?? 250, maxDelayMs: o.retryMaxDelayMs ?? 8_000, attemptTimeoutMs: o.timeoutMs!, onRetry: o.onRetry };
     this.#headers = { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8', accept: 'application/json', 'user-agent': o.userAgent ?? userAgent() };
+    this.#connection = new Connection({ ...o, timeoutMs: o.timeoutMs!, httpClient: o.httpClient ?? 'node', isDirect: (url) => isLoopbackHost(url.hostname) });
+    const policy = { retries: o.retries!, baseDelayMs: o.retryBaseDelayMs ?? 250, maxDelayMs: o.retryMaxDelayMs ?? 8_000, attemptTimeoutMs: o.timeoutMs!, onRetry: o.onRetry };
+    this.#exchanges = new Exchanges(policy, o.signal);
     registerSecret(options.apiKey);
   }
 
@@ -195,99 +167,26 @@ export class SmsLinkClient {
 
   /** Sends a prepared request and parses the envelope (any code); a raw request is idempotent only when the caller knows. */
   async execute(req: PreparedRequest, idempotent: boolean): Promise<Envelope> {
-    const send = (this.#ready ?? (await this.#open())).send;
+    const send = await this.#connection.send();
     // Date.now(), not performance.now(): the first use of `performance` loads perf_hooks.
     const started = Date.now();
-    const exchange = this.#exchange(send, req, idempotent);
-    this.#inFlight.add(exchange);
+    const request = { url: req.url, method: req.method, headers: this.#headers, body: req.body };
+    const call = { operation: req.operation, url: req.url, idempotent, timeoutMs: this.#opts.timeoutMs!, proxy: this.#connection.proxy };
     const report = this.#opts.onRequest;
     const event = { operation: req.operation, method: req.method, url: req.redactedUrl };
     try {
-      const { status, env } = await exchange;
+      const { status, env } = await this.#connection.track(this.#exchanges.exchange(send, request, call));
       report?.({ ...event, fields: req.fields, status, ms: Date.now() - started, code: env.code });
       return env;
     } catch (err) {
       report?.({ ...event, fields: req.fields, error: err instanceof TransportError ? err.message : undefined });
       throw err;
-    } finally {
-      this.#inFlight.delete(exchange);
-    }
-  }
-
-  /**
-   * The retry loop: send, classify the outcome, wait as the policy says
-   * (retry.ts), send again. Each attempt has its own time limit, connection
-   * included; the caller's signal ends the call at once, a wait included.
-   */
-  async #exchange(send: Send, req: PreparedRequest, idempotent: boolean): Promise<{ status: number; env: Envelope }> {
-    const { signal, timeoutMs } = this.#opts;
-    const context = { operation: req.operation, url: req.url, idempotent, attempts: 0, timeoutMs: timeoutMs!, proxy: this.#proxy };
-    const request = { url: req.url, method: req.method, headers: this.#headers, body: req.body };
-    for (let attempt = 1; ; attempt++) {
-      context.attempts = attempt;
-      const limit = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        limit.abort(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'SMSLINK_ATTEMPT_TIMEOUT' }));
-      }, timeoutMs);
-      if (signal && !this.#listening) {
-        this.#listening = true;
-        const abortAll = () => {
-          for (const attempt of this.#attempts) attempt.abort(signal.reason);
-        };
-        signal.addEventListener('abort', abortAll, { once: true });
-      }
-      this.#attempts.add(limit);
-      let outcome: Outcome | null;
-      let failure: Error | undefined;
-      let answer: { status: number; env: Envelope } | undefined;
-      try {
-        if (signal?.aborted) limit.abort(signal.reason);
-        const res = await send(request, limit.signal);
-        try {
-          answer = { status: res.status, env: parseEnvelope(req.operation, res.status, redact(res.text), !idempotent) };
-          outcome = answerOutcome(res.status, answer.env.code, res.headers);
-        } catch (err) {
-          failure = err as Error;
-          // Not the envelope, or an HTTP error status: no code to go by.
-          outcome = answerOutcome(res.status, null, res.headers);
-        }
-      } catch (err) {
-        const how = failureOutcome(err, timedOut);
-        failure = describeFailure(err, how, signal?.aborted === true, context);
-        if (signal?.aborted) throw failure;
-        outcome = how;
-      } finally {
-        clearTimeout(timer);
-        this.#attempts.delete(limit);
-      }
-      const delay = outcome && retryDelay(idempotent, outcome, attempt, this.#policy);
-      if (delay === null || delay === undefined) {
-        if (failure) throw failure;
-        return answer!;
-      }
-      this.#policy.onRetry?.({ operation: req.operation, attempt: attempt + 1, delayMs: delay, reason: describeOutcome(outcome!) });
-      const { setTimeout: sleep } = await import('node:timers/promises');
-      const wait = new AbortController();
-      this.#attempts.add(wait);
-      if (signal?.aborted) wait.abort();
-      await sleep(delay, undefined, { signal: wait.signal }).catch(() => {});
-      this.#attempts.delete(wait);
-      // A retry follows only an attempt that changed nothing (or a safe one): an interrupted wait leaves no outcome unknown.
-      if (signal?.aborted) throw new TransportError(req.operation, 'aborted', `${req.operation}: interrupted`, { outcomeUnknown: false, attempts: attempt });
     }
   }
 
   /** Waits for the requests in flight, then closes the keep-alive connections of this client. */
-  async close(): Promise<void> {
-    if (!this.#transport) return;
-    const transport = await this.#transport;
-    await Promise.allSettled(this.#inFlight);
-    if (this.#transport === undefined) return;
-    this.#transport = undefined;
-    this.#ready = undefined;
-    await transport.close?.();
+  close(): Promise<void> {
+    return this.#connection.close();
   }
 
   /**
@@ -296,29 +195,8 @@ export class SmsLinkClient {
    * hold up the exit for an event-loop turn or two. With a request in flight
    * this is close(), which lets it finish first.
    */
-  async release(): Promise<void> {
-    if (!this.#transport) return;
-    const transport = await this.#transport;
-    if (this.#inFlight.size > 0) return this.close();
-    this.#transport = undefined;
-    this.#ready = undefined;
-    transport.destroy?.();
-  }
-
-  #open(): Promise<Transport> {
-    this.#transport ??= (async () => {
-      const o = this.#opts;
-      if (o.send) return (this.#ready = { send: o.send });
-      if (o.dispatcher) {
-        const { dispatchSend } = await import('./undici.js');
-        return (this.#ready = { send: dispatchSend(o.dispatcher) });
-      }
-      const baseUrl = new URL(o.baseUrl);
-      const options = { baseUrl, direct: isLoopbackHost(baseUrl.hostname), timeoutMs: o.timeoutMs!, httpClient: o.httpClient ?? 'node' };
-      this.#proxy = o.proxy && !options.direct ? new URL(o.proxy).host : undefined;
-      return (this.#ready = await openTransport({ ...o, ...options }));
-    })();
-    return this.#transport;
+  release(): Promise<void> {
+    return this.#connection.release();
   }
 }
 

@@ -2,8 +2,8 @@
 // with the whole answer, or rejects. Three implementations: Node's own
 // http/https (node-http.ts: single commands, fastest to start), undici
 // (undici.ts: bulk runs, proxies, a caller's dispatcher) and the emulator in
-// this process (src/emulator/in-process.ts: --sandbox). Retries, timeouts
-// and the envelope are the client's (client.ts), never a send's.
+// this process (src/emulator/in-process.ts: --sandbox); transport.ts picks
+// one. Retries, timeouts and the envelope are the client's, never a send's.
 
 export interface HttpRequest {
   /** Full URL, the API key in its query: never shown (PreparedRequest.redactedUrl is). */
@@ -78,24 +78,4 @@ export interface TransportOptions {
   ca?: string | Buffer | ReadonlyArray<string | Buffer>;
   timeoutMs: number;
   httpClient: HttpClient;
-}
-
-/** Whether a request would go through a proxy: --proxy, or a proxy variable (NO_PROXY is undici's to apply). */
-function mayUseProxy(o: TransportOptions): boolean {
-  if (o.direct) return false;
-  if (o.proxy) return true;
-  const env = o.proxyEnv ?? { httpProxy: process.env.HTTP_PROXY ?? process.env.http_proxy, httpsProxy: process.env.HTTPS_PROXY ?? process.env.https_proxy };
-  return Boolean(o.baseUrl.protocol === 'https:' ? env.httpsProxy || env.httpProxy : env.httpProxy);
-}
-
-/** The transport a client creates for itself: Node's http/https, or undici for proxies and on request. */
-export async function openTransport(o: TransportOptions): Promise<Transport> {
-  // TLS `ca` replaces Node's roots, so they are listed with the extra ones.
-  const ca = o.ca ? [...(await import('node:tls')).rootCertificates, ...(Array.isArray(o.ca) ? o.ca : [o.ca as string | Buffer])] : undefined;
-  if (o.httpClient === 'node' && !mayUseProxy(o)) {
-    const { nodeHttpTransport } = await import('./node-http.js');
-    return nodeHttpTransport({ secure: o.baseUrl.protocol === 'https:', ca });
-  }
-  const { undiciTransport } = await import('./undici.js');
-  return undiciTransport({ ...o, ca });
 }

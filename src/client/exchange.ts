@@ -1,0 +1,105 @@
+// The retry loop, beside retry.ts's policy: send, read the envelope, classify
+// the outcome, wait as the policy says, send again. Each attempt has its own
+// time limit (the connection included); the caller's signal ends a call at
+// once, a wait included.
+
+import { redact } from '../secrets.js';
+import { parseEnvelope, type Envelope } from './envelope.js';
+import { describeFailure, TransportError } from './errors.js';
+import { answerOutcome, describeOutcome, failureOutcome, retryDelay, type Outcome, type RetryOptions } from './retry.js';
+import type { HttpRequest, Send } from './send.js';
+
+/** What a call is, for the errors that name it. */
+export interface CallContext {
+  operation: string;
+  url: string;
+  idempotent: boolean;
+  timeoutMs: number;
+  /** host:port of the proxy the request goes through. */
+  proxy?: string;
+}
+
+export class Exchanges {
+  /**
+   * The attempts in flight and the waits before a retry, each with its own
+   * AbortController. One listener on the caller's signal aborts them all: a
+   * listener per attempt or wait would put one on that signal per request
+   * (Node warns past 10, and a bulk run at --concurrency 16 printed
+   * MaxListenersExceededWarning).
+   */
+  readonly #attempts = new Set<AbortController>();
+  #listening = false;
+
+  constructor(
+    private readonly policy: RetryOptions,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** Sends `request` until an answer the policy does not retry (or an error it does not); returns the status and envelope. */
+  async exchange(send: Send, request: HttpRequest, call: CallContext): Promise<{ status: number; env: Envelope }> {
+    const { signal } = this;
+    const context = { ...call, attempts: 0 };
+    this.#listen();
+    for (let attempt = 1; ; attempt++) {
+      context.attempts = attempt;
+      const limit = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        limit.abort(Object.assign(new Error(`no answer within ${call.timeoutMs} ms`), { code: 'SMSLINK_ATTEMPT_TIMEOUT' }));
+      }, call.timeoutMs);
+      this.#attempts.add(limit);
+      let outcome: Outcome | null;
+      let failure: Error | undefined;
+      let answer: { status: number; env: Envelope } | undefined;
+      try {
+        if (signal?.aborted) limit.abort(signal.reason);
+        const res = await send(request, limit.signal);
+        try {
+          answer = { status: res.status, env: parseEnvelope(call.operation, res.status, redact(res.text), !call.idempotent) };
+          outcome = answerOutcome(res.status, answer.env.code, res.headers);
+        } catch (err) {
+          failure = err as Error;
+          // Not the envelope, or an HTTP error status: no code to go by.
+          outcome = answerOutcome(res.status, null, res.headers);
+        }
+      } catch (err) {
+        const how = failureOutcome(err, timedOut);
+        failure = describeFailure(err, how, signal?.aborted === true, context);
+        if (signal?.aborted) throw failure;
+        outcome = how;
+      } finally {
+        clearTimeout(timer);
+        this.#attempts.delete(limit);
+      }
+      const delay = outcome && retryDelay(call.idempotent, outcome, attempt, this.policy);
+      if (delay === null || delay === undefined) {
+        if (failure) throw failure;
+        return answer!;
+      }
+      this.policy.onRetry?.({ operation: call.operation, attempt: attempt + 1, delayMs: delay, reason: describeOutcome(outcome!) });
+      await this.#wait(delay);
+      // A retry follows only an attempt that changed nothing (or a safe one): an interrupted wait leaves no outcome unknown.
+      if (signal?.aborted) throw new TransportError(call.operation, 'aborted', `${call.operation}: interrupted`, { outcomeUnknown: false, attempts: attempt });
+    }
+  }
+
+  /** One listener on the caller's signal, added with the first call. */
+  #listen(): void {
+    const { signal } = this;
+    if (!signal || this.#listening) return;
+    this.#listening = true;
+    signal.addEventListener('abort', () => {
+      for (const attempt of this.#attempts) attempt.abort(signal.reason);
+    }, { once: true });
+  }
+
+  async #wait(ms: number): Promise<void> {
+    const { setTimeout: sleep } = await import('node:timers/promises');
+    const wait = new AbortController();
+    this.#attempts.add(wait);
+    if (this.signal?.aborted) wait.abort();
+    await sleep(ms, undefined, { signal: wait.signal }).catch(() => {});
+    this.#attempts.delete(wait);
+  }
+}
