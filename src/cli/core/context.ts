@@ -91,6 +91,7 @@ export class RunContext {
     const paged = this.#paged;
     if (!paged) return;
     this.#paged = undefined;
+    // Scrubbed once, here: it goes to the pager or to the terminal as it is (page() is never used with --jq).
     const text = redact(paged.text);
     const command = pagerCommand(this.env, true)!;
     const rows = this.io.stdout.rows ?? Infinity;
@@ -102,7 +103,7 @@ export class RunContext {
         this.io.onPager?.(false);
       }
     }
-    this.#stdout.write(text);
+    this.io.stdout.write(text);
   }
 
   get env() {

@@ -1,0 +1,107 @@
+// `smslink status`: which profile, base URL and key (masked, with where each
+// comes from) are in use, and whether the service accepts the key; exit 0, 4
+// (refused or not configured) or 3 (unreachable), as README "Exit codes" says.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { runInPty, screenText } from '../../helpers/pty.js';
+import { useRecordingServer } from '../../helpers/recording-server.js';
+import { runCli, tempDir } from '../../helpers/run-cli.js';
+
+const KEY = 'StatusKey0123456789abcdefABCDEF012345678';
+const MASKED = `Stat${'*'.repeat(32)}5678`;
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await startTestEmulator({ apiKeys: [KEY] });
+});
+afterAll(() => emu.close());
+// A stand-in for answers the emulator never gives (code 13), emptied before each test.
+const recording = useRecordingServer(KEY);
+
+describe('smslink status', () => {
+  it('-o json: each setting with its source, and the key accepted after one cheap call', async () => {
+    const r = await runCli(['status', '-o', 'json'], { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY } });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({
+      profile: 'default',
+      profileSource: 'default',
+      sandbox: false,
+      baseUrl: emu.url,
+      baseUrlSource: 'SMSLINK_BASE_URL',
+      apiKey: MASKED,
+      apiKeySource: 'SMSLINK_API_KEY',
+      keyAccepted: true,
+      checkedWith: 'Message/GetSMSStatus',
+      problem: null,
+    });
+    expect(typeof report.ms).toBe('number');
+  });
+
+  it('the check is one Message/GetSMSStatus of one id', async () => {
+    const r = await runCli(['status', '-q'], { env: { SMSLINK_BASE_URL: recording.server.url, SMSLINK_API_KEY: KEY } });
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(recording.server.requests.map((q) => [q.path, q.body])).toEqual([['/service/Message/GetSMSStatus', 'ids=1']]);
+  });
+
+  it('a refused key exits 4 and says so; the profile is named as the source', async () => {
+    const env = { SMSLINK_CONFIG_DIR: tempDir() };
+    await runCli(['--profile', 'prod', 'config', 'set', 'base-url', emu.url], { env });
+    await runCli(['--profile', 'prod', 'config', 'set', 'api-key', '-'], { env, stdin: 'NotTheKey0123456789abcdef' });
+    const r = await runCli(['--profile', 'prod', 'status', '-o', 'table', '--no-color'], { env });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toMatch(/^profile +prod +--profile$/m);
+    expect(r.stdout).toMatch(/^base-url +http:\/\/127\.0\.0\.1:\d+ +profile "prod"$/m);
+    expect(r.stdout).toMatch(/^api-key +NotT\*+cdef +profile "prod"$/m);
+    expect(r.stdout).toMatch(/^service +key not accepted +Message\/GetSMSStatus, \d+ ms$/m);
+    expect(r.stderr).toContain('error: the service refused the key: authentication failed (missing, wrong or expired API key) (code 8)');
+  });
+
+  it('nothing configured exits 4 and points to login, without a request', async () => {
+    const r = await runCli(['status', '-o', 'json']);
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stdout)).toMatchObject({ baseUrl: null, baseUrlSource: 'not set', apiKey: null, apiKeySource: 'not set', keyAccepted: false, checkedWith: null });
+    expect(r.stderr).toContain('no base URL and no API key: run `smslink login`');
+  });
+
+  it('a profile that does not exist is named, with how to create it', async () => {
+    const r = await runCli(['--profile', 'nope', 'status', '-o', 'json']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('profile "nope" (from --profile) does not exist; create it with `smslink --profile nope login`');
+  });
+
+  it('an id given to status points to message status (exit 2)', async () => {
+    const r = await runCli(['status', '123456']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('status takes no arguments; for the delivery status of a message, run `smslink message status 123456`');
+  });
+
+  it('an unreachable service exits 3', async () => {
+    const r = await runCli(['status', '--retries', '0', '-o', 'json'], { env: { SMSLINK_BASE_URL: 'http://127.0.0.1:1', SMSLINK_API_KEY: KEY } });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout).problem).toMatch(/connection refused/);
+  });
+
+  it('code 13 names the right regional host from the answer', async () => {
+    recording.server.respond(() => ({ body: { code: 13, data: 'api.example.uz', message: '' } }));
+    const r = await runCli(['status', '-o', 'json'], { env: { SMSLINK_BASE_URL: recording.server.url, SMSLINK_API_KEY: KEY } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('This account lives on https://api.example.uz');
+  });
+
+  it('--sandbox checks the local emulator', async () => {
+    const r = await runCli(['--sandbox', 'status', '-o', 'json'], { env: { SMSLINK_DATA_DIR: tempDir() } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ sandbox: true, baseUrlSource: '--sandbox', keyAccepted: true });
+  });
+
+  it('at a terminal: a table of the settings, the key masked', async () => {
+    const r = await runInPty(['status'], { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY, NO_COLOR: '1' } });
+    const screen = screenText(r.output);
+    expect(r.code, screen).toBe(0);
+    expect(r.output).not.toContain(KEY);
+    expect(screen).toMatch(/^api-key +Stat\*+5678 +SMSLINK_API_KEY$/m);
+    expect(screen).toMatch(/^service +key accepted +Message\/GetSMSStatus, \d+ ms$/m);
+  });
+});

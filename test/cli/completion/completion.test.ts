@@ -1,0 +1,104 @@
+// Completion scripts cover commands, flags and flag values; the bash one is
+// exercised in a real bash.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { binEnv, runCli, tempDir } from '../../helpers/run-cli.js';
+
+async function script(shell: string): Promise<string> {
+  const r = await runCli(['completion', shell]);
+  expect(r.code).toBe(0);
+  return r.stdout;
+}
+
+const BIN = fileURLToPath(new URL('../../../bin/smslink.js', import.meta.url));
+
+/**
+ * Runs the bash completion function for each command line, in one bash, and
+ * returns the candidates of each. `smslink` is the real bin (profile names
+ * are read from it when Tab is pressed), with the config store in `configDir`.
+ */
+function completeEach(bash: string, lines: string[][], configDir = tempDir()): string[][] {
+  const file = join(tempDir(), 'c.bash');
+  writeFileSync(file, bash);
+  const smslink = `smslink() { '${process.execPath}' '${BIN}' "$@"; }`;
+  const runs = lines.map((words) => `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _smslink; echo "\${COMPREPLY[*]}"`);
+  const out = execFileSync('bash', ['-c', [smslink, `source ${file}`, ...runs].join('\n')], {
+    encoding: 'utf8',
+    env: binEnv({ SMSLINK_CONFIG_DIR: configDir }),
+  });
+  return out.split('\n').slice(0, lines.length).map((line) => line.split(' ').filter(Boolean));
+}
+
+function complete(bash: string, words: string[], configDir?: string): string[] {
+  return completeEach(bash, [words], configDir)[0];
+}
+
+describe('smslink completion', () => {
+  it('bash: nouns, verbs, flags and flag values from the catalog', async () => {
+    const bash = await script('bash');
+    const cases: Array<[string[], string[]]> = [
+      [['smslink', ''], ['link', 'message', 'sync', 'report', 'search', 'config', 'login', 'status', 'completion', 'serve', 'sandbox', 'api', 'help']],
+      [['smslink', 'link', ''], ['create', 'get', 'list', 'update', 'delete', 'stats', 'campaign']],
+      [['smslink', 'link', 'update', '5', '--no-'], ['--no-expiry', '--no-color', '--no-pager']],
+      [['smslink', 'link', 'create', 'x', '--status', ''], ['active', 'inactive', '0', '1']],
+      [['smslink', 'link', 'stats', '1', '--type', 'h'], ['hourly']],
+      [['smslink', 'message', 'list', '--status', 'UN'], ['UNDELIV']],
+      [['smslink', '-o', 'json', 'message', 'list', '--sort', 'segNum:'], ['segNum:asc', 'segNum:desc']],
+      [['smslink', 'link', 'list', '-o', 'n'], ['ndjson']],
+    ];
+    expect(completeEach(bash, cases.map(([words]) => words))).toEqual(cases.map(([, expected]) => expected));
+  });
+
+  it('bash: setting names, profile names from the config store, and never subcommands as a flag value', async () => {
+    const bash = await script('bash');
+    const names = ['api-key', 'base-url', 'output', 'timeout', 'sender', 'retries'];
+    const configDir = tempDir();
+    for (const profile of ['staging', 'prod']) {
+      await runCli(['--profile', profile, 'config', 'set', 'base-url', 'https://api.example.com'], { env: { SMSLINK_CONFIG_DIR: configDir } });
+    }
+    const cases: Array<[string[], string[]]> = [
+      [['smslink', 'config', 'set', ''], names],
+      [['smslink', 'config', 'get', 'b'], ['base-url']],
+      [['smslink', '--profile', 'x', 'config', 'unset', 'o'], ['output']],
+      // The value of a setting is not a setting name.
+      [['smslink', 'config', 'set', 'output', ''], []],
+      [['smslink', 'config', 'use', ''], ['staging', 'prod']],
+      [['smslink', '--profile', 'p'], ['prod']],
+      [['smslink', 'link', 'list', '--profile', ''], ['staging', 'prod']],
+      // A flag that takes a value the catalog does not know offers nothing; after its value, the command goes on.
+      [['smslink', 'link', 'list', '--query', ''], []],
+      [['smslink', '--base-url', 'link', ''], ['link', 'message', 'sync', 'report', 'search', 'config', 'login', 'status', 'completion', 'serve', 'sandbox', 'api', 'help']],
+      [['smslink', '--profile', 'prod', 'link', 'd'], ['delete']],
+      [['smslink', 'link', 'delete', '5', '--y'], ['--yes']],
+    ];
+    expect(completeEach(bash, cases.map(([words]) => words), configDir)).toEqual(cases.map(([, expected]) => expected));
+    // No config store yet: no profiles, and no subcommand names either.
+    expect(complete(bash, ['smslink', '--profile', ''])).toEqual([]);
+  });
+
+  it('zsh and fish scripts name every command and flag', async () => {
+    const zsh = await script('zsh');
+    expect(zsh).toContain('source <(smslink completion zsh)');
+    expect(zsh).toContain('bashcompinit');
+    // zsh runs the bash functions, and ties a variable named path to PATH: one would hide smslink itself.
+    expect(zsh).not.toMatch(/\b(local|typeset)\b[^\n]*\bpath\b/);
+    const fish = await script('fish');
+    expect(fish).toContain(`complete -c smslink -n '__smslink_at '\\''link'\\'' 0' -a 'create get list update delete stats campaign'`);
+    expect(fish).toContain(`complete -c smslink -n 'test (__smslink_where)[1] = '\\''link stats'\\''' -l type -xa 'monthly daily hourly minute'`);
+    expect(fish).toContain('-l ca-file -rF');
+    // Setting names, profiles read when Tab is pressed, and nothing but a value after a flag that takes one.
+    expect(fish).toContain(`complete -c smslink -n '__smslink_at '\\''config set'\\'' 0' -xa 'api-key base-url output timeout sender retries'`);
+    expect(fish).toContain(`complete -c smslink -n '__smslink_at '\\''config use'\\'' 0' -xa '(smslink config profiles -q 2>/dev/null)'`);
+    expect(fish).toMatch(/-l profile -xa '\(smslink config profiles -q 2>\/dev\/null\)'\n/);
+    expect(fish).toMatch(/'link list'\\''' -l query -x\n/);
+  });
+
+  it('an unknown shell is a usage error', async () => {
+    const r = await runCli(['completion', 'tcsh']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('must be bash, zsh or fish');
+  });
+});

@@ -1,0 +1,66 @@
+// A person copies short links, not ids: update, delete and stats take an id,
+// a code or a short link, and a reference that finds nothing is named as typed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+
+let emu: TestEmulator;
+const cli = (args: string[]) => runCli(args, { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key } });
+
+async function create(fullLink: string): Promise<{ id: number; code: string; shortLink: string }> {
+  const r = await cli(['link', 'create', fullLink, '-o', 'json']);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(() => emu.close());
+
+describe('link references', () => {
+  it('link update takes a code or a short link', async () => {
+    const link = await create('https://example.com/update');
+    const byCode = await cli(['link', 'update', link.code, '--comment', 'by code', '-o', 'json']);
+    expect(byCode.code).toBe(0);
+    expect(JSON.parse(byCode.stdout)).toMatchObject({ id: link.id, comment: 'by code' });
+    const byShortLink = await cli(['link', 'update', link.shortLink, '--status', 'inactive', '-o', 'json']);
+    expect(byShortLink.code).toBe(0);
+    const after = JSON.parse((await cli(['link', 'get', String(link.id), '-o', 'json'])).stdout);
+    expect(after).toMatchObject({ status: 0, comment: 'by code' });
+  });
+
+  it('link delete takes codes and short links, and deletes nothing when one of them finds nothing', async () => {
+    const a = await create('https://example.com/delete-a');
+    const b = await create('https://example.com/delete-b');
+    const missing = await cli(['link', 'delete', a.code, 'zzzzzz']);
+    expect(missing.code).toBe(6);
+    expect(missing.stderr).toContain('link "zzzzzz" not found: no link has this code');
+    expect((await cli(['link', 'get', a.code])).code).toBe(0);
+    const r = await cli(['link', 'delete', a.code, b.shortLink, '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).processed.sort()).toEqual([a.id, b.id].sort());
+    expect((await cli(['link', 'get', b.shortLink])).code).toBe(6);
+  });
+
+  it('link stats takes codes', async () => {
+    const link = await create('https://example.com/stats');
+    const r = await cli(['link', 'stats', link.code, '--type', 'daily', '-o', 'csv']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(`period,clicks_${link.id},redirects_${link.id}`);
+  });
+
+  it.each([
+    [['link', 'update', '99999', '--comment', 'x'], 6, 'link "99999" not found: no link has this id'],
+    [['link', 'update', 'http://127.0.0.1:1/nope', '--comment', 'x'], 6, 'link "http://127.0.0.1:1/nope" not found: no link has this short link'],
+    [['link', 'get', '99999999999999999999'], 2, '"99999999999999999999" is not a link id'],
+    [['link', 'delete', 'not a code'], 2, '"not a code" is not a link id, code or short link'],
+    [['link', 'update', '1'], 2, 'link update 1: nothing to change; give --status, --expires, --no-expiry or --comment'],
+  ])('%j exits %i and names what was typed', async (args, code, message) => {
+    const r = await cli(args);
+    expect(r.code).toBe(code);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toContain('--id');
+    expect(r.stderr).not.toContain('Link/Get failed');
+  });
+});

@@ -1,0 +1,114 @@
+// `smslink message send` against the recording server.
+// --wait: wait.test.ts; sending from a file: test/bulk.
+import { describe, expect, it } from 'vitest';
+import { useRecordingServer } from '../../helpers/recording-server.js';
+import { formatDateTime } from '../../../src/catalog/rules.js';
+
+const rec = useRecordingServer('MessageTestKey0123456789abcdefABCDEF012345');
+
+const cli = rec.cli;
+const form = (i = 0) => Object.fromEntries(new URLSearchParams(rec.server.requests[i].body));
+
+describe('message send', () => {
+  it('normalises the number and sends every option', async () => {
+    const at = formatDateTime(new Date(Date.now() + 3 * 3_600_000));
+    const r = await cli([
+      'message', 'send', '--to', '+7 (701) 123-45-67', '--text', 'Hi & bye', '--from', 'SHOP', '--name', 'otp',
+      '--at', at, '--shorten-links', '--validity', '90',
+    ]);
+    expect(r.code).toBe(0);
+    expect(form()).toEqual({
+      recipient: '77011234567',
+      text: 'Hi & bye',
+      from: 'SHOP',
+      'params[name]': 'otp',
+      'params[deferredToTs]': at,
+      'params[shortenLinks]': '1',
+      'params[validity]': '90',
+    });
+    expect(JSON.parse(r.stdout)).toEqual({ campaignId: 9001, messageId: 123456, status: 2 });
+  });
+
+  it('-q prints the message id; tables label the campaign status as such, scripts keep the service\'s status', async () => {
+    expect((await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '-q'])).stdout).toBe('123456\n');
+    const table = (await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '-o', 'table'])).stdout;
+    expect(table).toMatch(/^campaign status\s+sent without moderation$/m);
+    expect(table).not.toMatch(/^status/m);
+    expect((await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '-o', 'csv'])).stdout).toBe('messageId,campaignId,status\n123456,9001,2\n');
+  });
+
+  it('--text - reads the text from stdin', async () => {
+    await cli(['message', 'send', '--to', '77011234567', '--text', '-'], { stdin: 'Привет, мир 😀\n' });
+    expect(form().text).toBe('Привет, мир 😀');
+  });
+
+  it('uses the sender from the settings when --from is not given', async () => {
+    await cli(['message', 'send', '--to', '77011234567', '--text', 'x'], { env: { SMSLINK_SENDER: 'ACME' } });
+    expect(form().from).toBe('ACME');
+  });
+
+  it.each([
+    [['--to', '12345', '--text', 'x'], /--to: invalid value "12345": must have 7 to 15 digits once a leading \+, spaces, dashes and brackets are removed/],
+    [['--to', '77011234567'], /--text is required/],
+    [['--to', '77011234567', '--text', 'x', '--validity', '30'], /--validity: invalid value "30": must be between 60 and 1440/],
+    [['--to', '77011234567', '--text', 'x', '--at', '2020-01-01 10:00:00'], /--at: invalid value "2020-01-01 10:00:00": must be between 1 hour and 14 days from now/],
+    [['--to', '77011234567', '--text', 'x', '--at', 'tomorrow'], /--at: .*YYYY-MM-DD HH:MM:SS/],
+  ])('%j is refused with exit 2 and nothing is sent', async (args, message) => {
+    const r = await cli(['message', 'send', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
+  describe('--at as a person types it (fixed clock: 2026-11-20 14:30:15 local)', () => {
+    const now = () => new Date(2026, 10, 20, 14, 30, 15);
+    it.each([
+      ['+2h', '2026-11-20 16:30:15'],
+      ['90m', '2026-11-20 16:00:15'],
+      ['+13d', '2026-12-03 14:30:15'],
+      ['2026-11-24 03:00', '2026-11-24 03:00:00'],
+    ])('--at %s sends %s', async (at, wire) => {
+      const r = await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--at', at], { now });
+      expect(r.code).toBe(0);
+      expect(form()['params[deferredToTs]']).toBe(wire);
+    });
+
+    it.each([
+      // The value as typed, then the time it stood for.
+      ['+30m', /--at: invalid value "\+30m" \(2026-11-20 15:00:15\): must be between 1 hour and 14 days from now/],
+      ['+15d', /--at: invalid value "\+15d" \(2026-12-05 14:30:15\): must be between 1 hour and 14 days from now/],
+      ['-2h', /--at: invalid value "-2h" \(2026-11-20 12:30:15\): must be between 1 hour and 14 days from now/],
+      ['2026-11-24', /--at: invalid value "2026-11-24": must be a real time: "YYYY-MM-DD HH:MM:SS", "YYYY-MM-DD HH:MM", or a time from now such as \+2h/],
+      ['in 2 hours', /--at: invalid value "in 2 hours": must be a real time: .* \(m minutes, h hours, d days, w weeks\)/],
+    ])('--at %s is refused with exit 2 and nothing is sent', async (at, message) => {
+      const r = await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--at', at], { now });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(rec.server.requests).toHaveLength(0);
+    });
+  });
+
+  it('help says which times --at takes, with examples', async () => {
+    const r = await cli(['message', 'send', '--help']);
+    expect(r.stdout).toContain('or a\ntime from now: +90m, +2h, +3d, +1w (the + may be left out)');
+    expect(r.stdout).toContain('--at +2h');
+    expect(r.stdout).toContain('--at "2026-12-01 09:00"');
+  });
+
+  it('--dry-run shows encoding and segments', async () => {
+    const gsm = await cli(['message', 'send', '--to', '77011234567', '--text', 'a'.repeat(161), '--dry-run']);
+    expect(JSON.parse(gsm.stdout)).toMatchObject({ dryRun: true, encoding: 'GSM-7', segments: 2, fields: { recipient: '77011234567' } });
+    const ucs = await cli(['message', 'send', '--to', '77011234567', '--text', 'Привет', '--dry-run', '-o', 'table']);
+    expect(ucs.stdout).toContain('encoding: UCS-2');
+    expect(ucs.stdout).toContain('segments: 1');
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
+  it('says the outcome is unknown when the answer is lost after sending', async () => {
+    rec.server.respond(() => ({ status: 502, body: '<html>Bad Gateway</html>' }));
+    const r = await cli(['message', 'send', '--to', '77011234567', '--text', 'x']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/HTTP 502/);
+    expect(r.stderr).toMatch(/may or may not have been sent; check with `smslink message list --to <number>`/);
+  });
+});
