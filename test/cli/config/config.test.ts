@@ -185,9 +185,9 @@ describe('config', () => {
     expect((await cli(['config', 'set', 'base-url', server.url])).code).toBe(0);
     const file = join(dir, 'config.json');
     const before = readFileSync(file, 'utf8');
-    // Another smslink process saving: the same lock, held for longer than a save waits, and refreshed as smslink
-    // takes over a lock (stale after 5 s; refreshed every second here). With the library's default (10 s, refreshed every 5 s) it looked stale to
-    // the save now and then, which took it over and saved: the test failed under load.
+    // Another smslink process saving: the same lock, held for longer than a save waits. smslink takes over a lock
+    // not refreshed for 5 s; this one is refreshed every second. With the library's defaults (refreshed every 5 s)
+    // it looked stale to the save now and then, which took it over and saved: the test failed under load.
     const { lock } = await import('proper-lockfile');
     const release = await lock(file, { realpath: false, lockfilePath: `${file}.lock`, stale: 5_000, update: 1_000 });
     try {
