@@ -142,6 +142,23 @@ export const messageList = define<Page<Message>>()({
       cli: { flag: '--with-number-info', help: 'add recipient country and operator', boolean: 1 },
     },
     {
+      // Not in the contract: the live service's documentation says the search goes "by ID and campaign fields", and a public client finds one message so (real-service-notes.md).
+      key: 'id',
+      wire: 'criteria[id]',
+      type: 'integer',
+      min: 1,
+      doc: 'criteria[id]: one message, by its id (the live service)',
+      cli: { flag: '--id <id>', help: 'one message, by its id' },
+    },
+    {
+      key: 'campaignId',
+      wire: 'criteria[campaignId]',
+      type: 'integer',
+      min: 1,
+      doc: "criteria[campaignId]: one campaign's messages (the live service)",
+      cli: { flag: '--campaign <id>', help: "one campaign's messages, by the campaign id" },
+    },
+    {
       key: 'campaignIds',
       wire: 'criteria[campaignIds]',
       type: 'ids',

@@ -114,6 +114,8 @@ export const MESSAGE_HANDLERS: Record<string, Handler> = {
   'message.list'({ settings: s, accountId, now, values: v }) {
     s.db.advance(now);
     const q = new ListQuery(v);
+    if (v.id !== undefined) q.add('id = ?', v.id as number);
+    if (v.campaignId !== undefined) q.add('campaign_id = ?', v.campaignId as number);
     if (v.campaignIds !== undefined) q.add('campaign_id IN (SELECT value FROM json_each(?))', JSON.stringify(v.campaignIds));
     if (v.from !== undefined) q.add('sender = ?', v.from as string);
     if (v.to !== undefined) q.add('instr(recipient, ?) > 0', v.to as string);

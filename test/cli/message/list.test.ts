@@ -39,6 +39,14 @@ describe('message list', () => {
     });
   });
 
+  it('--id and --campaign ask for one message and one campaign, as the live service takes them', async () => {
+    expect((await cli(['message', 'list', '--id', '123456', '--campaign', '9001'])).code).toBe(0);
+    expect(form()).toMatchObject({ 'criteria[id]': '123456', 'criteria[campaignId]': '9001' });
+    const bad = await cli(['message', 'list', '--campaign', 'autumn']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--campaign');
+  });
+
   it('time criteria take relative times and times without seconds', async () => {
     const now = () => new Date(2026, 10, 20, 14, 30, 15);
     const r = await cli(['message', 'list', '--sent-from', '1d', '--sent-to', 'now', '--updated-from', '2026-11-19 08:00', '--updated-to', '2026-11-19 09:00'], { now });
