@@ -42,7 +42,7 @@ export class ApiError extends SmsLinkError {
     readonly operation: string,
     readonly code: number,
     readonly serviceMessage: string,
-    /** Field errors from data on code 1, e.g. {fullLink: "..."}; null otherwise. */
+    /** Field errors from data on code 1: each field's text, or its list of texts as the live service sends them ({fullLink: ["..."]}); null otherwise. */
     readonly fields: Record<string, unknown> | null,
     readonly data: unknown,
     /** For Create/Send: the code does not say whether the link or message was made. */
@@ -52,7 +52,7 @@ export class ApiError extends SmsLinkError {
     const detail = serviceMessage && serviceMessage !== meaning ? `: ${serviceMessage}` : '';
     const fieldText = fields
       ? ` (${Object.entries(fields)
-          .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+          .map(([k, v]) => `${k}: ${firstText(v)}`)
           .join('; ')})`
       : '';
     // The service's words (and a gateway's) are shown to people and written to logs: escapes and bidi controls escaped, so they cannot drive a terminal.
@@ -65,6 +65,12 @@ export class ApiError extends SmsLinkError {
   get isAuth(): boolean {
     return AUTH_CODES.has(this.code);
   }
+}
+
+/** What a field's error says, shown as one text: the text, or the first of its list (`{"fullLink": ["..."]}`, as the live service sends them). */
+function firstText(v: unknown): string {
+  const first = Array.isArray(v) && v.length > 0 ? v[0] : v;
+  return typeof first === 'string' ? first : JSON.stringify(first);
 }
 
 export type TransportKind = 'timeout' | 'connection' | 'http' | 'protocol' | 'aborted';

@@ -149,6 +149,16 @@ describe('reading live answers', () => {
     expect((err as Error).message).toContain('fullLink: invalid url');
   });
 
+  it('shows a live-shaped field error (a list of texts per field) by its field and first text', async () => {
+    const live = { code: 1, data: { fullLink: ['invalid url', 'too long'], comment: ['too long'] }, message: 'One or more fields contain incorrect data; check the errors and try again.' };
+    server.respond(() => ({ body: live }));
+    const err = await client.createLink({ fullLink: 'https://example.com' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 1, fields: live.data, data: live.data });
+    expect((err as Error).message).toBe(
+      'Link/Create failed with code 1 (validation error): One or more fields contain incorrect data; check the errors and try again. (fullLink: invalid url; comment: too long)',
+    );
+  });
+
   it('raises TransportError with the HTTP status and the start of an HTML body', async () => {
     server.respond(() => ({ status: 502, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>502 Bad Gateway</h1></body></html>' }));
     const err = (await client.getLink({ id: 1 }).catch((e: unknown) => e)) as TransportError;
