@@ -7,7 +7,8 @@
 //   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
 //   vendor/<pkg>.cjs   each package the sources import dynamically (undici,
 //                      conf, proper-lockfile, chalk, csv-parse, yaml, cli-table3,
-//                      string-width, jq-wasm) or require on first use (qs,
+//                      string-width, jq-wasm, @fastify/busboy: the emulator's
+//                      first multipart body) or require on first use (qs,
 //                      src/client/qs.ts): read when a command first needs it,
 //                      so --help never reads any of them
 //
@@ -24,7 +25,7 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
-const VENDOR = ['undici', 'conf', 'proper-lockfile', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs', 'cli-table3', 'string-width', 'jq-wasm'];
+const VENDOR = ['undici', 'conf', 'proper-lockfile', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs', 'cli-table3', 'string-width', 'jq-wasm', '@fastify/busboy'];
 /** The vendor file of a package: vendor/csv-parse-sync.cjs for csv-parse/sync. */
 const vendorFile = (name) => `vendor/${name.replace(/\//g, '-')}`;
 

@@ -4,23 +4,22 @@
 // HTTP server does; short-link visits and faults need a real server.
 
 import type { HttpRequest, HttpResponse, Send } from '../client/send.js';
-import { MAX_BODY_BYTES, NOT_UTF8, decodeBody, serviceReply, servicePath, TOO_LARGE, wrongMethod, type Reply, type ServerParts } from './server.js';
+import { MAX_BODY_BYTES, readBody, serviceReply, servicePath, tooLarge, wrongMethod, type Reply, type ServerParts } from './server.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const NOT_SERVICE: Reply = { status: 404, body: 'not found: the emulator in this process answers /service/ requests only\n', headers: { 'content-type': 'text/plain; charset=utf-8' } };
 
-function replyTo(parts: ServerParts, req: HttpRequest): Reply {
+async function replyTo(parts: ServerParts, req: HttpRequest): Promise<Reply> {
   const url = new URL(req.url);
   const path = servicePath(url.pathname);
   if (path === null) return NOT_SERVICE;
-  const refused = wrongMethod(req.method);
-  if (refused) return refused;
   const query = url.search.slice(1);
+  const refused = wrongMethod(req.method, query);
+  if (refused) return refused;
   if (req.method === 'GET') return serviceReply(parts, path, query, '');
   const bytes = typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body ?? []);
-  if (bytes.length > MAX_BODY_BYTES) return TOO_LARGE;
-  const text = decodeBody(bytes);
-  return text === null ? NOT_UTF8 : serviceReply(parts, path, query, text);
+  if (bytes.length > MAX_BODY_BYTES) return tooLarge(query);
+  const type = Object.entries(req.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  return serviceReply(parts, path, query, await readBody(type, bytes));
 }
 
 /**
@@ -36,9 +35,10 @@ export function inProcessSend(parts: ServerParts): { send: Send; close(): Promis
       if (closed) return reject(Object.assign(new Error('the emulator is closed'), { code: 'UND_ERR_CLOSED', nothingSent: true }));
       setImmediate(() => {
         if (signal.aborted) return reject(Object.assign(new Error('aborted'), { nothingSent: true }));
-        const r = replyTo(parts, req);
-        const headers = { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(r.body)), ...r.headers };
-        resolve({ status: r.status, headers, text: r.body });
+        replyTo(parts, req).then((r) => {
+          const headers = { ...r.headers, 'content-length': String(Buffer.byteLength(r.body)) };
+          resolve({ status: r.status, headers, text: r.body });
+        }, reject);
       });
     });
   const close = async () => {

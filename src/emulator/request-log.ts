@@ -5,6 +5,7 @@
 
 import type { Activity, LogEntry } from './inspector/activity.js';
 import { maskKey } from './inspector/page.js';
+import { NOT_MODELLED } from './service/live-modules.js';
 import type { TimeZone } from './service/time-zone.js';
 
 /** The key as a log shows it: masked, or what stands in for it. */
@@ -12,9 +13,9 @@ export function shownKey(key: unknown): string {
   return typeof key === 'string' && key !== '' ? maskKey(key) : 'no key';
 }
 
-/** What came of a request, in a few words: `code 0`, `302`, `no answer`, with the fault injected. */
+/** What came of a request, in a few words: `code 0`, `302`, `no answer`, `code 9 (not modelled)`, with the fault injected. */
 export function outcome(e: LogEntry): string {
-  const said = e.visit ? String(e.status) : e.code !== null ? `code ${e.code}` : e.status === 0 ? 'no answer' : `HTTP ${e.status}`;
+  const said = e.visit ? String(e.status) : e.code !== null ? `code ${e.code}${e.code === NOT_MODELLED ? ' (not modelled)' : ''}` : e.status === 0 ? 'no answer' : `HTTP ${e.status}`;
   return e.fault ? `${said} (fault ${e.fault})` : said;
 }
 

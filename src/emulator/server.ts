@@ -1,7 +1,8 @@
-// The HTTP side: reads requests with bounded size, routes /service/<module>/
-// <operation> through a Map to the handler named by the catalog id, checks
-// output/api/apiKey and the catalog's parameter rules, and writes the
-// {code, data, message} envelope (HTTP 200 for API-level errors). Anything else
+// The HTTP side: reads requests with bounded size (a form, JSON or multipart
+// body: service/body.ts), routes /service/<module>/<operation> through a Map
+// to the handler named by the catalog id, checks output/api/apiKey and the
+// catalog's parameter rules, and writes the {code, data, message} envelope as
+// JSON or XML (HTTP 200 for API-level errors). Anything else
 // is a short-link visit. No request gets a 500: unexpected failures answer
 // code 3 (or 10 when the database stayed locked) and the server keeps going.
 // Hooks run before and after each /service/ operation (fault injection).
@@ -14,10 +15,14 @@ import { isAscii } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPERATIONS } from '../catalog/index.js';
 import type { OperationSpec } from '../catalog/types.js';
-import { validateInput, type Issue } from '../catalog/validate.js';
+import { validateInput } from '../catalog/validate.js';
 import type { LogEntry } from './inspector/activity.js';
 import type { KeyRing } from './service/api-keys.js';
-import { fail, RawJson, type Answer, type Handler, type EmulatorSettings } from './service/handler.js';
+import { answerIssues, requestRefused } from './service/answers.js';
+import { BodyError, bodyKind, formOf, multipartForm } from './service/body.js';
+import { fail, type Answer, type Handler, type EmulatorSettings } from './service/handler.js';
+import { ALIASES, unrouted } from './service/live-modules.js';
+import { CONTENT_TYPE, outputOf, render, type Output } from './service/output.js';
 import { LINK_HANDLERS } from './service/link.js';
 import { MESSAGE_HANDLERS } from './service/message.js';
 import { USER_HANDLERS } from './service/user.js';
@@ -25,10 +30,11 @@ import { CODE_PATH, visit } from './service/redirect.js';
 import { FormLimitError, fromWire, parseRequest, type FormObject } from './service/wire.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-const JSON_TYPE = 'application/json; charset=utf-8';
 const SERVICE_PREFIX = '/service/';
 
 export interface Route {
+  /** `Module/Operation` as errors name it: the catalog's, or the second name it was called by (Campaign/GetLinks). */
+  name: string;
   op: OperationSpec;
   handler: Handler;
 }
@@ -41,7 +47,11 @@ export function buildRoutes(): Map<string, Route> {
   for (const op of OPERATIONS) {
     const handler = HANDLERS[op.id];
     if (!handler) throw new Error(`no emulator handler for catalog operation ${op.id}`);
-    routes.set(`${op.module}/${op.operation}`.toLowerCase(), { op, handler });
+    routes.set(`${op.module}/${op.operation}`.toLowerCase(), { name: `${op.module}/${op.operation}`, op, handler });
+  }
+  for (const [path, { name, id }] of Object.entries(ALIASES)) {
+    const op = OPERATIONS.find((o) => o.id === id)!;
+    routes.set(path, { name, op, handler: HANDLERS[id] });
   }
   const stray = Object.keys(HANDLERS).filter((id) => !OPERATIONS.some((op) => op.id === id));
   if (stray.length) throw new Error(`emulator handlers without a catalog operation: ${stray.join(', ')}`);
@@ -54,6 +64,8 @@ export interface ServiceExchange {
   res: ServerResponse;
   /** `module/operation` as the caller spelled it. */
   path: string;
+  /** The format the answer is written in. */
+  output: Output;
   /** The fault a hook injected, for the request log. */
   fault?: string;
 }
@@ -66,7 +78,7 @@ export interface ServiceExchange {
  */
 export interface ServiceHooks {
   before?(x: ServiceExchange): boolean | Promise<boolean>;
-  after?(x: ServiceExchange, answer: { status: number; body: string }): boolean | Promise<boolean>;
+  after?(x: ServiceExchange, answer: { status: number; body: string; type: string }): boolean | Promise<boolean>;
 }
 
 /** Answers a request for / or a path starting /_ when it is one of its own; false lets it through to the short links. */
@@ -86,34 +98,16 @@ export interface ServerParts {
   pages: PageRouter | null;
 }
 
-/** An answer ready to send: status, body and headers beyond the JSON content type and length. */
+/** An answer ready to send: status, body and headers beyond the content length (a content type among them). */
 export interface Reply {
   status: number;
   body: string;
-  headers?: Record<string, string>;
+  headers: Record<string, string>;
 }
 
-function writeJson(res: ServerResponse, status: number, body: string, headers?: Record<string, string>): void {
-  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), ...headers });
-  res.end(body);
-}
-
-const writeReply = (res: ServerResponse, r: Reply) => writeJson(res, r.status, r.body, r.headers);
-
-function envelope(a: Answer): string {
-  if (a.data instanceof RawJson) return `{"code":${a.code},"data":${a.data.text},"message":${JSON.stringify(a.message)}}`;
-  return JSON.stringify({ code: a.code, data: a.data, message: a.message });
-}
-
-/** The answer for validation problems: missing (11) and constraint (12) codes win over plain validation (1). */
-export function answerIssues(op: OperationSpec, issues: Array<Pick<Issue, 'key' | 'wire' | 'rule' | 'code'>>): Answer {
-  const first = issues.find((i) => i.code !== 1) ?? issues[0];
-  const chosen = issues.filter((i) => i.code === first.code);
-  const data: Record<string, string> = {};
-  for (const i of chosen) data[i.key] ??= i.rule;
-  // A choice between parameters (`id|code|shortLink`) is named by its rule alone.
-  const message = chosen.map((i) => (i.wire.includes('|') ? i.rule : `${i.wire} ${i.rule}`)).join('; ');
-  return fail(first.code, `${op.module}/${op.operation}: ${message}`, data);
+function writeReply(res: ServerResponse, r: Reply): void {
+  res.writeHead(r.status, { 'content-length': Buffer.byteLength(r.body), ...r.headers });
+  res.end(r.body);
 }
 
 /** The body as text; null when it is not valid UTF-8. */
@@ -127,73 +121,113 @@ export function decodeBody(buf: Buffer): string | null {
   }
 }
 
-const reply = (a: Answer, status = 200, headers?: Record<string, string>): Reply => ({ status, body: envelope(a), headers });
+const reply = (a: Answer, output: Output, status = 200, headers?: Record<string, string>): Reply => ({
+  status,
+  body: render(a, output),
+  headers: { 'content-type': CONTENT_TYPE[output], ...headers },
+});
 
-/** The answer to a /service/ request sent with another method than GET or POST; null for those two. */
-export function wrongMethod(method: string): Reply | null {
-  return method === 'GET' || method === 'POST' ? null : reply(fail(5, `method ${method} is not used here: send POST (or GET)`), 405, { allow: 'GET, POST' });
+/** The format a request whose parameters are not read (yet) is answered in: its query's `output`, else JSON. */
+function outputOfQuery(query: string): Output {
+  return query.includes('output=') ? (outputOf(new URLSearchParams(query).get('output') ?? undefined) ?? 'json') : 'json';
 }
 
-export const TOO_LARGE: Reply = reply(fail(1, `request body larger than ${MAX_BODY_BYTES} bytes`), 413, { connection: 'close' });
-export const NOT_UTF8: Reply = reply(fail(1, 'the request body is not valid UTF-8', { body: 'is not valid UTF-8' }));
+/** The answer to a /service/ request sent with another method than GET or POST; null for those two. */
+export function wrongMethod(method: string, query: string): Reply | null {
+  if (method === 'GET' || method === 'POST') return null;
+  return reply(fail(5, `method ${method} is not used here: send POST (or GET)`), outputOfQuery(query), 405, { allow: 'GET, POST' });
+}
+
+/** The answer to a body over MAX_BODY_BYTES: HTTP 413, and the connection closed. */
+export function tooLarge(query: string): Reply {
+  return reply(requestRefused(1, `request body larger than ${MAX_BODY_BYTES} bytes`), outputOfQuery(query), 413, { connection: 'close' });
+}
+
+/**
+ * A POST body as the form it carries, or the answer refusing it: not UTF-8,
+ * or not what its Content-Type says (code 1), or past a limit (12).
+ * Multipart bodies are read by readBody.
+ */
+function bodyForm(contentType: string | undefined, bytes: Buffer): string | Answer {
+  const text = decodeBody(bytes);
+  if (text === null) return requestRefused(1, 'the request body is not valid UTF-8');
+  try {
+    return formOf(contentType, text);
+  } catch (err) {
+    return refusalOf(err);
+  }
+}
+
+function refusalOf(err: unknown): Answer {
+  if (err instanceof BodyError) return requestRefused(1, err.message);
+  if (err instanceof FormLimitError) return requestRefused(12, err.message);
+  throw err;
+}
+
+/** A POST body of any kind as the form it carries, or the answer refusing it; a promise only for multipart bodies. */
+export function readBody(contentType: string | undefined, bytes: Buffer): string | Answer | Promise<string | Answer> {
+  if (bodyKind(contentType) !== 'multipart') return bodyForm(contentType, bytes);
+  return multipartForm(contentType!, bytes).catch(refusalOf);
+}
 
 /** `Module/Operation` as spelled in a /service/ path; null for any other path. */
 export function servicePath(path: string): string | null {
   return path.startsWith(SERVICE_PREFIX) ? path.slice(SERVICE_PREFIX.length).replace(/\/+$/, '') : null;
 }
 
+/** The answer to an `output` this service does not write: in JSON, the one format every client reads. */
+const UNSUPPORTED_OUTPUT: Answer = fail(6, 'unsupported output format: this service answers output=json (the default) or output=xml');
+
 /**
- * The reply to a /service/ request read in full, when no hook takes part:
+ * The reply to a /service/ request read in full (`body`: the form it
+ * carried, or the answer refusing it), when no hook takes part:
  * synchronous, no promise per request. Never throws: a failure is code 3.
  */
-export function serviceReply(parts: ServerParts, path: string, query: string, body: string): Reply {
+export function serviceReply(parts: ServerParts, path: string, query: string, body: string | Answer): Reply {
   const started = performance.now();
   try {
-    const { params, refused } = decodeRequest(query, body);
-    const answer = refused ?? guarded(parts, path, params);
-    const r = reply(answer);
-    parts.record?.({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code: answer.code, status: 200, fault: null, ms: performance.now() - started, query, body, answer: r.body });
+    const { params, refused, output } = decodeRequest(query, body);
+    const answer = refused ?? (output ? guarded(parts, path, params) : UNSUPPORTED_OUTPUT);
+    const r = reply(answer, output ?? 'json');
+    parts.record?.({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code: answer.code, status: 200, fault: null, ms: performance.now() - started, query, body: typeof body === 'string' ? body : '', answer: r.body });
     return r;
   } catch (err) {
     parts.log(`emulator: ${path.slice(0, 100)}: ${(err as Error)?.stack ?? String(err)}`);
-    return reply(fail(3, 'unknown application error'));
+    return reply(fail(3, 'unknown application error'), outputOfQuery(query));
   }
 }
 
-/** Carries out one /service/ request whose parameters are decoded. */
+/** Carries out one /service/ request whose parameters are decoded (and whose output format is known). */
 export function service(parts: ServerParts, spelled: string, params: FormObject): Answer {
-  // output and api are optional on the live service, json and v1 when absent or empty (real-service-notes.md).
-  const output = params.output || 'json';
-  if (typeof output !== 'string' || output.toLowerCase() !== 'json') {
-    return fail(6, 'unsupported output format: this service answers output=json');
-  }
+  // api is optional on the live service, v1 when absent or empty (real-service-notes.md).
   const accountId = parts.keys.account(params.apiKey);
   if (accountId === null) return fail(8, 'failed.api.auth', []);
   if ((params.api || 'v1') !== 'v1') return fail(5, 'unknown API version: send api=v1');
-  const path = spelled.toLowerCase();
-  const route = parts.routes.get(path);
-  if (!route) {
-    const known = [...parts.routes.keys()].some((k) => k.startsWith(`${path.split('/')[0]}/`));
-    const shown = spelled.slice(0, 100);
-    return known ? fail(5, `unknown method: ${shown}`) : fail(4, `unknown module: ${shown.split('/')[0]}`);
-  }
-  const { op, handler } = route;
+  const route = parts.routes.get(spelled.toLowerCase());
+  if (!route) return unrouted(spelled, parts.routes);
+  const { name, op, handler } = route;
   const { input, problems } = fromWire(op, params);
-  if (problems.length) return answerIssues(op, problems.map((p) => ({ key: p.key, wire: p.key, rule: p.rule, code: 1 })));
+  if (problems.length) return answerIssues(name, problems.map((p) => ({ ...p, code: 1 })));
   const s = parts.settings;
   const now = s.clock.now();
   const { values, issues } = validateInput(op, input, { now: new Date(now), toInstant: s.tz.toInstant, live: true });
-  if (issues.length) return answerIssues(op, issues);
+  if (issues.length) return answerIssues(name, issues);
   return handler({ settings: s, accountId, now, values });
 }
 
-/** A request's parameters; one past the form's limits (wire.ts) is refused with code 12, and has none. */
-function decodeRequest(query: string, body: string): { params: FormObject; refused: Answer | null } {
+/**
+ * A request's parameters and the format to answer in (null: an `output`
+ * this service does not write). A body refused, or a request past the
+ * form's limits (wire.ts, code 12), has only its query's parameters, or none.
+ */
+function decodeRequest(query: string, body: string | Answer): { params: FormObject; refused: Answer | null; output: Output | null } {
+  const refused = typeof body === 'string' ? null : body;
   try {
-    return { params: parseRequest(query, body), refused: null };
+    const params = parseRequest(query, typeof body === 'string' ? body : '');
+    const output = outputOf(params.output);
+    return { params, refused, output: refused ? (output ?? 'json') : output };
   } catch (err) {
-    if (err instanceof FormLimitError) return { params: {}, refused: fail(12, err.message, { request: err.message }) };
-    throw err;
+    return { params: {}, refused: refused ?? refusalOf(err), output: outputOfQuery(query) };
   }
 }
 
@@ -210,30 +244,30 @@ function guarded(parts: ServerParts, path: string, params: FormObject): Answer {
   }
 }
 
-async function answerService(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): Promise<void> {
+async function answerService(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string | Answer): Promise<void> {
   const started = performance.now();
-  const exchange: ServiceExchange = { req, res, path };
-  const { params, refused } = decodeRequest(query, body);
+  const { params, refused, output } = decodeRequest(query, body);
+  const exchange: ServiceExchange = { req, res, path, output: output ?? 'json' };
   const log = (code: number | null, answer: string | null = null) =>
-    parts.record?.({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code, status: res.headersSent ? res.statusCode : 0, fault: exchange.fault ?? null, ms: performance.now() - started, query, body, answer });
+    parts.record?.({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code, status: res.headersSent ? res.statusCode : 0, fault: exchange.fault ?? null, ms: performance.now() - started, query, body: typeof body === 'string' ? body : '', answer });
   const hooks = parts.hooks;
   if (hooks?.before && (await hooks.before(exchange))) {
     log(exchange.fault === 'code30' ? 30 : null);
     return;
   }
-  const answer = refused ?? guarded(parts, path, params);
-  const text = envelope(answer);
-  if (hooks?.after && (await hooks.after(exchange, { status: 200, body: text }))) {
-    log(answer.code, text);
+  const answer = refused ?? (output ? guarded(parts, path, params) : UNSUPPORTED_OUTPUT);
+  const r = reply(answer, exchange.output);
+  if (hooks?.after && (await hooks.after(exchange, { status: 200, body: r.body, type: r.headers['content-type'] }))) {
+    log(answer.code, r.body);
     return;
   }
-  writeJson(res, 200, text);
-  log(answer.code, text);
+  writeReply(res, r);
+  log(answer.code, r.body);
 }
 
 function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
   const method = req.method ?? '';
-  const refused = wrongMethod(method);
+  const refused = wrongMethod(method, query);
   if (refused) {
     writeReply(res, refused);
     return;
@@ -244,7 +278,7 @@ function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerRes
   }
   const declared = Number(req.headers['content-length']);
   if (declared > MAX_BODY_BYTES) {
-    tooLarge(res);
+    refuseLarge(res, query);
     return;
   }
   const chunks: Buffer[] = [];
@@ -256,33 +290,40 @@ function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerRes
     if (size > MAX_BODY_BYTES) {
       refusedBody = true;
       chunks.length = 0;
-      tooLarge(res);
+      refuseLarge(res, query);
       return;
     }
     chunks.push(chunk);
   });
   req.on('end', () => {
     if (refusedBody) return;
-    const text = decodeBody(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    if (text === null) writeReply(res, NOT_UTF8);
-    else respond(parts, req, res, path, query, text);
+    const body = readBody(req.headers['content-type'], chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    if (!(body instanceof Promise)) respond(parts, req, res, path, query, body);
+    else
+      body.then(
+        (read) => respond(parts, req, res, path, query, read),
+        (err: unknown) => failed(parts, res, path, query, err),
+      );
   });
 }
 
-/** Answers a /service/ request read in full: at once without hooks, else through them. */
-function respond(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string): void {
+/** Answers a /service/ request read in full (`body`: the form it carried, or the answer refusing it): at once without hooks, else through them. */
+function respond(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string | Answer): void {
   if (parts.hooks === null) {
     writeReply(res, serviceReply(parts, path, query, body));
     return;
   }
-  answerService(parts, req, res, path, query, body).catch((err: unknown) => {
-    parts.log(`emulator: ${path.slice(0, 100)}: ${(err as Error)?.stack ?? String(err)}`);
-    if (!res.headersSent && !res.destroyed) writeJson(res, 200, envelope(fail(3, 'unknown application error')));
-  });
+  answerService(parts, req, res, path, query, body).catch((err: unknown) => failed(parts, res, path, query, err));
 }
 
-function tooLarge(res: ServerResponse): void {
-  if (!res.headersSent) writeReply(res, TOO_LARGE);
+/** An unexpected failure: logged, and answered with code 3 when nothing was sent yet. */
+function failed(parts: ServerParts, res: ServerResponse, path: string, query: string, err: unknown): void {
+  parts.log(`emulator: ${path.slice(0, 100)}: ${(err as Error)?.stack ?? String(err)}`);
+  if (!res.headersSent && !res.destroyed) writeReply(res, reply(fail(3, 'unknown application error'), outputOfQuery(query)));
+}
+
+function refuseLarge(res: ServerResponse, query: string): void {
+  if (!res.headersSent) writeReply(res, tooLarge(query));
 }
 
 /** The node:http request listener of the emulator. */
@@ -306,7 +347,7 @@ export function requestListener(parts: ServerParts): (req: IncomingMessage, res:
       }
     } catch (err) {
       parts.log(`emulator: ${path.slice(0, 80)}: ${(err as Error)?.stack ?? String(err)}`);
-      if (!res.headersSent) writeJson(res, 200, envelope(fail(3, 'unknown application error')));
+      if (!res.headersSent) writeReply(res, reply(fail(3, 'unknown application error'), 'json'));
     }
   };
 }

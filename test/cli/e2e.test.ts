@@ -132,6 +132,24 @@ describe('messages, end to end', () => {
   });
 });
 
+describe('what the live service adds, through the CLI', () => {
+  it('message list --id finds one message and --campaign one campaign\'s messages', async () => {
+    const sent = [];
+    for (const text of ['first of two', 'second of two']) sent.push(json((await cli(['message', 'send', '--to', '77015551234', '--text', text])).stdout) as { messageId: number; campaignId: number });
+    const one = JSON.parse((await cli(['message', 'list', '--id', String(sent[1].messageId)])).stdout) as Array<{ id: number; text: string }>;
+    expect(one).toEqual([expect.objectContaining({ id: sent[1].messageId, text: 'second of two' })]);
+    expect((await cli(['message', 'list', '--campaign', String(sent[0].campaignId), '-q'])).stdout).toBe(`${sent[0].messageId}\n`);
+    expect((await cli(['message', 'list', '--campaign', String(sent[0].campaignId), '--id', String(sent[1].messageId), '-q'])).stdout).toBe('');
+  });
+
+  it('an error in the live shape (a list of texts per field) is shown by its field and first text', async () => {
+    const r = await cli(['api', 'Link/Create', 'data[fullLink]=not a link', `data[comment]=${'x'.repeat(256)}`]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/code 1 \(validation error\): One or more parameters contain incorrect data \(data\[fullLink\], data\[comment\]\): check the errors in data and try again\. \(fullLink: must be a URL[^;]*; comment: [^)]*255[^)]*\)/);
+    expect(r.stderr).not.toContain('["');
+  });
+});
+
 describe('per-key isolation through the CLI', () => {
   it("a second key can neither read, list, update, delete nor get status of the first key's objects", async () => {
     const link = json((await cli(['link', 'create', 'https://example.com/private', '--comment', 'mine-only'])).stdout) as { id: number };

@@ -16,11 +16,12 @@ const dir = mkdtempSync(join(tmpdir(), 'smslink-in-process-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** One request to the emulator through its send(). */
-const dispatchRaw = (send: Send, method: string, path: string, body?: string | Buffer): Promise<RawAnswer> =>
-  sendOnce(send, { url: `http://127.0.0.1:8080${path}`, method, headers: {}, body });
+const dispatchRaw = (send: Send, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawAnswer> =>
+  sendOnce(send, { url: `http://127.0.0.1:8080${path}`, method, headers, body });
 
-/** The envelope without the random parts (link codes, and the short links made of them). */
+/** The envelope without the random parts (link codes, and the short links made of them); an XML one as it is. */
 function envelopeOf(text: string): unknown {
+  if (text.startsWith('<')) return text.replace(/<code>(?!\d+<)[^<]*<\/code>/g, '<code>(random)</code>').replace(/<shortLink>[^<]*</g, '<shortLink>(random)<');
   return JSON.parse(text, (key, value: unknown) => (key === 'code' && typeof value === 'string') || key === 'shortLink' ? '(random)' : value);
 }
 
@@ -31,7 +32,9 @@ describe('the emulator in this process', () => {
     const local = openEmulatorInProcess({ ...opts, db: ':memory:', shortBase: server.url });
     const q = serviceQuery('k1');
     const form = 'data[fullLink]=https%3A%2F%2Fexample.com%2Fa&data[comment]=%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82';
-    const cases: Array<[string, string, (string | Buffer)?]> = [
+    const json = { 'content-type': 'application/json' };
+    const multipart = { 'content-type': 'multipart/form-data; boundary=b0' };
+    const cases: Array<[string, string, (string | Buffer)?, Record<string, string>?]> = [
       ['POST', `/service/Link/Create?${q}`, form],
       ['GET', `/service/link/get?${q}&id=1`],
       ['POST', `/service/Link/List/?${q}`, 'pagination[pageSize]=25&sort[createTs]=DESC'],
@@ -44,10 +47,15 @@ describe('the emulator in this process', () => {
       ['PUT', `/service/Link/Get?${q}`, 'id=1'],
       ['POST', `/service/Link/Get?${q}`, Buffer.from([0x69, 0x64, 0x3d, 0xff])],
       ['POST', `/service/Link/Create?${q}`, Buffer.alloc(MAX_BODY_BYTES + 1, 0x61)],
+      ['POST', `/service/Link/List?${q}&output=xml`, '{"criteria": {"status": 1}}', json],
+      ['POST', `/service/Link/List?${q}`, '{"criteria": ', json],
+      ['POST', `/service/Link/List?${q}`, '{"criteria": {"status": 1}}', { 'content-type': 'application/x-www-form-urlencoded' }],
+      ['POST', `/service/Link/Get?${q}`, '--b0\r\nContent-Disposition: form-data; name="id"\r\n\r\n1\r\n--b0--\r\n', multipart],
+      ['POST', `/service/Link/Get?${q}`, '--b0\r\nContent-Disposition: form-data; name="id"\r\n\r\n1', multipart],
     ];
     try {
-      for (const [method, path, body] of cases) {
-        const [viaSocket, here] = [await server.raw(method, path, body), await dispatchRaw(local.send, method, path, body)];
+      for (const [method, path, body, headers] of cases) {
+        const [viaSocket, here] = [await server.raw(method, path, body, headers), await dispatchRaw(local.send, method, path, body, headers)];
         const label = `${method} ${path.split('?')[0]}`;
         expect(here.status, label).toBe(viaSocket.status);
         expect(envelopeOf(here.text), label).toEqual(envelopeOf(viaSocket.text));

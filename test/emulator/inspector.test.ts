@@ -183,6 +183,41 @@ describe('the request log', () => {
   });
 });
 
+describe('calls of operations this emulator does not model', () => {
+  const rows = (text: string) => [...text.matchAll(/<span class="op">([^<]+)<\/span>\s*<span class="badge \w+">([^<]+)<\/span>/g)].map((m) => `${m[1]}: ${m[2]}`);
+
+  it('are counted by operation on the request log, shown as not modelled, and filtered with one link', async () => {
+    const lines: string[] = [];
+    emu = await startTestEmulator({ requestLog: (line) => lines.push(line) });
+    await emu.call('Campaign/Create', { data: { name: 'spring' } });
+    await emu.call('campaign/create', { data: { name: 'autumn' } });
+    await emu.call('TaskQueue/GetStatus', { id: 7 });
+    await emu.call('Campaign/GetLinks', { campaignId: 987 });
+    await emu.call('Link/List');
+    const { text } = await page('/_emulator/requests');
+    expect(text).toContain(
+      '<p class="note" role="status">3 requests called operations of the live service that this emulator does not model, so nothing was done: Campaign/Create (2), TaskQueue/GetStatus (1). <a href="/_emulator/requests?code=9">Show them</a></p>',
+    );
+    expect(rows(text)).toEqual([
+      'Link/List: code 0 success',
+      'Campaign/GetLinks: code 2 record not found, or not accessible to this key',
+      'TaskQueue/GetStatus: code 9: not modelled here',
+      'campaign/create: code 9: not modelled here',
+      'Campaign/Create: code 9: not modelled here',
+    ]);
+    expect(rows((await page('/_emulator/requests?code=9')).text)).toHaveLength(3);
+    // serve's line says it too.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(lines.filter((l) => l.includes('TaskQueue/GetStatus'))).toEqual([expect.stringMatching(/ {2}TaskQueue\/GetStatus {2}code 9 \(not modelled\) {2}/)]);
+  });
+
+  it('leave no note when there are none', async () => {
+    emu = await startTestEmulator();
+    await emu.call('Link/List');
+    expect((await page('/_emulator/requests')).text).not.toContain('does not model');
+  });
+});
+
 describe('live updates', () => {
   it('tell an open page within 500 ms which topics changed', async () => {
     emu = await startTestEmulator();

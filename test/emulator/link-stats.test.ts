@@ -42,7 +42,7 @@ describe('Link/GetStats rules', () => {
     const { id } = await create();
     expect((await emu.call('Link/GetStats', { ids: [id], type: 'daily', criteria: { dateFrom: '2025-01-01' } })).code).toBe(1);
     const env = await emu.call('Link/GetStats', { ids: [id], type: 'daily', criteria: { dateFrom: '2025-01-02 00:00:00', dateTo: '2025-01-01 00:00:00' } });
-    expect(env).toMatchObject({ code: 1, data: { dateTo: expect.any(String) } });
+    expect(env).toMatchObject({ code: 1, data: { dateTo: [expect.any(String)] } });
   });
 });
 

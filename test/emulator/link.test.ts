@@ -61,8 +61,10 @@ describe('Link/Create', () => {
   it('names each bad field with code 1', async () => {
     const env = await emu.call('Link/Create', { data: { fullLink: 'ftp://example.com', status: 3, expirationDate: '2025-02-30', comment: 'x'.repeat(256) } }, 'links');
     expect(env.code).toBe(1);
+    // As live: a general sentence, and each field's texts as a list.
+    expect(env.message).toBe('One or more parameters contain incorrect data (data[fullLink], data[status], data[expirationDate], data[comment]): check the errors in data and try again.');
     expect(Object.keys(env.data as object).sort()).toEqual(['comment', 'expirationDate', 'fullLink', 'status']);
-    expect((env.data as Record<string, string>).comment).toMatch(/255/);
+    expect((env.data as Record<string, string[]>).comment).toEqual([expect.stringMatching(/255/)]);
   });
 
   it('takes a comment of exactly 255 characters', async () => {
@@ -71,7 +73,12 @@ describe('Link/Create', () => {
   });
 
   it('says 11 when fullLink is missing', async () => {
-    expect(await emu.call('Link/Create', {}, 'links')).toMatchObject({ code: 11, data: { fullLink: 'is required' } });
+    // The live answer to Link/Create without data: data null, the group `data` named.
+    expect(await emu.call('Link/Create', {}, 'links')).toEqual({
+      code: 11,
+      data: null,
+      message: 'Parameter(s) data are not valid for this module and method. Check the documentation of Link/Create: data[fullLink] is required.',
+    });
   });
 
   it('hands out unique codes', async () => {
@@ -125,7 +132,7 @@ describe('Link/Update', () => {
     expect((await emu.call('Link/Update', { data: { status: 1 } }, 'links')).code).toBe(11);
     expect((await emu.call('Link/Update', { id: 987_654 }, 'links')).code).toBe(2);
     const made = await create({ fullLink: 'https://example.com/bad' });
-    expect(await emu.call('Link/Update', { id: made.id, data: { status: 'on' } }, 'links')).toMatchObject({ code: 1, data: { status: expect.any(String) } });
+    expect(await emu.call('Link/Update', { id: made.id, data: { status: 'on' } }, 'links')).toMatchObject({ code: 1, data: { status: [expect.any(String)] } });
   });
 });
 

@@ -52,20 +52,25 @@ describe('Message/SendSmsMessage rules', () => {
     expect((await bad({ recipient: '1234567' })).code).toBe(0);
     expect((await bad({ recipient: '123456789012345' })).code).toBe(0);
     for (const recipient of ['123456', '1234567890123456', '7701abc4567', '']) {
-      expect(await bad({ recipient })).toMatchObject({ code: 1, data: { recipient: expect.any(String) } });
+      expect(await bad({ recipient })).toMatchObject({ code: 1, data: { recipient: [expect.any(String)] } });
     }
   });
 
   it('needs a recipient and a text', async () => {
-    expect(await emu.call('Message/SendSmsMessage', { text: 'hi' })).toMatchObject({ code: 11, data: { recipient: 'is required' } });
-    expect(await emu.call('Message/SendSmsMessage', { recipient: '77011234567' })).toMatchObject({ code: 11, data: { text: 'is required' } });
+    // As live: data null, the parameter group named in the message.
+    expect(await emu.call('Message/SendSmsMessage', { text: 'hi' })).toEqual({
+      code: 11,
+      data: null,
+      message: 'Parameter(s) recipient are not valid for this module and method. Check the documentation of Message/SendSmsMessage: recipient is required.',
+    });
+    expect(await emu.call('message/sendsmsmessage', {})).toMatchObject({ code: 11, data: null, message: expect.stringMatching(/^Parameter\(s\) recipient, text are not valid .*recipient, text are required\.$/) });
     expect((await bad({ text: '' })).code).toBe(1);
   });
 
   it('takes a validity of 60 to 1440 minutes', async () => {
     expect((await bad({ params: { validity: 60 } })).code).toBe(0);
     expect((await bad({ params: { validity: 1440 } })).code).toBe(0);
-    expect(await bad({ params: { validity: 59 } })).toMatchObject({ code: 1, data: { validity: expect.stringContaining('60') } });
+    expect(await bad({ params: { validity: 59 } })).toMatchObject({ code: 1, data: { validity: [expect.stringContaining('60')] } });
     expect((await bad({ params: { validity: 1441 } })).code).toBe(1);
   });
 
@@ -74,7 +79,7 @@ describe('Message/SendSmsMessage rules', () => {
     expect((await bad({ params: { deferredToTs: '2025-01-15 11:00:00' } })).code).toBe(0);
     expect((await bad({ params: { deferredToTs: '2025-01-29 10:00:00' } })).code).toBe(0);
     for (const deferredToTs of ['2025-01-15 10:59:59', '2025-01-29 10:00:01', '2025-01-14 10:00:00', '2025-01-15T11:00:00']) {
-      expect(await bad({ params: { deferredToTs } })).toMatchObject({ code: 1, data: { deferredToTs: expect.any(String) } });
+      expect(await bad({ params: { deferredToTs } })).toMatchObject({ code: 1, data: { deferredToTs: [expect.any(String)] } });
     }
   });
 
@@ -406,6 +411,31 @@ describe('Message/List', () => {
     expect(await texts({ criteria: { status: 'REJECTD' } })).toEqual(['epsilon']);
     expect(await texts({ criteria: { status: 'delivrd' } })).toHaveLength(7);
     expect((await emu.call('Message/List', { criteria: { status: 'LOST' } }, key)).code).toBe(1);
+  });
+
+  it('finds one message by criteria[id] and one campaign\'s by criteria[campaignId], with the other criteria', async () => {
+    expect(await texts({ criteria: { id: sent.uz.messageId } })).toEqual(['beta']);
+    expect(await texts({ criteria: { campaignId: sent.ua.campaignId } })).toEqual(['gamma']);
+    expect(await texts({ criteria: { campaignId: sent.ua.campaignId, id: sent.uz.messageId } })).toEqual([]);
+    expect(await texts({ criteria: { campaignId: sent.br.campaignId, campaignIds: [sent.br.campaignId, sent.kz.campaignId], text: 'alpha' } })).toEqual(['alpha']);
+    // Another key's message is not found by its id.
+    const other = await send({ recipient: '77011234567', text: 'not yours' }, emu, 'm');
+    expect(await texts({ criteria: { id: other.messageId } })).toEqual([]);
+    for (const criteria of [{ id: 'abc' }, { campaignId: '0' }, { id: '1.5' }]) {
+      const env = await emu.call('Message/List', { criteria }, key);
+      expect(env, JSON.stringify(criteria)).toMatchObject({ code: 1, data: { [Object.keys(criteria)[0]]: [expect.any(String)] } });
+    }
+  });
+
+  it('takes criteria[status] as the status codes the documentation lists, and refuses a number, saying which values it takes', async () => {
+    expect(await texts({ criteria: { status: 'DELIVRD' } })).toHaveLength(7);
+    // The documentation types it "integer" but gives no number for any status: a number cannot be matched, so it is refused rather than ignored.
+    const env = await emu.call('Message/List', { criteria: { status: 3 } }, key);
+    expect(env).toEqual({
+      code: 1,
+      data: { status: ['must be one of NEW, ENQUEUD, ACCEPTD, PDLIVRD, DELIVRD, UNDELIV, REJECTD, EXPIRED, DELETED'] },
+      message: 'One or more parameters contain incorrect data (criteria[status]): check the errors in data and try again.',
+    });
   });
 
   it('filters by groups (single sends belong to none) and by campaign status', async () => {

@@ -75,7 +75,7 @@ describe('fromWire', () => {
   });
 
   it('names fields whose text cannot be stored', () => {
-    expect(fromWire(messageStatus, parseForm('ids=%E0%A4')).problems).toEqual([{ key: 'ids', rule: expect.stringContaining('UTF-8') }]);
-    expect(fromWire(messageStatus, parseForm('ids[]=1&ids[]=%00')).problems).toEqual([{ key: 'ids', rule: expect.stringContaining('NUL') }]);
+    expect(fromWire(messageStatus, parseForm('ids=%E0%A4')).problems).toEqual([{ key: 'ids', wire: 'ids', rule: expect.stringContaining('UTF-8') }]);
+    expect(fromWire(messageStatus, parseForm('ids[]=1&ids[]=%00')).problems).toEqual([{ key: 'ids', wire: 'ids', rule: expect.stringContaining('NUL') }]);
   });
 });

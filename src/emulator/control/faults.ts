@@ -6,6 +6,7 @@
 
 import type { ServerResponse } from 'node:http';
 import type { ServiceExchange, ServiceHooks } from '../server.js';
+import { CONTENT_TYPE, render } from '../service/output.js';
 
 export type FaultKind = 'latency' | 'reset' | '500' | '502' | '503' | 'code30' | 'truncated' | 'stall';
 
@@ -93,8 +94,8 @@ export function faultInjector(opts: FaultOptions): FaultInjector {
         return true;
       }
       if (fault.kind === 'code30') {
-        const body = JSON.stringify({ code: 30, data: null, message: 'rate limit: the method was called too often; nothing was done' });
-        x.res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        const body = render({ code: 30, data: null, message: 'rate limit: the method was called too often; nothing was done' }, x.output);
+        x.res.writeHead(200, { 'content-type': CONTENT_TYPE[x.output], 'content-length': Buffer.byteLength(body) });
         x.res.end(body);
         return true;
       }
@@ -119,7 +120,7 @@ export function faultInjector(opts: FaultOptions): FaultInjector {
           return true;
         case 'truncated': {
           const half = answer.body.slice(0, Math.floor(answer.body.length / 2));
-          x.res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(half) });
+          x.res.writeHead(answer.status, { 'content-type': answer.type, 'content-length': Buffer.byteLength(half) });
           x.res.end(half);
           return true;
         }

@@ -1,12 +1,14 @@
 // The request log page: the latest requests, newest first, each opening to
 // the parameters it sent and the answer it got (the key masked), filtered by
 // operation and result code in the query string, so it works without script.
+// Calls of live operations this emulator does not model are counted on top.
 
 import { OPERATIONS } from '../../catalog/index.js';
 import { describeCode, RESULT_CODES } from '../../catalog/codes.js';
 import { shownKey } from '../request-log.js';
 import type { Activity, LogEntry } from './activity.js';
 import { KEPT_CHARS } from './activity.js';
+import { liveName, NOT_MODELLED } from '../service/live-modules.js';
 import { BASE, badge, choice, keyLabel, maskKey, pageHref, time, type InspectorPage, type PageContext } from './page.js';
 import { html, plural, type Html } from './html.js';
 
@@ -24,8 +26,12 @@ function keyShown(keys: readonly string[], key: unknown): string {
   return i >= 0 ? keyLabel(keys, i) : `unknown key (${shownKey(key)})`;
 }
 
+/** A call of an operation the live service has and this emulator does not model. */
+const notModelled = (e: LogEntry) => !e.visit && e.code === NOT_MODELLED;
+
 function result(e: LogEntry): string {
   if (e.visit) return e.status === 302 ? 'redirected (302)' : `refused (${e.status})`;
+  if (notModelled(e)) return `code ${e.code}: not modelled here`;
   const code = e.code === null ? '' : `code ${e.code} ${describeCode(e.code)}`;
   const http = e.status === 0 ? 'no answer' : e.status === 200 ? '' : `HTTP ${e.status}`;
   return [code, http].filter(Boolean).join(', ');
@@ -95,6 +101,23 @@ function row(ctx: PageContext, seq: number, e: LogEntry): Html {
     </summary>${details(e)}</details></li>`;
 }
 
+/**
+ * How many of the kept requests called live operations this emulator does
+ * not model, by operation (as the documentation spells it), linked to the filter that
+ * shows them: what an app would have done on the live service and did not here.
+ */
+function unmodelledNote(ctx: PageContext, activity: Activity): Html | string {
+  const calls = activity.recent(undefined, notModelled);
+  if (calls.length === 0) return '';
+  const byOp = new Map<string, number>();
+  for (const { entry } of calls) byOp.set(liveName(entry.op), (byOp.get(liveName(entry.op)) ?? 0) + 1);
+  const ops = [...byOp]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([op, n]) => `${op} (${n})`)
+    .join(', ');
+  return html`<p class="note" role="status">${plural(calls.length, 'request')} called operations of the live service that this emulator does not model, so nothing was done: ${ops}. <a href="${pageHref(ctx, `${BASE}/requests`, { code: NOT_MODELLED })}">Show them</a></p>`;
+}
+
 export function requestsPage(ctx: PageContext, activity: Activity): InspectorPage {
   const q = ctx.query;
   const filtered = Boolean(q.get('op') || q.get('code'));
@@ -112,7 +135,7 @@ export function requestsPage(ctx: PageContext, activity: Activity): InspectorPag
       ? html`<p class="empty">No requests yet. Calls to /service/ and visits of short links show here as they come.</p>`
       : found.length === 0
         ? html`<p class="empty">None of the ${plural(activity.size, 'latest request')} matches this filter.</p>`
-        : html`<p class="count">${filtered ? `${plural(found.length, 'request')} of the latest ${activity.size} match` : `The ${plural(found.length, 'latest request')}`}, newest first. Open one to see what it sent and got.</p>
+        : html`${unmodelledNote(ctx, activity)}<p class="count">${filtered ? `${plural(found.length, 'request')} of the latest ${activity.size} match` : `The ${plural(found.length, 'latest request')}`}, newest first. Open one to see what it sent and got.</p>
       <ol class="log">${found.map(({ seq, entry }) => row(ctx, seq, entry))}</ol>`;
   return { title: 'Requests', nav: 'requests', topics: ['log'], head, live };
 }

@@ -125,6 +125,7 @@ function lookup(params: FormObject, spec: ParamSpec): FormValue | undefined {
 
 export interface WireProblem {
   key: string;
+  wire: string;
   rule: string;
 }
 
@@ -155,7 +156,7 @@ export function fromWire(op: OperationSpec, params: FormObject): { input: Record
     if (value === undefined) continue;
     const bad = badText(value as FormValue);
     if (bad) {
-      problems.push({ key: spec.key, rule: bad });
+      problems.push({ key: spec.key, wire: spec.wire, rule: bad });
       continue;
     }
     if (spec.truncate && spec.maxItems !== undefined) value = toList(value).slice(0, spec.maxItems);

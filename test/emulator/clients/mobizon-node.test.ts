@@ -3,8 +3,10 @@
 // only, through its documented setConfig(): apiServer is the emulator's URL,
 // apiKey one of its keys. It POSTs with axios and qs (ids[0]=, data[...]),
 // sends sendSms by GET, and sends `expirationDate: ''` and `from: ''` as its
-// README does: the live service reads those as absent, and so must we.
+// README does: the live service reads those as absent, and so must we. With
+// `format: 'xml'` it hands back the service's XML as a string.
 import { createRequire } from 'node:module';
+import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type Envelope, type TestEmulator } from '../../helpers/emulator.js';
 
@@ -81,5 +83,25 @@ describe('mobizon-node 0.3.6 against the emulator', () => {
   it('deleteShort', async () => {
     const env = await mobizon.deleteShort({ ids: [link.id, '718'] });
     expect(env).toEqual({ code: 0, message: '', data: { processed: [link.id], notProcessed: ['718'] } });
+  });
+});
+
+describe('mobizon-node 0.3.6 in XML mode', () => {
+  const xml = new XMLParser({ ignoreDeclaration: true, parseTagValue: false, isArray: (name) => name === 'item' });
+  const read = (data: unknown) => (xml.parse(data as unknown as string, true) as { response: Record<string, unknown> }).response;
+  beforeAll(() => mobizon.setConfig({ apiServer: emu.url, apiKey: KEY, format: 'xml' }));
+  afterAll(() => mobizon.setConfig({ apiServer: emu.url, apiKey: KEY, format: 'json' }));
+
+  it('getBalance, sendSms (GET), getSms, listSms, createShort and getShort answer in XML', async () => {
+    expect(read(await mobizon.getBalance())).toEqual({ code: '0', data: { balance: expect.stringMatching(/^\d+\.\d{4}$/), currency: 'KZT' }, message: '' });
+    const sent = read(await mobizon.sendSms({ recipient: '5511941439844', from: '', text: 'SMS in XML.' }));
+    expect(sent).toMatchObject({ code: '0', data: { messageId: expect.stringMatching(/^\d+$/), status: '2' } });
+    const messageId = (sent.data as { messageId: string }).messageId;
+    expect(read(await mobizon.getSms({ ids: [messageId] }))).toMatchObject({ code: '0', data: { item: [{ id: messageId, segNum: '1' }] } });
+    expect(read(await mobizon.listSms({ criteria: { text: 'SMS in XML.' } }))).toMatchObject({ data: { totalItemCount: '1', items: { item: [{ id: messageId }] } } });
+    const created = read(await mobizon.createShort({ data: { fullLink: 'https://mobizon.com.br/xml', status: 1, expirationDate: '', comment: 'XML.' } }));
+    expect(created).toMatchObject({ code: '0', data: { id: expect.stringMatching(/^\d+$/) } });
+    const got = read(await mobizon.getShort({ id: (created.data as { id: string }).id }));
+    expect(got).toMatchObject({ code: '0', data: { fullLink: 'https://mobizon.com.br/xml', comment: 'XML.', expirationDate: '' } });
   });
 });

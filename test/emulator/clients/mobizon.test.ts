@@ -4,8 +4,10 @@
 // takes json and v1 then). Its base URL is not a documented setting: the one
 // way to point it elsewhere without changing its code is the `testBaseUrl`
 // parameter its index.js reads (and takes out) of every call, which its own
-// test suite uses; the key is its documented constructor argument.
+// test suite uses; the key is its documented constructor argument. In XML
+// mode (`output: 'xml'` in a call) it hands back the body as it came.
 import { createRequire } from 'node:module';
+import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 
@@ -53,6 +55,22 @@ describe('mobizon 1.0.1 against the emulator', () => {
     expect(error).toBeNull();
     expect(data).toEqual({ id: expect.stringMatching(/^\d+$/), code: expect.any(String), shortLink: expect.any(String) });
     const [refused] = await call('message', 'sendSMSMessage', { recipient: '+77770000000', text: '' });
-    expect(refused).toMatchObject({ code: 1, data: { text: expect.any(String) } });
+    expect(refused).toMatchObject({ code: 1, data: { text: [expect.any(String)] } });
+  });
+});
+
+describe('mobizon 1.0.1 in XML mode', () => {
+  const xml = new XMLParser({ ignoreDeclaration: true, parseTagValue: false, isArray: (name) => name === 'item' });
+  const read = (data: unknown) => (xml.parse(data as string, true) as { response: Record<string, unknown> }).response;
+
+  it("gets the service's XML as its data, success and refusal alike", async () => {
+    const [error, data] = await call('User', 'GetOwnBalance', { output: 'xml' });
+    expect(error).toBeNull();
+    expect(data).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<response>/);
+    expect(read(data)).toEqual({ code: '0', data: { balance: expect.stringMatching(/^\d+\.\d{4}$/), currency: 'KZT' }, message: '' });
+    const [, sent] = await call('message', 'sendsmsmessage', { output: 'xml', recipient: '77011234567', text: 'in xml' });
+    expect(read(sent)).toMatchObject({ code: '0', data: { messageId: expect.stringMatching(/^\d+$/), status: '2' } });
+    const [, refused] = await call('link', 'create', { output: 'xml', data: { fullLink: 'not a link' } });
+    expect(read(refused)).toMatchObject({ code: '1', data: { fullLink: { item: [expect.stringContaining('URL')] } } });
   });
 });
