@@ -1,9 +1,8 @@
-// Request bodies by their Content-Type, over a real socket: JSON objects
-// read as forms (the Python client's requests are in
-// clients/requests-as-sent.test.ts), multipart as the .NET client writes
-// it, forms as before. A body whose bytes are not what its Content-Type says is
-// refused with code 1 saying what was expected; the form's limits hold for
-// every kind; and no body, however made, gets a 5xx or stops the server.
+// Request bodies by their Content-Type, over a real socket: JSON objects read
+// as forms, multipart as the .NET client writes it. A body whose bytes are not
+// what its Content-Type says is refused with code 1 saying what was expected;
+// the form's limits hold for every kind; no body, however made, gets a 5xx.
+// (The Python client's JSON requests: clients/requests-as-sent.test.ts.)
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/emulator/index.js';

@@ -1,9 +1,8 @@
 // output=xml over a real socket: every operation and every error answers the
-// same envelope as XML (code, data, message under one root; lists as <item>
-// elements; an XML content type). Each XML answer is read twice, by
-// fast-xml-parser and by PHP's SimpleXML as the official PHP library reads
-// it (test/helpers/simplexml.php), and must say what the JSON answer to the
-// same request says.
+// same envelope as XML (one root, lists as <item> elements, an XML content
+// type). Each XML answer is read by fast-xml-parser and by PHP's SimpleXML as
+// the official PHP library reads it (test/helpers/simplexml.php), and must
+// say what the JSON answer to the same request says.
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/emulator/server.js';

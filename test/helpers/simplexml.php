@@ -1,10 +1,9 @@
 <?php
-// Reads answers of the service in XML as the official PHP library does
-// (simplexml_load_string, then ->code, ->data and ->message; success is
-// code 0 or 100 compared as it compares them), for test/helpers/php.ts.
-// stdin: a JSON array of XML texts; stdout: a JSON array, for each text
-// {"loaded": false} or {"loaded": true, "success", "code", "message", "data"},
-// data as SimpleXML gives it: text, a list for <item> children, else an object.
+// Reads the service's XML answers as the official PHP library does
+// (simplexml_load_string, ->code, ->data, ->message; success is code 0 or
+// 100, compared as it compares them), for test/helpers/php.ts. stdin: a JSON
+// array of XML texts; stdout: a JSON array of {loaded, success, code,
+// message, data}, data as text, a list for <item> children, or an object.
 
 function value(SimpleXMLElement $e) {
     $children = $e->children();

@@ -1,7 +1,6 @@
-// A POST body as the form it carries, by its Content-Type: a form as it is;
-// a JSON object flattened to bracket names (`{"data": {"fullLink": ...}}` is
-// `data[fullLink]=...`, lists indexed), as the live service reads the JSON a
-// Python client sends; multipart/form-data read by @fastify/busboy. Bytes
+// A POST body as the form it carries, by its Content-Type: a form as it is, a
+// JSON object flattened to bracket names (`{"data": {"fullLink": ...}}` is
+// `data[fullLink]=...`), multipart/form-data read by @fastify/busboy. Bytes
 // that are not what the Content-Type says are refused, saying what was
 // expected; the form's limits (wire.ts) hold for every kind.
 
@@ -61,10 +60,11 @@ export function formOf(contentType: string | undefined, text: string): string {
   if (kind === 'form') {
     const look = lookOf(text, at);
     if (look === null) return text;
-    const said = contentType === undefined ? 'there is no Content-Type (a form is assumed)' : `Content-Type says ${FORM_TYPE}`;
+    const said = mediaType(contentType) === '' ? 'there is no Content-Type (a form is assumed)' : `Content-Type says ${FORM_TYPE}`;
     throw new BodyError(`the body is ${look}, but ${said}: ${look === 'JSON' ? `send it with Content-Type: application/json, or send a form (${FORM_TYPE})` : EXPECTED}`);
   }
   if (kind === 'json') return jsonForm(text);
+  if (kind === 'multipart') throw new Error('a multipart body is read by multipartForm');
   throw new BodyError(`Content-Type ${mediaType(contentType).slice(0, 100)} is not read: ${EXPECTED}`);
 }
 

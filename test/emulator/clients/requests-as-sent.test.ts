@@ -1,11 +1,8 @@
-// Public clients of the service that are not npm packages, as each sends its
-// requests (method, path case, query, headers, body), over a real socket:
-// the official PHP library in both its formats (its answers read by PHP's
-// SimpleXML or json_decode, as it reads them: test/helpers/simplexml.php),
-// the Java client (okhttp forms, Message/List by criteria[id] and
-// criteria[campaignId], Campaign/GetLinks), the .NET client (forms and
-// multipart) and the Python client (JSON bodies, httpx). docs/emulator.md
-// "Public clients" says how each is pointed at `serve`.
+// Public clients of the service that are not npm packages, each request made
+// as that client makes it (method, path case, query, headers, body), over a
+// real socket: the official PHP library in both formats (XML read by PHP's
+// SimpleXML), the Java client (okhttp), the .NET client and the Python client
+// (httpx, JSON). docs/emulator.md "Public clients" says how to point each.
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type Envelope, type RawAnswer, type TestEmulator } from '../../helpers/emulator.js';
