@@ -7,7 +7,7 @@ import { existsSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { DEFAULTS } from './defaults.js';
-import type { EmulatorOptions } from './index.js';
+import type { EmulatorOptions } from './core.js';
 import { isUtcName } from './service/time-zone.js';
 
 export const SANDBOX_KEY = 'sandbox';
