@@ -5,7 +5,7 @@
 import { parseDate, parseDateTime } from '../../catalog/rules.js';
 import type { StatsType } from '../../catalog/link.js';
 import { fail, ok, RawJson, type Handler, type EmulatorSettings } from './handler.js';
-import { instantOf, likePattern, ListQuery } from './list-query.js';
+import { instantOf, likePattern, listQuery, sortKeys } from './list-query.js';
 import type { LinkRow } from '../store/rows.js';
 import { withNewCode } from './short-codes.js';
 import { periodIndex, periods, requestedInterval } from './stats-periods.js';
@@ -119,7 +119,7 @@ export const LINK_HANDLERS: Record<string, Handler> = {
   },
 
   'link.list'({ settings: s, accountId, values: v }) {
-    const q = new ListQuery(v);
+    const q = listQuery(v);
     if (v.status !== undefined) q.add('status = ?', v.status as number);
     if (v.moderatorStatus !== undefined) q.add('moderator_status = ?', v.moderatorStatus as number);
     if (v.createTsFrom !== undefined) q.add('create_ts >= ?', instantOf(s, v.createTsFrom as string));
@@ -128,7 +128,7 @@ export const LINK_HANDLERS: Record<string, Handler> = {
       const pattern = likePattern(v.query as string);
       q.add("(code LIKE ? ESCAPE '\\' OR comment LIKE ? ESCAPE '\\')", pattern, pattern);
     }
-    q.sort(v.sort, SORT_COLUMNS, 'create_ts DESC, id DESC');
+    q.sortBy(sortKeys(v.sort, SORT_COLUMNS, [{ column: 'create_ts', desc: true }]));
     const { rows, total } = s.db.listLinks(accountId, q);
     return ok({ items: rows.map((r) => linkJson(s, r)), totalItemCount: String(total) });
   },

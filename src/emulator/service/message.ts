@@ -9,7 +9,7 @@ import { countSegments } from '../../catalog/segments.js';
 import { money, ok, str, type Handler, type EmulatorSettings } from './handler.js';
 import { DEFAULT_VALIDITY_MIN, planLifecycle } from './lifecycle.js';
 import { addLink, shortLinkOf } from './link.js';
-import { instantOf, ListQuery } from './list-query.js';
+import { instantOf, listQuery, sortKeys } from './list-query.js';
 import { numberInfo } from './numbers.js';
 import type { MessageRow } from '../store/rows.js';
 import { wallOf } from './time-zone.js';
@@ -113,7 +113,7 @@ export const MESSAGE_HANDLERS: Record<string, Handler> = {
 
   'message.list'({ settings: s, accountId, now, values: v }) {
     s.db.advance(now);
-    const q = new ListQuery(v);
+    const q = listQuery(v);
     if (v.id !== undefined) q.add('id = ?', v.id as number);
     if (v.campaignId !== undefined) q.add('campaign_id = ?', v.campaignId as number);
     if (v.campaignIds !== undefined) q.add('campaign_id IN (SELECT value FROM json_each(?))', JSON.stringify(v.campaignIds));
@@ -131,7 +131,7 @@ export const MESSAGE_HANDLERS: Record<string, Handler> = {
       if (v[`${key}From`] !== undefined) q.add(`${column} >= ?`, instantOf(s, v[`${key}From`] as string));
       if (v[`${key}To`] !== undefined) q.add(`${column} < ?`, instantOf(s, v[`${key}To`] as string, true));
     }
-    q.sort(v.sort, SORT_COLUMNS, 'id DESC');
+    q.sortBy(sortKeys(v.sort, SORT_COLUMNS, [{ column: 'id', desc: true }]));
     const { rows, total } = s.db.listMessages(accountId, q);
     return ok({ items: rows.map((r) => messageJson(s, r, v.withNumberInfo === 1)), totalItemCount: str(total) });
   },

@@ -1,13 +1,13 @@
 // The emulator's state in SQLite (libsql): every read and write the handlers,
 // the redirect, seed files and the test bench make, as methods. Parameters
 // are always bound, never spliced into SQL; the only SQL built at run time is
-// the WHERE/ORDER BY of the List operations (list-query.ts), made from fixed
-// fragments. Opening is connection.ts's, the schema schema.ts's, the SQL
-// statements.ts's.
+// that of the List operations (pager.ts), made from fixed fragments. Opening
+// is connection.ts's, the schema schema.ts's, the SQL statements.ts's.
 
 import { databasePath, openConnection, type Connection, type SqlValue } from './connection.js';
 import { LinkCache } from './link-cache.js';
-import type { ListQuery } from '../service/list-query.js';
+import type { ListQuery } from './list-query.js';
+import { Pager } from './pager.js';
 import { LINK_COLUMNS, linkRow, MESSAGE_COLUMNS, messageRow, type LinkRow, type MessageRow, type NewLink, type NewMessage, type Raw } from './rows.js';
 import { migrate } from './schema.js';
 import { prepareStatements, StatementCache, transactions, type Statements, type Transactions } from './statements.js';
@@ -20,6 +20,9 @@ export class Database {
   readonly #s: Statements;
   /** Only for a private in-memory database, whose every write this process makes (link-cache.ts). */
   readonly #linkCache: LinkCache | null;
+  readonly #pager: Pager;
+  /** data_version when the pager was last known true: other processes' writes change it (a database file). */
+  #seenVersion = -1;
 
   constructor(db: Connection, path: string) {
     this.#conn = db;
@@ -27,11 +30,22 @@ export class Database {
     this.#s = prepareStatements(db);
     this.#dynamic = new StatementCache(db);
     this.#linkCache = path === ':memory:' ? new LinkCache() : null;
+    this.#pager = new Pager(this.#dynamic);
   }
 
   /** Every write calls this: cached reads are no longer true. */
   #wrote(): void {
     this.#linkCache?.clear();
+    this.#pager.forget();
+  }
+
+  /** Before the pager answers from what it keeps: a database file may have been written by another process. */
+  #noticeOthers(): void {
+    if (this.path === ':memory:') return;
+    const version = this.dataVersion();
+    if (version === this.#seenVersion) return;
+    this.#seenVersion = version;
+    this.#pager.forget();
   }
 
   /** Opens (creating if needed) and migrates the database. ':memory:' gives a private, empty one. */
@@ -238,17 +252,8 @@ export class Database {
   // ---- internals ------------------------------------------------------------
 
   #list<T>(table: string, columns: string, accountId: number, q: ListQuery, map: (r: Raw) => T): { rows: T[]; total: number } {
-    const where = ['account_id = ?', ...q.where].join(' AND ');
-    const params: SqlValue[] = [accountId, ...q.params];
-    const total = (this.#dynamic.get(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get(...params) as { n: number }).n;
-    const rows =
-      q.offset >= total
-        ? []
-        : (this.#dynamic.get(`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`, true).all(
-            ...params,
-            q.limit,
-            q.offset,
-          ) as Raw[]);
+    this.#noticeOthers();
+    const { rows, total } = this.#pager.list(table, columns, accountId, q);
     return { rows: rows.map(map), total };
   }
 
