@@ -4,7 +4,7 @@
 // HTTP server does; short-link visits and faults need a real server.
 
 import type { HttpRequest, HttpResponse, Send } from '../client/send.js';
-import { MAX_BODY_BYTES, readBody, serviceReply, servicePath, tooLarge, wrongMethod, type Reply, type ServerParts } from './server.js';
+import { MAX_BODY_BYTES, readBody, replyAtOnce, servicePath, tooLarge, wrongMethod, type Reply, type ServerParts } from './server.js';
 
 const NOT_SERVICE: Reply = { status: 404, body: 'not found: the emulator in this process answers /service/ requests only\n', headers: { 'content-type': 'text/plain; charset=utf-8' } };
 
@@ -15,11 +15,11 @@ async function replyTo(parts: ServerParts, req: HttpRequest): Promise<Reply> {
   const query = url.search.slice(1);
   const refused = wrongMethod(req.method, query);
   if (refused) return refused;
-  if (req.method === 'GET') return serviceReply(parts, path, query, '');
+  if (req.method === 'GET') return replyAtOnce(parts, path, query, '');
   const bytes = typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body ?? []);
   if (bytes.length > MAX_BODY_BYTES) return tooLarge(query);
   const type = Object.entries(req.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
-  return serviceReply(parts, path, query, await readBody(type, bytes));
+  return replyAtOnce(parts, path, query, await readBody(type, bytes));
 }
 
 /**

@@ -1,15 +1,8 @@
-// The HTTP side: reads requests with bounded size (a form, JSON or multipart
-// body: service/body.ts), routes /service/<module>/<operation> through a Map
-// to the handler named by the catalog id, checks output/api/apiKey and the
-// catalog's parameter rules, and writes the {code, data, message} envelope as
-// JSON or XML (HTTP 200 for API-level errors). Anything else
-// is a short-link visit. No request gets a 500: unexpected failures answer
-// code 3 (or 10 when the database stayed locked) and the server keeps going.
-// Hooks run before and after each /service/ operation (fault injection).
-// Paths starting /_ (which no short-link code can) and / belong to the
-// inspector and the control API (`pages`); each request answered is handed
-// to `record` (request-log.ts: the inspector's log, serve's lines), nothing
-// more on the request path.
+// The emulator's HTTP side. A /service/ request goes readServiceRequest
+// (method, body within its limit: a form, JSON or multipart, service/body.ts)
+// -> replyAtOnce, or replyThroughHooks while faults are on -> answerOf (never
+// throws: code 3, or 10 for a locked database) -> carryOut (key, operation,
+// input rules, the handler). / and /_... go to the inspector, others to short links.
 
 import { isAscii } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -180,14 +173,15 @@ const UNSUPPORTED_OUTPUT: Answer = fail(6, 'unsupported output format: this serv
 
 /**
  * The reply to a /service/ request read in full (`body`: the form it
- * carried, or the answer refusing it), when no hook takes part:
- * synchronous, no promise per request. Never throws: a failure is code 3.
+ * carried, or the answer refusing it), carried out and recorded at once (no
+ * hook takes part: no promise per request); also the emulator in this
+ * process's (in-process.ts). Never throws: a failure is code 3.
  */
-export function serviceReply(parts: ServerParts, path: string, query: string, body: string | Answer): Reply {
+export function replyAtOnce(parts: ServerParts, path: string, query: string, body: string | Answer): Reply {
   const started = performance.now();
   try {
     const { params, refused, output } = decodeRequest(query, body);
-    const answer = refused ?? (output ? guarded(parts, path, params) : UNSUPPORTED_OUTPUT);
+    const answer = refused ?? (output ? answerOf(parts, path, params) : UNSUPPORTED_OUTPUT);
     const r = reply(answer, output ?? 'json');
     parts.record?.({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code: answer.code, status: 200, fault: null, ms: performance.now() - started, query, body: typeof body === 'string' ? body : '', answer: r.body });
     return r;
@@ -197,8 +191,8 @@ export function serviceReply(parts: ServerParts, path: string, query: string, bo
   }
 }
 
-/** Carries out one /service/ request whose parameters are decoded (and whose output format is known). */
-export function service(parts: ServerParts, spelled: string, params: FormObject): Answer {
+/** Checks the key, API version, the operation and its input of a /service/ request whose parameters are decoded (and whose output format is known), then runs the operation's handler. */
+function carryOut(parts: ServerParts, spelled: string, params: FormObject): Answer {
   // api is optional on the live service, v1 when absent or empty (real-service-notes.md).
   const accountId = parts.keys.account(params.apiKey);
   if (accountId === null) return fail(8, 'failed.api.auth', []);
@@ -231,9 +225,10 @@ function decodeRequest(query: string, body: string | Answer): { params: FormObje
   }
 }
 
-function guarded(parts: ServerParts, path: string, params: FormObject): Answer {
+/** The answer to one /service/ request whose parameters are decoded. Never throws: a database that stays locked is code 10, anything unexpected code 3. */
+function answerOf(parts: ServerParts, path: string, params: FormObject): Answer {
   try {
-    return service(parts, path, params);
+    return carryOut(parts, path, params);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))) {
@@ -244,20 +239,20 @@ function guarded(parts: ServerParts, path: string, params: FormObject): Answer {
   }
 }
 
-async function answerService(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string | Answer): Promise<void> {
+/** The same as replyAtOnce, with the fault hooks before and after: each may answer, delay or drop the request itself. */
+async function replyThroughHooks(parts: ServerParts, hooks: ServiceHooks, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string | Answer): Promise<void> {
   const started = performance.now();
   const { params, refused, output } = decodeRequest(query, body);
   const exchange: ServiceExchange = { req, res, path, output: output ?? 'json' };
   const log = (code: number | null, answer: string | null = null) =>
     parts.record?.({ at: parts.settings.clock.now(), op: path, visit: false, key: params.apiKey, code, status: res.headersSent ? res.statusCode : 0, fault: exchange.fault ?? null, ms: performance.now() - started, query, body: typeof body === 'string' ? body : '', answer });
-  const hooks = parts.hooks;
-  if (hooks?.before && (await hooks.before(exchange))) {
+  if (hooks.before && (await hooks.before(exchange))) {
     log(exchange.fault === 'code30' ? 30 : null);
     return;
   }
-  const answer = refused ?? (output ? guarded(parts, path, params) : UNSUPPORTED_OUTPUT);
+  const answer = refused ?? (output ? answerOf(parts, path, params) : UNSUPPORTED_OUTPUT);
   const r = reply(answer, exchange.output);
-  if (hooks?.after && (await hooks.after(exchange, { status: 200, body: r.body, type: r.headers['content-type'] }))) {
+  if (hooks.after && (await hooks.after(exchange, { status: 200, body: r.body, type: r.headers['content-type'] }))) {
     log(answer.code, r.body);
     return;
   }
@@ -265,15 +260,25 @@ async function answerService(parts: ServerParts, req: IncomingMessage, res: Serv
   log(answer.code, r.body);
 }
 
-function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
+/**
+ * Reads a /service/ request from its socket (the method, then a body of at
+ * most MAX_BODY_BYTES) and answers it: at once without hooks, else through them.
+ */
+function readServiceRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
   const method = req.method ?? '';
   const refused = wrongMethod(method, query);
   if (refused) {
     writeReply(res, refused);
     return;
   }
+  /** `body`: the form the request carried, or the answer refusing it. */
+  const answer = (body: string | Answer) => {
+    const hooks = parts.hooks;
+    if (hooks === null) writeReply(res, replyAtOnce(parts, path, query, body));
+    else replyThroughHooks(parts, hooks, req, res, path, query, body).catch((err: unknown) => failed(parts, res, path, query, err));
+  };
   if (method === 'GET') {
-    respond(parts, req, res, path, query, '');
+    answer('');
     return;
   }
   const declared = Number(req.headers['content-length']);
@@ -298,22 +303,9 @@ function serviceRequest(parts: ServerParts, req: IncomingMessage, res: ServerRes
   req.on('end', () => {
     if (refusedBody) return;
     const body = readBody(req.headers['content-type'], chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    if (!(body instanceof Promise)) respond(parts, req, res, path, query, body);
-    else
-      body.then(
-        (read) => respond(parts, req, res, path, query, read),
-        (err: unknown) => failed(parts, res, path, query, err),
-      );
+    if (!(body instanceof Promise)) answer(body);
+    else body.then(answer, (err: unknown) => failed(parts, res, path, query, err));
   });
-}
-
-/** Answers a /service/ request read in full (`body`: the form it carried, or the answer refusing it): at once without hooks, else through them. */
-function respond(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string | Answer): void {
-  if (parts.hooks === null) {
-    writeReply(res, serviceReply(parts, path, query, body));
-    return;
-  }
-  answerService(parts, req, res, path, query, body).catch((err: unknown) => failed(parts, res, path, query, err));
 }
 
 /** An unexpected failure: logged, and answered with code 3 when nothing was sent yet. */
@@ -336,7 +328,7 @@ export function requestListener(parts: ServerParts): (req: IncomingMessage, res:
     const query = q < 0 ? '' : url.slice(q + 1);
     try {
       const operation = servicePath(path);
-      if (operation !== null) serviceRequest(parts, req, res, operation, query);
+      if (operation !== null) readServiceRequest(parts, req, res, operation, query);
       else if (parts.pages !== null && (path === '/' || path.startsWith('/_')) && parts.pages(req, res, path, query)) return;
       else {
         const started = performance.now();
