@@ -3,7 +3,7 @@
 // the inspector and control API. startEmulator adds a socket to it,
 // openEmulatorInProcess a dispatcher.
 
-import { makeGate } from './inspector/access.js';
+import { corsOrigin, makeGate } from './inspector/access.js';
 import { Activity } from './inspector/activity.js';
 import { KeyRing } from './service/api-keys.js';
 import { ShiftedClock, systemClock, type Clock } from './control/clock.js';
@@ -70,6 +70,8 @@ export interface EmulatorOptions {
   inspector?: boolean;
   /** Needed by the inspector and control API (header or cookie); without one they answer loopback only. */
   controlToken?: string;
+  /** Origins (`http://localhost:3000`) whose web pages may call /service/ from a browser (CORS); pages of other sites are refused. */
+  cors?: string[];
 }
 
 export interface Core {
@@ -87,6 +89,7 @@ function checkOptions(opts: EmulatorOptions): void {
   if (currency !== undefined && !CURRENCY_CODE.test(currency)) throw new RangeError(`currency must be an ISO 4217 code of three capital letters, e.g. KZT (got ${JSON.stringify(currency)})`);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new RangeError(`port must be 0 to 65535 (got ${port})`);
   if (opts.faultRate !== undefined && !(opts.faultRate >= 0 && opts.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1 (got ${opts.faultRate})`);
+  opts.cors?.forEach(corsOrigin);
   if (opts.apiKeys !== undefined && (opts.apiKeys.length === 0 || opts.apiKeys.some((k) => typeof k !== 'string' || k === ''))) {
     throw new RangeError('apiKeys must name at least one non-empty key');
   }
@@ -130,13 +133,16 @@ export function openCore(opts: EmulatorOptions, server: boolean): Core {
     };
     const activity = server && opts.inspector !== false ? new Activity(db, clock) : null;
     const record = requestSink(activity, server ? opts.requestLog : undefined, tz);
-    const parts: ServerParts = { settings, keys: new KeyRing([], () => 0), routes: buildRoutes(), hooks: opts.hooks ?? null, log, record, pages: null };
+    const parts: ServerParts = { settings, keys: new KeyRing([], () => 0), routes: buildRoutes(), hooks: opts.hooks ?? null, log, record, pages: null, gate: null };
     const bench = new Bench({ parts, clock, keys, seed, hooks: opts.hooks ?? null, faultSeed, activity });
     // A seed is the whole state: nothing from an earlier run stays.
     if (seeded) db.reset();
     bench.open(seeded);
     if (opts.faultRate !== undefined && opts.faultRate !== 0) bench.setFaults(opts.faultRate, opts.faults);
-    if (server) parts.pages = inspectorRouter({ settings, bench, activity, gate: makeGate(opts.host ?? DEFAULTS.host, opts.controlToken), log });
+    if (server) {
+      parts.gate = makeGate(opts.host ?? DEFAULTS.host, opts.controlToken, { cors: opts.cors?.map(corsOrigin), shortBase: opts.shortBase });
+      parts.pages = inspectorRouter({ settings, bench, activity, gate: parts.gate, log });
+    }
     return { parts, db, bench, activity };
   } catch (err) {
     db.close();

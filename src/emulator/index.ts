@@ -110,7 +110,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
 }
 
 /** Options of the emulator in this process: those of startEmulator but the socket's and the faults'. */
-export type InProcessOptions = Omit<EmulatorOptions, 'host' | 'port' | 'limits' | 'hooks' | 'faultRate' | 'faults' | 'seed' | 'faultSeed' | 'inspector' | 'controlToken' | 'requestLog'>;
+export type InProcessOptions = Omit<EmulatorOptions, 'host' | 'port' | 'limits' | 'hooks' | 'faultRate' | 'faults' | 'seed' | 'faultSeed' | 'inspector' | 'controlToken' | 'cors' | 'requestLog'>;
 
 export interface InProcessEmulator {
   /** The base URL to give a client along with `send`: the address `smslink serve` takes by default; nothing listens on it for this emulator. */

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPERATIONS } from '../catalog/index.js';
 import type { OperationSpec } from '../catalog/types.js';
 import { validateInput } from '../catalog/validate.js';
+import { corsHeaders, serviceRefusal, visitRefusal, type Gate } from './inspector/access.js';
 import type { LogEntry } from './inspector/activity.js';
 import type { KeyRing } from './service/api-keys.js';
 import { answerIssues, requestRefused } from './service/answers.js';
@@ -19,7 +20,7 @@ import { CONTENT_TYPE, outputOf, render, type Output } from './service/output.js
 import { LINK_HANDLERS } from './service/link.js';
 import { MESSAGE_HANDLERS } from './service/message.js';
 import { USER_HANDLERS } from './service/user.js';
-import { CODE_PATH, visit } from './service/redirect.js';
+import { CODE_PATH, htmlPage, visit } from './service/redirect.js';
 import { FormLimitError, fromWire, parseRequest, type FormObject } from './service/wire.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -89,6 +90,8 @@ export interface ServerParts {
   record: ((entry: LogEntry) => void) | null;
   /** The inspector and the control API; null in the emulator without a socket. */
   pages: PageRouter | null;
+  /** Who may call through a browser (access.ts); null in the emulator without a socket. */
+  gate: Gate | null;
 }
 
 /** An answer ready to send: status, body and headers beyond the content length (a content type among them). */
@@ -318,6 +321,42 @@ function refuseLarge(res: ServerResponse, query: string): void {
   if (!res.headersSent) writeReply(res, tooLarge(query));
 }
 
+/**
+ * Whether a /service/ request may go on, by the rules for browsers
+ * (access.ts). It is answered here when not: refused, or the preflight of a
+ * --cors origin. A --cors origin's request goes on with its CORS headers set.
+ */
+function admitted(parts: ServerParts, gate: Gate, req: IncomingMessage, res: ServerResponse, path: string, query: string): boolean {
+  const no = serviceRefusal(gate, req);
+  if (no) {
+    const r = reply(fail(9, no.message), outputOfQuery(query), no.status);
+    writeReply(res, r);
+    // Logged as `HTTP 403`: the code 9 of an operation not modelled is another matter.
+    parts.record?.({ at: parts.settings.clock.now(), op: path, visit: false, key: undefined, code: null, status: no.status, fault: null, ms: 0, query: '', body: '', answer: r.body });
+    return false;
+  }
+  const cors = corsHeaders(gate, req);
+  if (cors === null) return true;
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, { ...cors, 'content-length': 0 });
+    res.end();
+    return false;
+  }
+  for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
+  return true;
+}
+
+/** A short-link visit, or the refusal of one that names another Host. */
+function visitOrRefuse(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string): void {
+  const started = performance.now();
+  const no = parts.gate && visitRefusal(parts.gate, req);
+  if (no) htmlPage(res, no.status, 'Not allowed', no.message, req.method === 'HEAD');
+  else visit(parts.settings, req, res, path);
+  if (parts.record && CODE_PATH.test(path)) {
+    parts.record({ at: parts.settings.clock.now(), op: path.slice(0, 80), visit: true, key: undefined, code: null, status: res.statusCode, fault: null, ms: performance.now() - started, query: '', body: '', answer: null });
+  }
+}
+
 /** The node:http request listener of the emulator. */
 export function requestListener(parts: ServerParts): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -328,15 +367,10 @@ export function requestListener(parts: ServerParts): (req: IncomingMessage, res:
     const query = q < 0 ? '' : url.slice(q + 1);
     try {
       const operation = servicePath(path);
-      if (operation !== null) readServiceRequest(parts, req, res, operation, query);
-      else if (parts.pages !== null && (path === '/' || path.startsWith('/_')) && parts.pages(req, res, path, query)) return;
-      else {
-        const started = performance.now();
-        visit(parts.settings, req, res, path);
-        if (parts.record && CODE_PATH.test(path)) {
-          parts.record({ at: parts.settings.clock.now(), op: path.slice(0, 80), visit: true, key: undefined, code: null, status: res.statusCode, fault: null, ms: performance.now() - started, query: '', body: '', answer: null });
-        }
-      }
+      if (operation !== null) {
+        if (parts.gate === null || admitted(parts, parts.gate, req, res, operation, query)) readServiceRequest(parts, req, res, operation, query);
+      } else if (parts.pages !== null && (path === '/' || path.startsWith('/_')) && parts.pages(req, res, path, query)) return;
+      else visitOrRefuse(parts, req, res, path);
     } catch (err) {
       parts.log(`emulator: ${path.slice(0, 80)}: ${(err as Error)?.stack ?? String(err)}`);
       if (!res.headersSent) writeReply(res, reply(fail(3, 'unknown application error'), 'json'));

@@ -14,13 +14,14 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** `args`: more command-line switches (e.g. --host-resolver-rules, to give a test host name an address). */
+export async function launchChromium(args: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium); .ci/run does`);
   const profile = mkdtempSync(join(tmpdir(), 'smslink-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', ...args],
     viewport: { width: 1440, height: 900 },
     // Below the test's hook timeout, so a start that fails says why rather than time out.
     timeout: 150_000,

@@ -174,7 +174,7 @@ describe('slow and oversized requests', () => {
   it('drops a client that never finishes its headers, and serves others meanwhile', async () => {
     const socket = connect(emu.port, '127.0.0.1');
     socket.on('error', () => {});
-    socket.write('GET /service/Link/List HTTP/1.1\r\nHost: x\r\n');
+    socket.write('GET /service/Link/List HTTP/1.1\r\nHost: localhost\r\n');
     const closed = new Promise<string>((resolve) => {
       let got = '';
       socket.on('data', (d) => (got += d.toString()));
@@ -215,7 +215,7 @@ describe('slow and oversized requests', () => {
 
   it('keeps a keep-alive connection that sent a request, until its keep-alive timeout', async () => {
     const start = Date.now();
-    const got = await exchange(`GET /service/Link/Get?${q()}&id=${keep.id} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const got = await exchange(`GET /service/Link/Get?${q()}&id=${keep.id} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     // Answered, and closed by the keep-alive timeout (5 s), not by the headers timeout of a silent connection (500 ms).
     expect(got).toMatch(/^HTTP\/1\.1 200/);
     expect(Date.now() - start).toBeGreaterThanOrEqual(4_000);
@@ -224,7 +224,7 @@ describe('slow and oversized requests', () => {
   it('drops a client that sends its body too slowly', async () => {
     const socket = connect(emu.port, '127.0.0.1');
     socket.on('error', () => {});
-    socket.write(`POST /service/Link/List?${q()} HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nid=`);
+    socket.write(`POST /service/Link/List?${q()} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\nid=`);
     const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
     const timer = setInterval(() => socket.writable && socket.write('1'), 200);
     await closed;
@@ -275,7 +275,7 @@ describe('generated input', () => {
 
   it('answers literal dot segments under /service/ as the unknown paths they are', async () => {
     for (const path of ['/service/..', '/service/.', '/service/../etc/passwd', '/service/Link/..', '/service/./Link/Get', '/service/%2e%2e/%2E']) {
-      const [head, body] = (await exchange(`GET ${path}?${q()} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).split('\r\n\r\n');
+      const [head, body] = (await exchange(`GET ${path}?${q()} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).split('\r\n\r\n');
       // Unknown module or method, in the service's envelope: the path is not resolved to another one.
       expect(head, path).toMatch(/^HTTP\/1\.1 200 /);
       expect(JSON.parse(body), path).toMatchObject({ code: expect.toBeOneOf([4, 5]), data: null });

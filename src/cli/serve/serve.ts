@@ -107,6 +107,7 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
     seed: seed as SeedData | undefined,
     inspector: opts.inspector !== false,
     controlToken,
+    cors: opts.cors as string[] | undefined,
     log: (line: string) => ctx.note(line),
     // One line per request on stdout, its key masked by the emulator; -q turns them off.
     requestLog: lines?.line,
@@ -167,7 +168,8 @@ export const SERVE: CommandDef = {
       .option('--fault-seed <n>', 'seed of the fault draw (default 1)')
       .option('--seed <file>', 'start with the keys, senders, links, campaigns and messages of a seed file (YAML or JSON), and return to them on reset')
       .option('--no-inspector', 'no web inspector at / (the control API under /_emulator/ stays)')
-      .option('--control-token <token>', 'needed by the inspector and control API (default SMSLINK_CONTROL_TOKEN); they are off on a non-loopback --host without it'),
+      .option('--control-token <token>', 'needed by the inspector and control API (default SMSLINK_CONTROL_TOKEN); they are off on a non-loopback --host without it')
+      .option('--cors <origin>', 'let the web pages of this origin (e.g. http://localhost:3000) call /service/ from a browser; other sites are refused (repeatable)', collect),
   about: `The accepted keys are given with --api-key (repeatable); without it the key
 is "sandbox". Test numbers pick a message's fate: a recipient ending in 0000
 is REJECTD, 1111 UNDELIV, 2222 EXPIRED, 3333 passes through PDLIVRD, anything

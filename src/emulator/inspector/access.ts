@@ -1,9 +1,8 @@
-// Who may use the inspector and the control API. On a loopback address they
-// need nothing, but a web page elsewhere must not drive them through the
-// user's browser: a request whose Host is not a loopback name is refused
-// (DNS rebinding), and so is a POST from another origin. On any other
-// address they need the --control-token (a header, or a cookie the browser
-// gets by opening the inspector once with ?token=), and are off without one.
+// Who may use the emulator through a browser. On a loopback address a
+// request naming another Host is refused everywhere (DNS rebinding); /service/
+// also refuses other sites' pages but the --cors origins; the inspector and
+// control API refuse another origin's POST, and on any other address need the
+// --control-token (a header, or a cookie set by opening ?token= once).
 
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -16,6 +15,10 @@ export interface Gate {
   loopback: boolean;
   /** SHA-256 of the control token, when one is set. */
   token: Buffer | null;
+  /** Origins whose pages may call /service/ (serve --cors), as a browser sends them. */
+  cors: ReadonlySet<string>;
+  /** The host name of --short-base: short-link visits may name it. */
+  shortHost: string | null;
 }
 
 export interface Refusal {
@@ -29,8 +32,21 @@ export function isLoopback(host: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
-export function makeGate(host: string, token: string | undefined): Gate {
-  return { loopback: isLoopback(host), token: token ? keyDigest(token) : null };
+export function makeGate(host: string, token: string | undefined, more: { cors?: readonly string[]; shortBase?: string } = {}): Gate {
+  const shortHost = more.shortBase && URL.canParse(more.shortBase) ? new URL(more.shortBase).hostname.replace(/^\[|\]$/g, '').toLowerCase() : null;
+  return { loopback: isLoopback(host), token: token ? keyDigest(token) : null, cors: new Set(more.cors ?? []), shortHost };
+}
+
+/**
+ * An origin as a browser sends it (`http://localhost:3000`), from what a user
+ * typed; throws RangeError for anything else (a path, `*`, another scheme).
+ */
+export function corsOrigin(given: string): string {
+  const url = URL.canParse(given) ? new URL(given) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+    throw new RangeError(`--cors: invalid value "${given.slice(0, 100)}": must be the scheme, host and port of the web app, as its pages' Origin header gives them (e.g. http://localhost:3000)`);
+  }
+  return url.origin;
 }
 
 /** The host name of a Host header (`[::1]:8080` -> `::1`). */
@@ -40,12 +56,69 @@ function hostName(header: string | undefined): string {
   return m ? m[1] : header;
 }
 
-function cookie(req: IncomingMessage, name: string): string | undefined {
+/** A cookie's value; null when it is not percent-encoding that decodes. */
+function cookie(req: IncomingMessage, name: string): string | null | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === name) return decodeURIComponent(v.join('='));
+    if (k !== name) continue;
+    try {
+      return decodeURIComponent(v.join('='));
+    } catch {
+      return null;
+    }
   }
   return undefined;
+}
+
+/** Whether a request names a Host a loopback emulator must not answer (DNS rebinding). None at all is no browser's. */
+function foreignHost(gate: Gate, req: IncomingMessage, also: string | null = null): boolean {
+  if (!gate.loopback || req.headers.host === undefined) return false;
+  const name = hostName(req.headers.host).replace(/^\[|\]$/g, '').toLowerCase();
+  return !isLoopback(name) && name !== also;
+}
+
+const LOOPBACK_ONLY = 'the emulator answers on loopback names only (localhost, 127.0.0.1, [::1])';
+
+/** Whether `origin` is the page's own: the emulator's origin, by the Host the request names. */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  return URL.canParse(origin) && new URL(origin).host === host;
+}
+
+/**
+ * Why a /service/ request is refused, or null: another Host on loopback, or
+ * a page of another site (its Origin, or Sec-Fetch-Site when a browser sends
+ * no Origin) but those of the --cors origins. Clients outside a browser send
+ * neither header.
+ */
+export function serviceRefusal(gate: Gate, req: IncomingMessage): Refusal | null {
+  if (foreignHost(gate, req)) return { status: 403, message: `${LOOPBACK_ONLY}: this request named the host ${JSON.stringify(hostName(req.headers.host).slice(0, 100))}` };
+  const origin = req.headers.origin;
+  if (origin !== undefined ? !gate.cors.has(origin) && !sameOrigin(origin, req.headers.host) : /^(cross|same)-site$/.test(String(req.headers['sec-fetch-site']))) {
+    const from = origin !== undefined && origin !== 'null' ? origin.slice(0, 100) : 'another site';
+    return { status: 403, message: `requests from web pages of other sites are refused (this one came from ${from}); to let a web app call the emulator, start serve with --cors <its origin>` };
+  }
+  return null;
+}
+
+/** Why a short-link visit is refused, or null: another Host on loopback (but --short-base's). A link clicked on another site is a visit like any. */
+export function visitRefusal(gate: Gate, req: IncomingMessage): Refusal | null {
+  return foreignHost(gate, req, gate.shortHost) ? { status: 403, message: `${LOOPBACK_ONLY}, and the host of --short-base` } : null;
+}
+
+/** Headers that let a --cors origin's page read the answer; null for any other request. */
+export function corsHeaders(gate: Gate, req: IncomingMessage): Record<string, string> | null {
+  const origin = req.headers.origin;
+  if (origin === undefined || !gate.cors.has(origin)) return null;
+  const headers: Record<string, string> = { 'access-control-allow-origin': origin, vary: 'Origin' };
+  if (req.method === 'OPTIONS') {
+    headers['access-control-allow-methods'] = 'GET, POST';
+    const asked = req.headers['access-control-request-headers'];
+    if (typeof asked === 'string' && /^[\w-]+(\s*,\s*[\w-]+)*$/.test(asked.trim())) headers['access-control-allow-headers'] = asked.trim();
+    // Chromium asks before a public site's page may reach a loopback address.
+    if (req.headers['access-control-request-private-network'] === 'true') headers['access-control-allow-private-network'] = 'true';
+    headers['access-control-max-age'] = '600';
+  }
+  return headers;
 }
 
 /** Whether `presented` is the control token (compared by digest, in constant time). */
@@ -71,7 +144,11 @@ export function refusal(gate: Gate, req: IncomingMessage): Refusal | null {
   if (gate.token !== null) {
     const auth = req.headers.authorization;
     const bearer = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
-    if (!tokenMatches(gate, bearer ?? cookie(req, TOKEN_COOKIE))) {
+    const kept = cookie(req, TOKEN_COOKIE);
+    if (bearer === undefined && kept === null) {
+      return { status: 400, message: `the cookie ${TOKEN_COOKIE} is malformed (not percent-encoded): open the inspector again with ?token=<token>, or send "Authorization: Bearer <token>"` };
+    }
+    if (!tokenMatches(gate, bearer ?? kept ?? undefined)) {
       return { status: 401, message: 'this needs the control token: send the header "Authorization: Bearer <token>", or open the inspector once with ?token=<token>' };
     }
     return null;

@@ -11,7 +11,8 @@ import { escapeHtml } from '../inspector/html.js';
 /** A path that may name a short link: /<code>. */
 export const CODE_PATH = /^\/([0-9A-Za-z]{1,64})\/?$/;
 
-function htmlPage(res: ServerResponse, status: number, title: string, text: string, head: boolean): void {
+/** A short HTML page: what a visit that cannot go on answers. */
+export function htmlPage(res: ServerResponse, status: number, title: string, text: string, head: boolean): void {
   const body = `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body><h1>${escapeHtml(
     title,
   )}</h1><p>${escapeHtml(text)}</p></body></html>\n`;

@@ -85,6 +85,10 @@ describe('smslink serve', () => {
     expect([currency.code, currency.stderr]).toEqual([2, expect.stringContaining('--currency: invalid value "tenge": must be an ISO 4217 code')]);
     expect((await runCli(['serve', '--port', '0', '--db', ':memory:', '--block-pattern', '(', '--fault-rate', '0'])).code).toBe(2);
     expect((await runCli(['serve', '--fault-rate', '2'])).code).toBe(2);
+    for (const origin of ['*', 'localhost:3000', 'http://localhost:3000/app', 'file:///tmp']) {
+      const cors = await runCli(['serve', '--port', '0', '--db', ':memory:', '--cors', origin]);
+      expect([cors.code, cors.stderr]).toEqual([2, expect.stringContaining(`--cors: invalid value "${origin}": must be the scheme, host and port of the web app`)]);
+    }
   });
 
   it('as a real process: SIGTERM finishes and exits 0', async () => {
