@@ -2,6 +2,7 @@
 // asserts on (the messages sent) and how it sets the scene (reset, clock,
 // faults); and who may use it.
 import type { IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeGate, refusal } from '../../src/emulator/inspector/access.js';
@@ -123,7 +124,7 @@ describe('POST /_emulator/reset, clock and faults', () => {
     for (const advance of [-1, 'soon', null, 1e12]) {
       const r = await control('POST', 'clock', { advance });
       expect(r.status).toBe(400);
-      expect(r.json.error).toMatch(/^advance: invalid value .*: must be a number of seconds from 0 to \d+, or "pending"$/);
+      expect(r.json.error).toMatch(/^advance: invalid value .*: must be a number of seconds from 0 to \d+, in decimal, or "pending"$/);
     }
     expect(await control('POST', 'clock', [1])).toEqual({ status: 400, json: { error: 'body: must be a JSON object' } });
   });
@@ -144,7 +145,7 @@ describe('POST /_emulator/reset, clock and faults', () => {
 
   it('faults refuses a bad rate or kind, naming it', async () => {
     emu = await startTestEmulator();
-    expect((await control('POST', 'faults', { rate: 2 })).json.error).toMatch(/^rate: invalid value 2: must be a probability from 0 to 1$/);
+    expect((await control('POST', 'faults', { rate: 2 })).json.error).toMatch(/^rate: invalid value 2: must be a probability from 0 to 1, in decimal$/);
     expect((await control('POST', 'faults', { rate: 0.5, kinds: ['boom'] })).json.error).toMatch(/^kinds: unknown fault "boom"; known:/);
     expect((await control('POST', 'faults', { rate: 0.5, kinds: [] })).json.error).toBe('kinds: needs at least one fault');
     expect((await control('GET', 'faults')).json.rate).toBe(0);
@@ -154,6 +155,73 @@ describe('POST /_emulator/reset, clock and faults', () => {
     emu = await startTestEmulator();
     expect((await control('GET', 'reset')).status).toBe(405);
     expect((await control('POST', 'messages', {})).status).toBe(405);
+  });
+});
+
+describe('bad input', () => {
+  /** Sends `text` as it is and reads until the emulator closes the connection (or 20 s pass: then what came so far). */
+  async function exchange(text: string): Promise<string> {
+    const socket = connect(emu!.port, '127.0.0.1');
+    socket.setTimeout(20_000, () => socket.destroy());
+    socket.write(text);
+    let got = '';
+    for await (const chunk of socket) got += chunk;
+    return got;
+  }
+  const head = (path: string, headers: string) => `POST /_emulator/${path} HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n${headers}\r\n`;
+  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string };
+
+  it('takes numbers in decimal only: 0x10, 1e3, Infinity and padded ones are refused, nothing moves', async () => {
+    emu = await startTestEmulator();
+    for (const advance of ['0x10', '1e3', 'Infinity', ' 5', '5 ', '-0', '']) {
+      const r = await control('POST', 'clock', { advance });
+      expect([r.status, r.json.error], advance).toEqual([400, expect.stringMatching(/^advance: invalid value ".*": must be a number of seconds from 0 to \d+, in decimal, or "pending"$/)]);
+    }
+    const form = await request(`${emu.url}/_emulator/clock`, { method: 'POST', body: 'advance=0x10', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([form.statusCode, ((await form.body.json()) as { error: string }).error]).toEqual([400, expect.stringMatching(/^advance: invalid value "0x10"/)]);
+    expect((await control('GET', 'clock')).json.now).toBe('2025-01-15 10:00:00');
+    expect((await control('POST', 'clock', { advance: '16' })).json).toMatchObject({ advanced: 16, now: '2025-01-15 10:00:16' });
+    expect((await control('POST', 'clock', { advance: 0.5 })).json).toMatchObject({ advanced: 0.5 });
+    expect((await control('POST', 'faults', { rate: '0x1' })).json.error).toMatch(/^rate: invalid value "0x1": must be a probability from 0 to 1, in decimal$/);
+    expect((await control('GET', 'messages?limit=0x10')).json.error).toMatch(/^limit: invalid value "0x10": must be a whole number from 1 to 1000$/);
+  });
+
+  it('refuses a body past 64 KiB with 413 as soon as it is past, without reading it to its end', async () => {
+    emu = await startTestEmulator();
+    // Declared: answered before a byte of it is sent.
+    const declared = await exchange(head('clock', 'content-length: 200000000\r\n'));
+    expect(declared).toMatch(/^HTTP\/1\.1 413 /);
+    expect(bodyOf(declared)).toEqual({ error: 'body: larger than 65536 bytes' });
+    // Streamed with no end in sight: the answer comes once 64 KiB have arrived.
+    const streamed = await exchange(`${head('faults', 'transfer-encoding: chunked\r\n')}11800\r\n{"rate": 0, "x": "${'a'.repeat(0x11800 - 21)}"}\r\n`);
+    expect(streamed).toMatch(/^HTTP\/1\.1 413 /);
+    expect(streamed.toLowerCase()).toContain('connection: close');
+    expect(bodyOf(streamed)).toEqual({ error: 'body: larger than 65536 bytes' });
+  });
+
+  it('refuses JSON nested past 8 levels with 400 as it arrives, never a 500 or a trace', async () => {
+    const logged: string[] = [];
+    emu = await startTestEmulator({ log: (line) => logged.push(line) });
+    const deep = await exchange(`${head('clock', 'transfer-encoding: chunked\r\n')}4e20\r\n{"advance": ${'['.repeat(0x4e20 - 12)}\r\n`);
+    expect(deep).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(deep)).toEqual({ error: 'body: nested deeper than 8 levels; this API takes a flat JSON object' });
+    const whole = await control('POST', 'faults', { rate: JSON.parse(`${'['.repeat(20)}1${']'.repeat(20)}`) });
+    expect(whole).toEqual({ status: 400, json: { error: 'body: nested deeper than 8 levels; this API takes a flat JSON object' } });
+    // Brackets inside a string are text, not nesting.
+    expect((await control('POST', 'faults', { rate: 0, note: '[[[[[[[[[[[[' })).status).toBe(200);
+    expect((await control('POST', 'faults', { rate: [[[[[[1]]]]]] })).json.error).toMatch(/^rate: invalid value \[\[\[\[\[\[1\]\]\]\]\]\]: must be a probability/);
+    expect(logged).toEqual([]);
+  });
+
+  it('refuses a malformed control-token cookie in words', async () => {
+    const logged: string[] = [];
+    emu = await startTestEmulator({ controlToken: 'tok-123456789', log: (line) => logged.push(line) });
+    const r = await control('GET', 'messages', undefined, { cookie: 'smslink_control=%E0%A4%A' });
+    expect(r).toEqual({ status: 400, json: { error: expect.stringMatching(/^the cookie smslink_control is malformed \(not percent-encoded\): open the inspector again with \?token=<token>/) } });
+    const page = await request(`${emu.url}/`, { headers: { cookie: 'other=1; smslink_control=%zz' } });
+    expect(page.statusCode).toBe(400);
+    expect(await page.body.text()).not.toMatch(/\n\s+at /);
+    expect(logged).toEqual([]);
   });
 });
 
