@@ -33,7 +33,8 @@ afterEach(async () => {
 
 async function start(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   lines = [];
-  emulator = await startEmulator({ port: 0, db: ':memory:', apiKeys: [KEY], requestLog: (line) => lines.push(line), ...opts });
+  // Chromium keeps a connection to it open past the page: close without waiting the grace time for it.
+  emulator = await startEmulator({ port: 0, db: ':memory:', apiKeys: [KEY], requestLog: (line) => lines.push(line), limits: { closeGraceMs: 100 }, ...opts });
   return emulator;
 }
 
