@@ -18,13 +18,6 @@ export default tseslint.config(
     },
   },
   {
-    // The CLI uses these modules, never the other way round (no cycle through src/cli).
-    files: ['src/bulk/**', 'src/output/**', 'src/config/**', 'src/catalog/**'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/*'], message: 'src/cli uses this module, not the other way round.' }] }],
-    },
-  },
-  {
     files: ['bin/**', 'bench/**', 'test/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
