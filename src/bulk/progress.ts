@@ -5,6 +5,7 @@
 
 import type { OutStream } from '../output/format.js';
 import { cellWidth, truncate } from '../output/width.js';
+import { duration } from '../output/words.js';
 
 export interface Counts {
   /** Rows skipped as done by an earlier run. */
@@ -19,14 +20,6 @@ export interface Counts {
 
 const REDRAW_MS = 100;
 const CLEAR = '\r\x1b[2K';
-
-/** A duration as a person reads it: 45s, 3m05s, 1h02m; `?` when unknown. */
-export function eta(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return '?';
-  if (seconds < 60) return `${Math.ceil(seconds)}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
-  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
-}
 
 /** Seconds the shown rate looks back over: recent enough to follow --rate, long enough not to jump. */
 const RATE_WINDOW_MS = 5000;
@@ -101,7 +94,7 @@ export class Progress {
     const pieces: Piece[] = [
       { text: `${finished}/${this.total}`, shed: 0 },
       { text: `${rate.toFixed(rate < 10 ? 1 : 0)}/s`, shed: 3 },
-      { text: `ETA ${eta(left)}`, shed: 4 },
+      { text: `ETA ${duration(left)}`, shed: 4 },
       { text: c.skipped ? `${c.skipped} already done` : '', shed: 6 },
       { text: `${c.done} done`, shed: 5 },
       { text: `${c.failed} failed`, shed: c.failed ? 1 : 9 },

@@ -1,7 +1,7 @@
 // The few lines a bulk run ends with on stderr: what happened to the rows,
 // what a rerun will do about the rest, and never a journal to delete.
 
-import { plural } from '../output/text.js';
+import { count } from '../output/words.js';
 import type { Counts } from './progress.js';
 
 export interface RunSummary {
@@ -40,7 +40,7 @@ export function summarize(s: RunSummary): string[] {
     c.unknown ? `${c.unknown} unknown` : '',
     c.skipped ? `${c.skipped} already done` : '',
   ].filter(Boolean);
-  const lines = [`${s.command}: ${parts.join(', ')} of ${plural(s.total, 'row')}${s.journal ? ` (journal: ${s.journal})` : ''}.`];
+  const lines = [`${s.command}: ${parts.join(', ')} of ${count(s.total, 'row')}${s.journal ? ` (journal: ${s.journal})` : ''}.`];
   const { found, absent } = s.earlier;
   if (s.damaged) {
     lines.push(
@@ -55,8 +55,8 @@ export function summarize(s: RunSummary): string[] {
   }
   if (s.added.rows) {
     const added = s.added.rows - s.added.changed;
-    const changed = s.added.changed ? `${plural(s.added.changed, 'row')} changed since the last run: sent as new rows` : '';
-    lines.push(`${[added ? `${plural(added, 'new row')} since the last run: sent` : '', changed].filter(Boolean).join('; ')}.`);
+    const changed = s.added.changed ? `${count(s.added.changed, 'row')} changed since the last run: sent as new rows` : '';
+    lines.push(`${[added ? `${count(added, 'new row')} since the last run: sent` : '', changed].filter(Boolean).join('; ')}.`);
   }
   if (s.unknownRows.length) {
     const which = `Outcome unknown for ${rowList(s.unknownRows)}: the request may have reached the service`;
@@ -70,7 +70,7 @@ export function summarize(s: RunSummary): string[] {
     else lines.push(`${which}. The rerun looks for them before it sends anything again.`);
   }
   if (s.stop === 'stopped')
-    lines.push(`Stopped at once, with ${plural(s.inFlightAtStop, 'request')} in flight (their rows are unknown now). Rerun the same command to continue.`);
+    lines.push(`Stopped at once, with ${count(s.inFlightAtStop, 'request')} in flight (their rows are unknown now). Rerun the same command to continue.`);
   else if (s.stop === 'interrupted') lines.push('Interrupted: no new requests were started. Rerun the same command to continue.');
   else if (s.stop === 'refused' || s.stop === 'unreachable') lines.push(halted(s));
   return lines;
@@ -86,7 +86,7 @@ function outputClosed(s: RunSummary): string {
   const left = s.total - c.done - c.skipped;
   const unknown = s.unknownRows.length ? ` (${s.unknownRows.length} of them unknown: the rerun looks them up before sending)` : '';
   const rerun = s.journal ? `rerun the same command to send them (journal: ${s.journal})` : 'no journal was kept (stdin without --journal): a rerun sends every row';
-  return `${s.command}: the output was closed after ${c.done + c.skipped} of ${plural(s.total, 'row')} were done; ${plural(left, 'row')} left${unknown}: ${rerun}.`;
+  return `${s.command}: the output was closed after ${c.done + c.skipped} of ${count(s.total, 'row')} were done; ${count(left, 'row')} left${unknown}: ${rerun}.`;
 }
 
 /** A run stopped because every row would fail the same way: what was not sent, and what the rerun does. */
@@ -97,5 +97,5 @@ function halted(s: RunSummary): string {
   const where = s.journal
     ? 'they stay pending in the journal; once this is fixed, rerun the same command: it sends them and the failed rows, each once'
     : 'no journal was kept (stdin without --journal): a rerun sends every row';
-  return `Stopped: ${why}. ${plural(pending, 'row')} not sent: ${where}.`;
+  return `Stopped: ${why}. ${count(pending, 'row')} not sent: ${where}.`;
 }

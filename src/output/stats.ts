@@ -5,7 +5,7 @@
 import type { LinkStatsResult } from '../catalog/types.js';
 import type { Paint } from './color.js';
 import type { OutStream, Row } from './format.js';
-import { plural } from './text.js';
+import { count } from './words.js';
 import { cellWidth, padEnd } from './width.js';
 
 export interface LinkTotals {
@@ -122,7 +122,7 @@ export function statsChartLines(stats: KeyedStats, opts: ChartOptions): Line[] {
   const labelWidth = several ? Math.max('link'.length, ...ids.map((id) => cellWidth(label(id)))) : 0;
   const lead = (first: string, id?: number): string =>
     `${padEnd(first, periodWidth)}  ${several && id !== undefined ? `${padEnd(label(id), labelWidth)}  ` : ''}`;
-  const beside = (row: Row, id: number): Line => [[String(clicks(row, id))], [` (${plural(redirects(row, id), 'redirect', 'redirects')})`, 'dim']];
+  const beside = (row: Row, id: number): Line => [[String(clicks(row, id))], [` (${count(redirects(row, id), 'redirect', 'redirects')})`, 'dim']];
   const width = (line: Line) => line.reduce((sum, [text]) => sum + cellWidth(text), 0);
 
   const cellsShown = rows.flatMap((row) => active(row).map((id) => ({ row, id })));
@@ -150,20 +150,20 @@ export function statsChartLines(stats: KeyedStats, opts: ChartOptions): Line[] {
   }
   ids.forEach((id, n) => {
     const t = totals[id] ?? { clicks: 0, redirects: 0 };
-    lines.push([[`${lead(n === 0 ? 'total' : '', id)}${plural(t.clicks, 'click', 'clicks')}, ${plural(t.redirects, 'redirect', 'redirects')}`, 'bold']]);
+    lines.push([[`${lead(n === 0 ? 'total' : '', id)}${count(t.clicks, 'click', 'clicks')}, ${count(t.redirects, 'redirect', 'redirects')}`, 'bold']]);
   });
   return lines.map((line) => line.filter(([text]) => text !== ''));
 }
 
 /** One line for a run of periods without clicks, as long as the width allows. */
-function quietRun(first: string, last: string, count: number, opts: ChartOptions): string {
-  if (count === 1) return `${first}  (no clicks)`;
+function quietRun(first: string, last: string, periods: number, opts: ChartOptions): string {
+  if (periods === 1) return `${first}  (no clicks)`;
   const [one, many] = UNITS[opts.type ?? ''] ?? ['period', 'periods'];
   // Hourly and minute labels of one day: the end needs only its time.
   const lastShort = first.length > 10 && first.slice(0, 10) === last.slice(0, 10) ? last.slice(11) : last;
   const candidates = [
-    `${first} … ${last}  (${plural(count, one, many)}, no clicks)`,
-    `${first} … ${lastShort}  (${plural(count, one, many)}, no clicks)`,
+    `${first} … ${last}  (${count(periods, one, many)}, no clicks)`,
+    `${first} … ${lastShort}  (${count(periods, one, many)}, no clicks)`,
     `${first} … ${lastShort}  (no clicks)`,
   ];
   return candidates.find((c) => cellWidth(c) <= opts.width) ?? candidates[candidates.length - 1];

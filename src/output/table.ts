@@ -7,7 +7,8 @@
 
 import { columnInfo, type ColumnInfo } from '../catalog/columns.js';
 import { tone, type Paint } from './color.js';
-import { cellText, escapeControls, moneyText, oneLine } from './text.js';
+import { cellText, escapeControls, oneLine } from './text.js';
+import { money } from './words.js';
 import Table from 'cli-table3';
 import { cellWidth, cutMiddle, cutNeed, sharedEnds, wrap } from './width.js';
 
@@ -36,7 +37,7 @@ function cellOf(field: string, value: unknown, opts: TableOptions, oneRecord: bo
   if (value === null || value === undefined || value === '') return { text: '-', tint: opts.paint.dim };
   const label = opts.labels?.[field]?.[String(value)];
   if (label) return { text: label, tint: (s) => tone(s, opts.paint) };
-  let text = columnInfo(field).money ? moneyText(value) : cellText(value);
+  let text = columnInfo(field).money ? money(value) : cellText(value);
   if (!oneRecord && typeof value === 'string') text = text.replace(DATETIME, '$1');
   text = oneRecord ? escapeControls(text) : oneLine(text);
   if (field === 'status' || field === 'deliveryStatus') return { text, tint: (s) => tone(s, opts.paint) };

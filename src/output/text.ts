@@ -44,21 +44,6 @@ function escapeChar(ch: string, keep?: string): string {
   return cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\u{${cp.toString(16)}}`;
 }
 
-/** `1 link`, `3 links`; `many` where a plain s will not do. */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/**
- * An amount of money for a person: four decimals, as the live service writes
- * prices and balances ("0.0600", "100.0000"), so a price and a cost read
- * alike. A value that is no number is shown as it came.
- */
-export function moneyText(value: unknown): string {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  return Number.isFinite(n) ? n.toFixed(4) : cellText(value);
-}
-
 /** Text for one cell in table/csv/tsv. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';

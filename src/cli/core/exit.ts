@@ -1,12 +1,12 @@
 // The one function that turns any error into an exit code and a message
 // (design rule 5); the codes and their meanings are src/exit-codes.ts.
 
-import { closest, distance } from 'fastest-levenshtein';
 import { ApiError, ConfigError, TransportError, ValidationError } from '../../client/errors.js';
 import { OPERATIONS } from '../../catalog/index.js';
 import type { Issue } from '../../catalog/validate.js';
 import { DAY_FORMS } from './time.js';
 import { EXIT, EXIT_MEANINGS, ExitError, PartialError, UsageError } from '../../exit-codes.js';
+import { didYouMean } from '../../output/words.js';
 
 /** The exit codes with their meanings, as `smslink --help` ends. */
 export const EXIT_CODES_HELP = `Exit codes:\n${EXIT_MEANINGS.map(({ code, meaning }) => `  ${String(code).padEnd(5)}${meaning}`).join('\n')}`;
@@ -49,26 +49,13 @@ function describeIssue(operation: string, issue: Issue): string {
   const aliases = param?.cli?.aliases;
   // A date flag that takes +30d says so (the catalog's rule knows only the wire's YYYY-MM-DD).
   const also = aliases ? ` (or ${Object.keys(aliases).join(', ')})` : param?.type === 'date' && param.cli?.relative ? `, ${DAY_FORMS}` : '';
-  const near = typeof issue.value === 'string' ? nearest(issue.value, [...Object.keys(aliases ?? {}), ...choicesOf(operation, issue.key)]) : undefined;
+  const near = typeof issue.value === 'string' ? didYouMean(issue.value, [...Object.keys(aliases ?? {}), ...choicesOf(operation, issue.key)]) : undefined;
   return `${name}: invalid value "${clipped}"${near ? ` (did you mean ${near}?)` : ''}: ${issue.rule}${also}`;
 }
 
 /** The words a parameter takes, when it takes a few: its oneOf values that are words. */
 function choicesOf(operation: string, key: string): string[] {
   return (paramOf(operation, key)?.oneOf ?? []).filter((v): v is string => typeof v === 'string');
-}
-
-/**
- * The choice a mistyped value is closest to (`delivred` -> delivered), in
- * any case; none when every choice is further than a slip of the fingers
- * (a third of the word's letters).
- */
-export function nearest(typed: string, choices: readonly string[]): string | undefined {
-  const value = typed.trim().toLowerCase();
-  if (!value || choices.length === 0) return undefined;
-  const best = closest(value, choices.map((c) => c.toLowerCase()));
-  const choice = choices.find((c) => c.toLowerCase() === best)!;
-  return distance(value, best) <= Math.max(1, Math.floor(value.length / 3)) ? choice : undefined;
 }
 
 /** One line: a terminal breaks it at its own width (run.ts). */

@@ -9,7 +9,7 @@ import type { RunContext } from '../core/context.js';
 import { askFirst, idList, YES_OPTION } from '../core/prompt.js';
 import { EXIT, PartialError } from '../../exit-codes.js';
 import { renderRecord } from '../../output/format.js';
-import { plural } from '../../output/text.js';
+import { count } from '../../output/words.js';
 import { dryRun } from '../shared/dry-run.js';
 import { collectIds } from '../shared/ids.js';
 import { resolveLinkIds } from './ref.js';
@@ -22,7 +22,7 @@ async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Pr
   if (ctx.globals.dryRun && typed.every((t) => /^\d+$/.test(t))) return (await dryRun(ctx, linkDelete, { ids: typed }), EXIT.OK);
   const input = { ids: (await resolveLinkIds(client, typed)).map(String) };
   if (ctx.globals.dryRun) return (await dryRun(ctx, linkDelete, input), EXIT.OK);
-  const declined = await askFirst(ctx, opts, `Delete ${plural(typed.length, 'link')} (${idList(typed)})?`, 'Nothing deleted.');
+  const declined = await askFirst(ctx, opts, `Delete ${count(typed.length, 'link')} (${idList(typed)})?`, 'Nothing deleted.');
   if (declined !== undefined) return declined;
   const retriedBefore = ctx.retried;
   const result = await client.call(linkDelete, input);
@@ -39,7 +39,7 @@ async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Pr
     }
   }
   if (view.format === 'table' && !view.quiet) {
-    if (result.processed.length) ctx.stdout.write(`Deleted ${plural(result.processed.length, 'link')}: ${result.processed.join(', ')}\n`);
+    if (result.processed.length) ctx.stdout.write(`Deleted ${count(result.processed.length, 'link')}: ${result.processed.join(', ')}\n`);
   } else {
     await renderRecord(ctx.stdout, view, { processed: result.processed, notProcessed: left.map(Number) });
   }

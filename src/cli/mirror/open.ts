@@ -6,7 +6,7 @@ import type { RunContext } from '../core/context.js';
 import type { Mirror, MirrorSource, SyncStep, SyncSummary } from '../../mirror/index.js';
 import { ConfigError, ValidationError } from '../../client/errors.js';
 import { EXIT, ExitError, UsageError } from '../../exit-codes.js';
-import { plural } from '../../output/text.js';
+import { count } from '../../output/words.js';
 import { parseConcurrency, parseCount } from '../shared/ids.js';
 import { timeFlag } from '../core/time.js';
 import type { Command } from 'commander';
@@ -96,7 +96,7 @@ export async function runSync(ctx: RunContext, mirror: Mirror, flags: SyncFlags)
   } catch (err) {
     if (ctx.io.signal?.aborted) {
       const held = mirror.one<{ n: number }>('SELECT count(*) AS n FROM messages').n;
-      throw new ExitError(`sync: interrupted; the mirror keeps what was fetched (${plural(held, 'message', 'messages')}). Run \`smslink sync\` again to go on.`, EXIT.INTERRUPTED);
+      throw new ExitError(`sync: interrupted; the mirror keeps what was fetched (${count(held, 'message', 'messages')}). Run \`smslink sync\` again to go on.`, EXIT.INTERRUPTED);
     }
     throw err;
   } finally {

@@ -15,7 +15,7 @@ import { flagOf } from '../core/exit.js';
 import { inputFrom, severalInputs } from './operation.js';
 import type { CliValues, CommandDef } from '../core/command.js';
 import { RowWriter } from '../../output/format.js';
-import { plural } from '../../output/text.js';
+import { count } from '../../output/words.js';
 
 /** The command of a list operation: one page, or --all / --limit pages; `what` names the items (`links`). */
 export function listCommand(op: OperationSpec & { command: readonly string[] }, what: string, about: string | undefined, examples: readonly string[]): CommandDef {
@@ -89,7 +89,7 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
   // Past the end is not a failure (a script paging until it finds nothing is done), but a person is told where the end is.
   if (seen === 0 && total > 0 && page * pageSize >= total) {
     const pages = Math.ceil(total / pageSize);
-    ctx.note(`page ${page} is past the last page (${plural(pages, 'page')}, ${total} ${what}); the last is --page ${pages - 1}${pageSize === PAGE_SIZES[0] ? '' : ` at --page-size ${pageSize}`}`);
+    ctx.note(`page ${page} is past the last page (${count(pages, 'page')}, ${total} ${what}); the last is --page ${pages - 1}${pageSize === PAGE_SIZES[0] ? '' : ` at --page-size ${pageSize}`}`);
   }
   // A script (stdout not a terminal) must not take one page for the whole list: stderr says so, stdout stays clean.
   else if (more && !ctx.io.stdout.isTTY) ctx.note(`${seen} of ${total} ${what} shown; add --all for every page`);

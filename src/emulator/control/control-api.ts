@@ -16,7 +16,7 @@ import { normalizePhone, parseDate, parseDateTime } from '../../catalog/rules.js
 import type { Bench } from './controls.js';
 import { MAX_ADVANCE_S } from './controls.js';
 import type { EmulatorSettings } from '../service/handler.js';
-import { plural } from '../../output/text.js';
+import { count } from '../../output/words.js';
 import { messages, type MessageView } from '../inspector/inspect.js';
 import { wallOf } from '../service/time-zone.js';
 import { numberInfo } from '../service/numbers.js';
@@ -223,7 +223,7 @@ export function controlApi(d: ControlDeps, req: IncomingMessage, res: ServerResp
     clock: (body) => advance(d, body),
     deliver: () => {
       const delivered = d.bench.deliver();
-      return { ...clockState(d), delivered, message: `Delivered ${plural(delivered, 'message')} on their way; the clock stays at ${d.settings.tz.format(d.settings.clock.now())}` };
+      return { ...clockState(d), delivered, message: `Delivered ${count(delivered, 'message')} on their way; the clock stays at ${d.settings.tz.format(d.settings.clock.now())}` };
     },
     faults: (body) => faults(d, body),
   };

@@ -48,4 +48,4 @@ export const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
-export { plural } from '../../output/text.js';
+export { count } from '../../output/words.js';

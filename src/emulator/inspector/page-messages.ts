@@ -6,7 +6,7 @@
 import { MESSAGE_STATUSES } from '../../catalog/codes.js';
 import { AFTER_LINK, LINKS_IN_TEXT, withScheme } from '../../catalog/rules.js';
 import { CODE_PATH } from '../service/redirect.js';
-import { html, plural, type Html } from './html.js';
+import { html, count, type Html } from './html.js';
 import { conversations, knownCodes, messages, type MessageView } from './inspect.js';
 import { badge, choice, field, pageHref, statusKind, time, type InspectorPage, type PageContext } from './page.js';
 
@@ -56,7 +56,7 @@ function bubble(ctx: PageContext, m: MessageView, known: ReadonlySet<string>, sh
   return html`<li class="msg" id="m${m.id}">
     <p class="who"><span class="from">From <strong>${m.from}</strong></span>${showTo ? html` <span class="to">to <a href="${pageHref(ctx, '/', { to: m.to })}">+${m.to}</a></span>` : ''}<span class="when">${time(ctx, m.createdAt)}</span></p>
     <p class="text">${linkify(m.text, known)}</p>
-    <p class="facts">${plural(m.segments, 'segment')} · ${m.encoding} · price ${price} · campaign ${m.campaignId}${m.campaignName ? html` “${m.campaignName}”` : ''} · id ${m.id}</p>
+    <p class="facts">${count(m.segments, 'segment')} · ${m.encoding} · price ${price} · campaign ${m.campaignId}${m.campaignName ? html` “${m.campaignName}”` : ''} · id ${m.id}</p>
     <div class="state">${badge(m.status, statusKind(m.status))}
       <ol class="timeline" aria-label="Status history">${m.timeline.map(
         (step) => html`<li${step.pending ? html` class="pending"` : ''}><span class="st">${step.status}</span> ${clock(ctx, step.at, day)}${step.pending ? ' (next)' : ''}</li>`,
@@ -101,14 +101,14 @@ export function messagesPage(ctx: PageContext): InspectorPage {
         <li><a href="${pageHref(ctx, '/', keep)}"${selected ? '' : html` aria-current="true"`}>All numbers</a></li>
         ${convs.map(
           (c) => html`<li><a href="${pageHref(ctx, '/', { ...keep, to: c.to })}"${c.to === selected ? html` aria-current="true"` : ''}>
-            <span class="num">+${c.to}</span> <span class="n">${plural(c.count, 'message')}</span>
+            <span class="num">+${c.to}</span> <span class="n">${count(c.count, 'message')}</span>
             <span class="last">${c.lastText}</span> ${badge(c.lastStatus, statusKind(c.lastStatus))}</a></li>`,
         )}</ul>`
       }
     </section>
     <section class="thread" aria-labelledby="thread-title">
-      <h2 id="thread-title">${selected ? `To +${selected}` : 'All numbers'} <span class="count">${plural(list.total, 'message')}</span></h2>
-      ${more > 0 ? html`<p class="note">The ${THREAD_LIMIT} newest are shown; ${plural(more, 'older message')} not.</p>` : ''}
+      <h2 id="thread-title">${selected ? `To +${selected}` : 'All numbers'} <span class="count">${count(list.total, 'message')}</span></h2>
+      ${more > 0 ? html`<p class="note">The ${THREAD_LIMIT} newest are shown; ${count(more, 'older message')} not.</p>` : ''}
       ${
         items.length === 0
           ? html`<p class="empty">Nothing here. Messages your app sends through this emulator appear as they arrive.</p>`

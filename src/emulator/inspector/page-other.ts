@@ -2,7 +2,7 @@
 // per API key, keys masked) and the controls (reset, the clock, faults).
 
 import { FAULT_KINDS, parseFaults } from '../control/faults.js';
-import { html, plural } from './html.js';
+import { html, count } from './html.js';
 import { accountTotals, campaigns } from './inspect.js';
 import { badge, BASE, keyLabel, pageHref, time, type InspectorPage, type PageContext } from './page.js';
 
@@ -13,10 +13,10 @@ export function campaignsPage(ctx: PageContext): InspectorPage {
   const live =
     list.items.length === 0
       ? html`<p class="empty">No campaigns yet. Every message sent makes one; seed files can make others.</p>`
-      : html`<p class="count">${plural(list.total, 'campaign')}${list.total > list.items.length ? `, the ${CAMPAIGN_LIMIT} newest shown` : ''}</p>
+      : html`<p class="count">${count(list.total, 'campaign')}${list.total > list.items.length ? `, the ${CAMPAIGN_LIMIT} newest shown` : ''}</p>
       <ul class="cards">${list.items.map(
         (c) => html`<li id="c${c.id}"><h2>Campaign ${c.id}${c.name ? html` <span class="sub">“${c.name}”</span>` : ''}</h2>
-          <p>${time(ctx, c.createTs)} · ${plural(c.messages, 'message')}${c.status ? html` · ${badge(c.status, c.status === 'DONE' ? 'ok' : 'wait')}` : ''}
+          <p>${time(ctx, c.createTs)} · ${count(c.messages, 'message')}${c.status ? html` · ${badge(c.status, c.status === 'DONE' ? 'ok' : 'wait')}` : ''}
             ${c.messages ? html` · <a href="${pageHref(ctx, '/', { campaign: c.id })}">its messages</a>` : ''}</p>
           ${
             c.links.length === 0
@@ -72,7 +72,7 @@ export function controlsPage(ctx: PageContext): InspectorPage {
     </section>`;
   const live = html`<h2>Now</h2><dl class="facts">
       <dt>Emulator time</dt><dd>${time(ctx, s.clock.now())} (${s.tz.name})</dd>
-      <dt>Messages on their way</dt><dd>${pending ? `final ${plural(pending, 'second')} from now (Deliver pending now: at once, the clock stays)` : 'none'}</dd>
+      <dt>Messages on their way</dt><dd>${pending ? `final ${count(pending, 'second')} from now (Deliver pending now: at once, the clock stays)` : 'none'}</dd>
       <dt>Faults</dt><dd>${f.rate > 0 ? html`${badge('on', 'bad')} ${Math.round(f.rate * 1000) / 10}% of requests, from ${f.kinds}` : badge('off', 'ok')}</dd>
       <dt>Faults injected</dt><dd>${FAULT_KINDS.filter((k) => f.counts[k] > 0).map((k) => `${k} ${f.counts[k]}`).join(', ') || 'none'}</dd>
       <dt>Time scale</dt><dd>${s.timeScale}x</dd>

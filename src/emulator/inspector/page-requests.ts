@@ -10,7 +10,7 @@ import type { Activity, LogEntry } from './activity.js';
 import { KEPT_CHARS } from './activity.js';
 import { liveName, NOT_MODELLED } from '../service/live-modules.js';
 import { BASE, badge, choice, keyLabel, maskKey, pageHref, time, type InspectorPage, type PageContext } from './page.js';
-import { html, plural, type Html } from './html.js';
+import { html, count, type Html } from './html.js';
 
 const LOG_SHOWN = 200;
 /** The operation filter's value for short-link visits. */
@@ -115,7 +115,7 @@ function unmodelledNote(ctx: PageContext, activity: Activity): Html | string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([op, n]) => `${op} (${n})`)
     .join(', ');
-  return html`<p class="note" role="status">${plural(calls.length, 'request')} called operations of the live service that this emulator does not model, so nothing was done: ${ops}. <a href="${pageHref(ctx, `${BASE}/requests`, { code: NOT_MODELLED })}">Show them</a></p>`;
+  return html`<p class="note" role="status">${count(calls.length, 'request')} called operations of the live service that this emulator does not model, so nothing was done: ${ops}. <a href="${pageHref(ctx, `${BASE}/requests`, { code: NOT_MODELLED })}">Show them</a></p>`;
 }
 
 export function requestsPage(ctx: PageContext, activity: Activity): InspectorPage {
@@ -134,8 +134,8 @@ export function requestsPage(ctx: PageContext, activity: Activity): InspectorPag
     activity.size === 0
       ? html`<p class="empty">No requests yet. Calls to /service/ and visits of short links show here as they come.</p>`
       : found.length === 0
-        ? html`<p class="empty">None of the ${plural(activity.size, 'latest request')} matches this filter.</p>`
-        : html`${unmodelledNote(ctx, activity)}<p class="count">${filtered ? `${plural(found.length, 'request')} of the latest ${activity.size} match` : `The ${plural(found.length, 'latest request')}`}, newest first. Open one to see what it sent and got.</p>
+        ? html`<p class="empty">None of the ${count(activity.size, 'latest request')} matches this filter.</p>`
+        : html`${unmodelledNote(ctx, activity)}<p class="count">${filtered ? `${count(found.length, 'request')} of the latest ${activity.size} match` : `The ${count(found.length, 'latest request')}`}, newest first. Open one to see what it sent and got.</p>
       <ol class="log">${found.map(({ seq, entry }) => row(ctx, seq, entry))}</ol>`;
   return { title: 'Requests', nav: 'requests', topics: ['log'], head, live };
 }

@@ -286,7 +286,7 @@ describe('sync and report delivery', () => {
     const status = await cli(['sync', '--status', '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ messages: wanted, links: 3, firstSyncDone: true, since, ageSeconds: 0 });
     const table = await cli(['sync', '--status'], { tty: true, env: { NO_COLOR: '1' } });
-    expect(table.stdout).toMatch(/age +0s ago/);
+    expect(table.stdout).toMatch(/age +0 s ago/);
   });
 
   it('--sync brings the mirror up to date first, with a progress bar on stderr at a terminal', async () => {

@@ -1,0 +1,127 @@
+// How smslink says a thing to a person, each in one function: a message or
+// campaign status, an amount of money, a time, a duration, a count, a
+// not-found and a typo. Every screen asks here (tables, records, progress
+// and summary lines, errors, the inspector); scripts get the service's own
+// values. docs/output.md, "Words", lists them.
+
+import { closest, distance } from 'fastest-levenshtein';
+import { MESSAGE_STATUS_LABELS } from '../catalog/codes.js';
+
+/** A message status as a word (`delivered`); a status the service added later as it came. */
+export function statusWord(code: unknown): string {
+  return MESSAGE_STATUS_LABELS[String(code)] ?? String(code ?? '');
+}
+
+/** A message status as a word with the service's code beside it, for a record: `rejected (REJECTD)`. */
+export function statusWithCode(code: unknown): string {
+  const word = MESSAGE_STATUS_LABELS[String(code)];
+  return word ? `${word} (${code})` : String(code ?? '');
+}
+
+/** The campaign status a send answers with (service-api.md, Send result). */
+const CAMPAIGN_STATUS_WORDS: Readonly<Record<string, string>> = { '1': 'awaiting moderation', '2': 'sent without moderation' };
+
+/** A campaign status as words: `sent without moderation`; an unknown one as it came. */
+export function campaignStatusWord(status: unknown): string {
+  return CAMPAIGN_STATUS_WORDS[String(status)] ?? String(status ?? '');
+}
+
+/**
+ * An amount of money: four decimals, as the live service writes prices and
+ * balances ("0.0600"), and the account's currency when known: `0.0100 KZT`.
+ * A value that is no number is shown as it came.
+ */
+export function money(value: unknown, currency?: string): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(n)) return value === null || value === undefined ? '' : String(value);
+  return currency ? `${n.toFixed(4)} ${currency}` : n.toFixed(4);
+}
+
+const WIRE_TIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?/;
+
+/** A time in a table, to the minute: `2026-11-26 19:08`. Anything that is no time is shown as it came. */
+export function tableTime(value: unknown): string {
+  const m = WIRE_TIME.exec(String(value ?? ''));
+  return m ? `${m[1]} ${m[2]}` : String(value ?? '');
+}
+
+/** A time in a record (one thing shown whole), to the second: `2026-11-26 19:08:43`. */
+export function recordTime(value: unknown): string {
+  const m = WIRE_TIME.exec(String(value ?? ''));
+  return m ? `${m[1]} ${m[2]}${m[3] ?? ':00'}` : String(value ?? '');
+}
+
+/**
+ * A duration in the two largest units that say it: `8 s`, `3 min 5 s`,
+ * `23 h 58 min`, `2 d 3 h`. Whole seconds, rounded up below a minute (a
+ * wait that is not over is not 0 s); `?` when unknown.
+ */
+export function duration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '?';
+  const s = seconds < 60 ? Math.ceil(seconds) : Math.round(seconds);
+  const units: Array<[string, number]> = [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['min', 60],
+    ['s', 1],
+  ];
+  const first = units.findIndex(([, size]) => s >= size);
+  if (first < 0) return '0 s';
+  const [unit, size] = units[first];
+  const whole = Math.floor(s / size);
+  const next = units[first + 1];
+  const rest = next ? Math.floor((s - whole * size) / next[1]) : 0;
+  return rest > 0 ? `${whole} ${unit} ${rest} ${next![0]}` : `${whole} ${unit}`;
+}
+
+/** How long ago: `8 s ago`, `3 h 2 min ago`. */
+export function ago(seconds: number): string {
+  return `${duration(seconds)} ago`;
+}
+
+/** How far ahead: `in 23 h 58 min`. */
+export function fromNow(seconds: number): string {
+  return `in ${duration(seconds)}`;
+}
+
+/** `1 link`, `3 links`; `many` where a plain s will not do. */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * What no link or message was found for, named as typed: `no link found for
+ * 9999 (unknown, or not yours)`. The same words for one or several.
+ */
+export function notFound(what: 'link' | 'message', typed: readonly (string | number)[]): string {
+  return `no ${what} found for ${typed.join(', ')} (unknown, or not yours)`;
+}
+
+/**
+ * The choice a mistyped value is closest to (`delivred` -> delivered), in
+ * any case; none when every choice is further than a slip of the fingers
+ * (a third of the word's letters).
+ */
+export function didYouMean(typed: string, choices: readonly string[]): string | undefined {
+  const value = typed.trim().toLowerCase();
+  if (!value || choices.length === 0) return undefined;
+  const best = closest(value, choices.map((c) => c.toLowerCase()));
+  const choice = choices.find((c) => c.toLowerCase() === best)!;
+  return distance(value, best) <= Math.max(1, Math.floor(value.length / 3)) ? choice : undefined;
+}
+
+/**
+ * A value the command cannot take, quoted as typed, with the rule it
+ * breaks and the nearest choice: `--by: invalid value "contry" (did you
+ * mean country?): must be one of day, sender, country, operator`.
+ */
+export function invalidValue(name: string, typed: string, rule: string, choices: readonly string[] = []): string {
+  const shown = typed.length > 80 ? `${typed.slice(0, 77)}...` : typed;
+  const near = choices.includes(typed) ? undefined : didYouMean(typed, choices);
+  return `${name}: invalid value "${shown}"${near ? ` (did you mean ${near}?)` : ''}: ${rule}`;
+}
+
+/** `must be one of a, b, c`: the rule of a closed set, for invalidValue. */
+export function oneOf(choices: readonly string[]): string {
+  return `must be one of ${choices.join(', ')}`;
+}

@@ -1,0 +1,71 @@
+// The vocabulary (src/output/words.ts): each thing a person reads is said by
+// one function, and these are its words.
+import { describe, expect, it } from 'vitest';
+import { ago, campaignStatusWord, count, didYouMean, duration, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime } from '../../src/output/words.js';
+
+describe('words', () => {
+  it('says a message status as a word, with its code in a record; an unknown status as it came', () => {
+    expect(statusWord('DELIVRD')).toBe('delivered');
+    expect(statusWord('PDLIVRD')).toBe('partly delivered');
+    expect(statusWithCode('REJECTD')).toBe('rejected (REJECTD)');
+    expect(statusWord('NEWSTATE')).toBe('NEWSTATE');
+    expect(statusWithCode('NEWSTATE')).toBe('NEWSTATE');
+  });
+
+  it('says a campaign status in words', () => {
+    expect(campaignStatusWord(2)).toBe('sent without moderation');
+    expect(campaignStatusWord('1')).toBe('awaiting moderation');
+    expect(campaignStatusWord(7)).toBe('7');
+  });
+
+  it('writes money with four decimals and the currency when known', () => {
+    expect(money(0.01, 'KZT')).toBe('0.0100 KZT');
+    expect(money('0.0600')).toBe('0.0600');
+    expect(money(null)).toBe('');
+    expect(money('n/a')).toBe('n/a');
+  });
+
+  it('writes a time to the minute in a table and to the second in a record', () => {
+    expect(tableTime('2026-11-26 19:08:43')).toBe('2026-11-26 19:08');
+    expect(recordTime('2026-11-26 19:08:43')).toBe('2026-11-26 19:08:43');
+    expect(recordTime('2026-11-26 19:08')).toBe('2026-11-26 19:08:00');
+    expect(tableTime(null)).toBe('');
+  });
+
+  it.each([
+    [0, '0 s'],
+    [0.2, '1 s'],
+    [8, '8 s'],
+    [185, '3 min 5 s'],
+    [3600, '1 h'],
+    [86_292, '23 h 58 min'],
+    [183_600, '2 d 3 h'],
+    [-1, '?'],
+  ])('says %s seconds as %s', (seconds, words) => {
+    expect(duration(seconds)).toBe(words);
+  });
+
+  it('says how long ago and how far ahead', () => {
+    expect(ago(8)).toBe('8 s ago');
+    expect(fromNow(86_292)).toBe('in 23 h 58 min');
+  });
+
+  it('counts', () => {
+    expect(count(1, 'row')).toBe('1 row');
+    expect(count(2, 'row')).toBe('2 rows');
+    expect(count(3, 'entry', 'entries')).toBe('3 entries');
+  });
+
+  it('says a not-found one way, named as typed', () => {
+    expect(notFound('link', ['99999'])).toBe('no link found for 99999 (unknown, or not yours)');
+    expect(notFound('message', [1, 2])).toBe('no message found for 1, 2 (unknown, or not yours)');
+  });
+
+  it('offers the nearest choice for a slip of the fingers, and none for a different word', () => {
+    expect(didYouMean('contry', ['day', 'sender', 'country', 'operator'])).toBe('country');
+    expect(didYouMean('JSN', ['table', 'json'])).toBe('json');
+    expect(didYouMean('banana', ['table', 'json'])).toBeUndefined();
+    expect(invalidValue('--by', 'contry', oneOf(['day', 'country']), ['day', 'country'])).toBe('--by: invalid value "contry" (did you mean country?): must be one of day, country');
+    expect(invalidValue('--by', 'xyz', oneOf(['day']), ['day'])).toBe('--by: invalid value "xyz": must be one of day');
+  });
+});
