@@ -52,12 +52,6 @@ export const MESSAGE_STATUS_LABELS: Readonly<Record<string, string>> = Object.fr
   MESSAGE_STATUSES.map((code) => [code, Object.entries(MESSAGE_STATUS_WORDS).find(([, c]) => c === code)![0].replace('-', ' ')]),
 );
 
-/** A status as a person reads it beside the service's code: `queued (ENQUEUD)`; an unknown one as it came. */
-export function statusInWords(code: string): string {
-  const word = MESSAGE_STATUS_LABELS[code];
-  return word ? `${word} (${code})` : code;
-}
-
 /** Statuses after which a message never changes again. */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['DELIVRD', 'UNDELIV', 'REJECTD', 'EXPIRED', 'DELETED']);
 

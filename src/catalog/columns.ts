@@ -3,7 +3,7 @@
 // the service's field names; only tables read this. And which fields a
 // result row has: what --fields may name.
 
-import type { OperationSpec, Shape } from './types.js';
+import type { OperationSpec, Shape, ValueKind } from './types.js';
 
 /**
  * - key: identifies the row (id, code, short link); never cut, never hidden.
@@ -19,12 +19,12 @@ export interface ColumnInfo {
   rank: number;
   /** A field whose value holds this one (the code is the end of the short link): this column gives way first when both are shown. */
   repeats?: string;
-  /** An amount of money: tables and records show it with four decimals, as the live service writes it ("0.0600"). */
-  money?: true;
+  /** What its values are, wherever the field appears (a `status` says too little: the operation's output names it). */
+  kind?: ValueKind;
 }
 
 const col = (header: string, role: ColumnRole, rank: number, repeats?: string): ColumnInfo => ({ header, role, rank, repeats });
-const money = (info: ColumnInfo): ColumnInfo => ({ ...info, money: true });
+const as = (kind: ValueKind, info: ColumnInfo): ColumnInfo => ({ ...info, kind });
 
 export const COLUMN_INFO: Record<string, ColumnInfo> = {
   // links
@@ -37,21 +37,21 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   redirectCnt: col('redirects', 'value', 13),
   comment: col('comment', 'text', 14),
   expirationDate: col('expires', 'value', 15),
-  createTs: col('created', 'value', 16),
-  updateTs: col('updated', 'value', 17),
-  moderatorStatus: col('moderation', 'value', 18),
+  createTs: as('time', col('created', 'value', 16)),
+  updateTs: as('time', col('updated', 'value', 17)),
+  moderatorStatus: as('moderatorStatus', col('moderation', 'value', 18)),
   moderatorComment: col('moderator comment', 'text', 19),
   // messages
   messageId: col('message id', 'key', 0),
   to: col('to', 'value', 10),
   text: col('text', 'text', 12),
-  deliveryStatus: col('delivery', 'value', 11),
-  campaignStatus: col('campaign status', 'value', 11),
-  startSendTs: col('sent', 'value', 14),
-  statusUpdateTs: col('status changed', 'value', 15),
+  deliveryStatus: as('messageStatus', col('delivery', 'value', 11)),
+  campaignStatus: as('campaignStatus', col('campaign status', 'value', 11)),
+  startSendTs: as('time', col('sent', 'value', 14)),
+  statusUpdateTs: as('time', col('status changed', 'value', 15)),
   from: col('from', 'value', 16),
   segNum: col('segments', 'value', 17),
-  segUserBuy: money(col('price', 'value', 18)),
+  segUserBuy: as('money', col('price', 'value', 18)),
   campaignId: col('campaign', 'value', 19),
   countryA2: col('country', 'value', 20),
   operatorName: col('operator', 'text', 21),
@@ -79,17 +79,17 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   expired: col('expired', 'value', 7),
   deleted: col('deleted', 'value', 8),
   pending: col('pending', 'value', 4),
-  deliveryRate: col('rate', 'value', 2),
-  medianSeconds: col('median', 'value', 3),
-  p90Seconds: col('p90', 'value', 3),
-  cost: money(col('cost', 'value', 3)),
+  deliveryRate: as('fraction', col('rate', 'value', 2)),
+  medianSeconds: as('seconds', col('median', 'value', 3)),
+  p90Seconds: as('seconds', col('p90', 'value', 3)),
+  cost: as('money', col('cost', 'value', 3)),
   clicks: col('clicks', 'value', 1),
   redirects: col('redirects', 'value', 13),
   activeDays: col('days clicked', 'value', 14),
   clicksPerDay: col('clicks/day', 'value', 2),
   busiestDay: col('busiest day', 'value', 15),
   kind: col('kind', 'value', 1),
-  at: col('when', 'value', 3),
+  at: as('time', col('when', 'value', 3)),
   // sync and sync --status
   messagesFetched: col('messages fetched', 'value', 1),
   statusesChecked: col('statuses checked', 'value', 2),
@@ -99,15 +99,18 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   links: col('links', 'value', 3),
   linkStatsFetched: col('link stats fetched', 'value', 4),
   first: col('first sync', 'value', 5),
-  since: col('since', 'value', 6),
-  firstSent: col('first sent', 'value', 7),
-  lastSent: col('last sent', 'value', 8),
+  since: as('time', col('since', 'value', 6)),
+  firstSent: as('time', col('first sent', 'value', 7)),
+  lastSent: as('time', col('last sent', 'value', 8)),
   linksWithClicks: col('links clicked', 'value', 9),
   firstSyncDone: col('first sync done', 'value', 10),
-  lastSync: col('last sync', 'value', 11),
+  lastSync: as('time', col('last sync', 'value', 11)),
   age: col('age', 'value', 12),
   path: col('file', 'text', 13),
-  // config list
+  // config list, config profiles
+  profile: col('profile', 'key', 0),
+  current: col('current', 'value', 1),
+  baseUrl: col('base-url', 'text', 2),
   setting: col('setting', 'key', 0),
   value: col('value', 'text', 1),
   source: col('source', 'value', 2),

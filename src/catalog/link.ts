@@ -4,7 +4,7 @@ import {
   commentParam,
   currentPageParam,
   expiresParam,
-  LINK_LABELS,
+  LINK_KINDS,
   LINK_SHAPE,
   linkStatusParam,
   MODERATOR_ALIASES,
@@ -77,7 +77,7 @@ export const linkGet = define<Link>()({
   ],
   exactlyOne: ['id', 'code', 'shortLink'],
   result: LINK_SHAPE,
-  output: { rows: 'self', columns: LINK_COLUMNS, primary: 'shortLink', labels: LINK_LABELS },
+  output: { rows: 'self', columns: LINK_COLUMNS, primary: 'shortLink', kinds: LINK_KINDS },
 });
 
 export const linkList = define<Page<Link>>()({
@@ -128,7 +128,7 @@ export const linkList = define<Page<Link>>()({
     rows: 'items',
     columns: ['id', 'code', 'shortLink', 'fullLink', 'status', 'clickCnt', 'createTs', 'expirationDate', 'comment'],
     primary: 'id',
-    labels: LINK_LABELS,
+    kinds: LINK_KINDS,
   },
 });
 
@@ -149,7 +149,7 @@ export const linkUpdate = define<UpdateLinkResult>()({
   // Documented: the short link string. Live: `true`. The client turns both into {shortLink}.
   result: 'any',
   finish: (data: unknown): UpdateLinkResult => ({ shortLink: typeof data === 'string' && data !== '' ? data : null }),
-  output: { rows: 'self', columns: ['id', 'shortLink', 'status', 'expirationDate', 'comment'], primary: 'shortLink', labels: LINK_LABELS },
+  output: { rows: 'self', columns: ['id', 'shortLink', 'status', 'expirationDate', 'comment'], primary: 'shortLink', kinds: LINK_KINDS },
 });
 
 export const linkDelete = define<DeleteLinksResult>()({

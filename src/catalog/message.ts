@@ -1,6 +1,6 @@
 // Module Message of service-api.md: single SMS messages.
 
-import { CAMPAIGN_STATUSES, MESSAGE_STATUS_LABELS, MESSAGE_STATUS_WORDS, MESSAGE_STATUSES } from './codes.js';
+import { CAMPAIGN_STATUSES, MESSAGE_STATUS_WORDS, MESSAGE_STATUSES } from './codes.js';
 import { currentPageParam, datetimeRange, MESSAGE_SHAPE, pageShape, pageSizeParam, sortParam } from './shared.js';
 import { define, type InputOf, type Message, type MessageStatusRecord, type Page, type SendMessageResult } from './types.js';
 
@@ -10,7 +10,6 @@ export type MessageSortField = (typeof MESSAGE_SORT_FIELDS)[number];
 const HOUR = 3_600_000;
 
 /** The campaign statuses a send answers with (service-api.md, "Send result"), in words. */
-export const CAMPAIGN_SEND_STATUS: Readonly<Record<string, string>> = { 1: 'awaiting moderation', 2: 'sent without moderation' };
 
 export const messageSend = define<SendMessageResult>()({
   id: 'message.send',
@@ -91,7 +90,7 @@ export const messageSend = define<SendMessageResult>()({
     columns: ['messageId', 'campaignId', 'status'],
     primary: 'messageId',
     // A table shows the campaign's status under its own name (campaignStatus): `status sent` beside a rejected delivery misleads.
-    labels: { status: CAMPAIGN_SEND_STATUS, campaignStatus: CAMPAIGN_SEND_STATUS, deliveryStatus: MESSAGE_STATUS_LABELS },
+    kinds: { status: 'campaignStatus' },
   },
 });
 
@@ -121,7 +120,7 @@ export const messageStatus = define<MessageStatusRecord[]>()({
     array: { object: { id: 'int', status: 'string', segNum: 'int', startSendTs: 'string', statusUpdateTs: 'string' } },
   },
   finish: (r: MessageStatusRecord[] | null) => (Array.isArray(r) ? r : []),
-  output: { rows: 'array', columns: ['id', 'status', 'segNum', 'startSendTs', 'statusUpdateTs'], primary: 'status', labels: { status: MESSAGE_STATUS_LABELS } },
+  output: { rows: 'array', columns: ['id', 'status', 'segNum', 'startSendTs', 'statusUpdateTs'], primary: 'status', kinds: { status: 'messageStatus' } },
 });
 
 export const messageList = define<Page<Message>>()({
@@ -240,7 +239,7 @@ export const messageList = define<Page<Message>>()({
     rows: 'items',
     columns: ['id', 'campaignId', 'to', 'from', 'status', 'segNum', 'startSendTs', 'text'],
     primary: 'id',
-    labels: { status: MESSAGE_STATUS_LABELS },
+    kinds: { status: 'messageStatus' },
   },
 });
 

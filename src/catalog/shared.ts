@@ -139,8 +139,5 @@ export function pageShape<const I extends Shape>(item: I): { object: { items: { 
   return { object: { items: { array: item }, totalItemCount: 'int' } };
 }
 
-/** Table words for link statuses; json keeps the raw values. */
-export const LINK_LABELS = {
-  status: { 0: 'inactive', 1: 'active' },
-  moderatorStatus: { 0: 'blocked', 1: 'approved' },
-};
+/** A link's `status` is the user's status (0 inactive, 1 active): screens say it in words. */
+export const LINK_KINDS = { status: 'linkStatus' } as const;

@@ -84,9 +84,16 @@ export interface OutputSpec {
   columns: readonly string[];
   /** The field -q prints, one value per line. */
   primary: string;
-  /** Words shown in tables instead of raw values, e.g. status 1 -> active. */
-  labels?: Record<string, Record<string, string>>;
+  /** What the values of fields whose name says too little are (`status`): a person's screens say them in words. */
+  kinds?: Record<string, ValueKind>;
 }
+
+/**
+ * What a value is, for a person: src/output/words.ts says each kind one way
+ * on every screen (a link status 1 is `active`, a message status DELIVRD
+ * `delivered`, 0.06 `0.0600 KZT`); JSON, CSV and -q keep the value as it came.
+ */
+export type ValueKind = 'linkStatus' | 'moderatorStatus' | 'messageStatus' | 'campaignStatus' | 'money' | 'time' | 'seconds' | 'fraction';
 
 export interface OperationSpec<Input = unknown, Result = unknown> {
   /** Catalog id, also the emulator handler name: `link.create`. */

@@ -2,6 +2,7 @@
 // -q). Rows can be written as they arrive (bulk work, --all paging): ndjson,
 // csv and tsv print at once, json streams one array, tables print at the end.
 
+import type { ValueKind } from '../catalog/types.js';
 import type { OutputFormat } from '../config/resolve.js';
 import type { Paint } from './color.js';
 import { cellText } from './text.js';
@@ -25,7 +26,10 @@ export interface View {
   fields?: readonly string[];
   quiet: boolean;
   primary: string;
-  labels?: Record<string, Record<string, string>>;
+  /** What the values of fields whose name says too little are (`status`), for a person's table. */
+  kinds?: Record<string, ValueKind>;
+  /** The account's currency, said with every amount of money in a table. */
+  currency?: string;
   paint: Paint;
   /** Terminal width that tables fit; undefined when not a terminal. */
   width?: number;

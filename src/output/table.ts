@@ -8,7 +8,8 @@
 import { columnInfo, type ColumnInfo } from '../catalog/columns.js';
 import { tone, type Paint } from './color.js';
 import { cellText, escapeControls, oneLine } from './text.js';
-import { money } from './words.js';
+import { isStatusKind, say, yesNo } from './words.js';
+import type { ValueKind } from '../catalog/types.js';
 import Table from 'cli-table3';
 import { cellWidth, cutMiddle, cutNeed, sharedEnds, wrap } from './width.js';
 
@@ -18,8 +19,10 @@ const MIN_TEXT = 12;
 
 export interface TableOptions {
   paint: Paint;
-  /** Words shown instead of raw values, e.g. status 1 -> active. */
-  labels?: Record<string, Record<string, string>>;
+  /** What the values of fields whose name says too little are (`status`): said in words (words.ts). */
+  kinds?: Record<string, ValueKind>;
+  /** Said with every amount of money. */
+  currency?: string;
   /** Cells to fit in; undefined: as wide as the values need. */
   width?: number;
 }
@@ -30,18 +33,13 @@ interface Cell {
   tint?: (s: string) => string;
 }
 
-/** A datetime in a table: to the minute (the seconds are in the record view and JSON). */
-const DATETIME = /^(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}):\d{2}$/;
-
+/** A cell: a value of a known kind in words (a status, money, a time: words.ts), else as it came, made safe for a terminal. */
 function cellOf(field: string, value: unknown, opts: TableOptions, oneRecord: boolean): Cell {
   if (value === null || value === undefined || value === '') return { text: '-', tint: opts.paint.dim };
-  const label = opts.labels?.[field]?.[String(value)];
-  if (label) return { text: label, tint: (s) => tone(s, opts.paint) };
-  let text = columnInfo(field).money ? money(value) : cellText(value);
-  if (!oneRecord && typeof value === 'string') text = text.replace(DATETIME, '$1');
-  text = oneRecord ? escapeControls(text) : oneLine(text);
-  if (field === 'status' || field === 'deliveryStatus') return { text, tint: (s) => tone(s, opts.paint) };
-  return { text };
+  const kind = opts.kinds?.[field] ?? columnInfo(field).kind;
+  const said = kind ? say(kind, value, oneRecord ? 'record' : 'table', opts.currency) : typeof value === 'boolean' ? yesNo(value) : cellText(value);
+  const text = oneRecord ? escapeControls(said) : oneLine(said);
+  return isStatusKind(kind) ? { text, tint: (s) => tone(s, opts.paint) } : { text };
 }
 
 interface Column {

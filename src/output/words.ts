@@ -6,6 +6,7 @@
 
 import { closest, distance } from 'fastest-levenshtein';
 import { MESSAGE_STATUS_LABELS } from '../catalog/codes.js';
+import type { ValueKind } from '../catalog/types.js';
 
 /** A message status as a word (`delivered`); a status the service added later as it came. */
 export function statusWord(code: unknown): string {
@@ -17,6 +18,10 @@ export function statusWithCode(code: unknown): string {
   const word = MESSAGE_STATUS_LABELS[String(code)];
   return word ? `${word} (${code})` : String(code ?? '');
 }
+
+/** A link's own status and its moderation status (service-api.md, Short link). */
+const LINK_STATUS_WORDS: Readonly<Record<string, string>> = { '0': 'inactive', '1': 'active' };
+const MODERATION_WORDS: Readonly<Record<string, string>> = { '0': 'blocked', '1': 'approved' };
 
 /** The campaign status a send answers with (service-api.md, Send result). */
 const CAMPAIGN_STATUS_WORDS: Readonly<Record<string, string>> = { '1': 'awaiting moderation', '2': 'sent without moderation' };
@@ -82,6 +87,46 @@ export function ago(seconds: number): string {
 /** How far ahead: `in 23 h 58 min`. */
 export function fromNow(seconds: number): string {
   return `in ${duration(seconds)}`;
+}
+
+/** true and false as a person says them: `yes`, `no`. */
+export function yesNo(value: boolean): string {
+  return value ? 'yes' : 'no';
+}
+
+/** A fraction as a percentage to one decimal: 0.637 is `63.7%`. */
+export function percent(value: unknown): string {
+  const n = Number(value);
+  return value === null || value === undefined || value === '' || !Number.isFinite(n) ? String(value ?? '') : `${(n * 100).toFixed(1)}%`;
+}
+
+/** Whether a kind is a status, which screens colour by how it went (output/color.ts, tone). */
+export const isStatusKind = (kind: ValueKind | undefined): boolean => kind !== undefined && kind.endsWith('Status');
+
+/**
+ * A value of a known kind as a person reads it: in a table (`form`
+ * 'table': short), or in a record (one thing shown whole: a message status
+ * with its code, a time to the second). `currency` goes with money.
+ */
+export function say(kind: ValueKind, value: unknown, form: 'table' | 'record', currency?: string): string {
+  switch (kind) {
+    case 'linkStatus':
+      return LINK_STATUS_WORDS[String(value)] ?? String(value);
+    case 'moderatorStatus':
+      return MODERATION_WORDS[String(value)] ?? String(value);
+    case 'messageStatus':
+      return form === 'record' ? statusWithCode(value) : statusWord(value);
+    case 'campaignStatus':
+      return campaignStatusWord(value);
+    case 'money':
+      return money(value, currency);
+    case 'time':
+      return form === 'record' ? recordTime(value) : tableTime(value);
+    case 'seconds':
+      return typeof value === 'number' ? duration(value) : String(value);
+    case 'fraction':
+      return percent(value);
+  }
 }
 
 /** `1 link`, `3 links`; `many` where a plain s will not do. */

@@ -65,7 +65,7 @@ describe('tables fit the terminal', () => {
   });
 
   it('gives way with free text first: at 120 columns the statuses and clicks stay, the URL and comment are cut with …', () => {
-    const { text } = renderTable(LINKS, LINK_FIELDS, { paint: plain, width: 120, labels: { status: { 1: 'active' } } });
+    const { text } = renderTable(LINKS, LINK_FIELDS, { paint: plain, width: 120, kinds: { status: 'linkStatus' } });
     const row = text.split('\n')[1];
     expect(row).toContain('active');
     expect(row).toContain('…');
@@ -186,7 +186,7 @@ describe('message status at a terminal', () => {
     const one = await runCli(['message', 'status', '1', '--no-color'], { env: env(), tty: true, columns: 80 });
     expect(one.stdout).toMatch(/^id +1$/m);
     // Tables say the status in words; scripts keep the service's code.
-    expect(one.stdout).toMatch(/^status +new$/m);
+    expect(one.stdout).toMatch(/^status +new \(NEW\)$/m);
     expect(one.stdout).toMatch(/^segments +1$/m);
     const two = await runCli(['message', 'status', '1', '2', '--no-color'], { env: env(), tty: true, columns: 80 });
     // At a terminal the table also says whom each went to and what it said.

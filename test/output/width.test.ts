@@ -22,7 +22,7 @@ describe('CJK and emoji line up', () => {
       { id: 6, comment: '한국어 텍스트', status: 1 },
       { id: 7, comment: 'flag 🇯🇵 ❤️', status: 1 },
     ];
-    const { text } = renderTable(rows, ['id', 'comment', 'status'], { paint: plain, labels: { status: { 1: 'active' } } });
+    const { text } = renderTable(rows, ['id', 'comment', 'status'], { paint: plain, kinds: { status: 'linkStatus' } });
     const lines = text.trimEnd().split('\n');
     const starts = lines.map((line, i) => cellAt(line, i === 0 ? 'status' : 'active'));
     expect(new Set(starts).size, text).toBe(1);
@@ -35,7 +35,7 @@ describe('CJK and emoji line up', () => {
       { id: 1, status: 1, comment: '春のセール 🎉', expirationDate: null },
       { id: 22, status: 0, comment: 'plain', expirationDate: '2026-12-01 10:00:00' },
     ];
-    const opts = { labels: { status: { 0: 'inactive', 1: 'active' } }, width: 40 };
+    const opts = { kinds: { status: 'linkStatus' as const }, width: 40 };
     const coloured = renderTable(rows, ['id', 'status', 'comment', 'expirationDate'], { ...opts, paint: colour }).text;
     // eslint-disable-next-line no-control-regex
     expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(renderTable(rows, ['id', 'status', 'comment', 'expirationDate'], { ...opts, paint: plain }).text);
@@ -44,7 +44,7 @@ describe('CJK and emoji line up', () => {
 
   it('a long table (drawn in blocks of rows, cli-table3 being quadratic in rows) lines up as one', () => {
     const rows = Array.from({ length: 250 }, (_, i) => ({ id: i * 37, comment: i === 249 ? '春'.repeat(20) : `c${i}`, status: 1 }));
-    const { text } = renderTable(rows, ['id', 'comment', 'status'], { paint: plain, labels: { status: { 1: 'active' } } });
+    const { text } = renderTable(rows, ['id', 'comment', 'status'], { paint: plain, kinds: { status: 'linkStatus' } });
     const lines = text.trimEnd().split('\n');
     expect(lines).toHaveLength(251);
     expect(new Set(lines.map((line, i) => cellAt(line, i === 0 ? 'status' : 'active'))).size).toBe(1);

@@ -228,7 +228,7 @@ export class RunContext {
       fields,
       quiet: this.globals.quiet === true,
       primary: op.output.primary,
-      labels: op.output.labels,
+      kinds: op.output.kinds,
       paint: await this.paint(),
       width: this.tableWidth(),
       csvSafe: this.globals.csvSafe === true,

@@ -12,6 +12,7 @@ import { EXIT, UsageError } from '../../exit-codes.js';
 import { tone } from '../../output/color.js';
 import type { Row, View } from '../../output/format.js';
 import { cellText, oneLine } from '../../output/text.js';
+import { statusWord, tableTime } from '../../output/words.js';
 import { chunk } from '../shared/ids.js';
 import { dryRun } from '../shared/dry-run.js';
 import { idLimit } from '../../catalog/validate.js';
@@ -80,17 +81,17 @@ async function printerFor(ctx: RunContext): Promise<Printer> {
 
 /**
  * One event as a line at a terminal, the text cut to fit:
- *   2025-01-15 10:00:01  new     1042  to 77011234567 from SHOP  ENQUEUD  Your code is 4711
- *   2025-01-15 10:00:05  status  1042  ENQUEUD -> DELIVRD
+ *   2025-01-15 10:00  new     1042  to 77011234567 from SHOP  queued  Your code is 4711
+ *   2025-01-15 10:00  status  1042  queued -> delivered
  */
 function line(row: Row, view: View, truncate: (text: string, max: number) => string): string {
   const { paint } = view;
   const str = (v: unknown) => oneLine(cellText(v));
-  const status = str(row.status);
+  const status = statusWord(row.status);
   if (row.event === 'status') {
-    return `${paint.dim(str(row.statusUpdateTs) || '-')}  ${paint.yellow('status')}  ${str(row.id)}  ${str(row.previousStatus)} -> ${tone(status, paint)}\n`;
+    return `${paint.dim(tableTime(row.statusUpdateTs) || '-')}  ${paint.yellow('status')}  ${str(row.id)}  ${statusWord(row.previousStatus)} -> ${tone(status, paint)}\n`;
   }
-  const at = str(row.startSendTs) || '-';
+  const at = tableTime(row.startSendTs) || '-';
   const who = `${str(row.id)}  to ${str(row.to)}${row.from ? ` from ${str(row.from)}` : ''}`;
   const room = (view.width ?? Infinity) - `${at}  new     ${who}  ${status}  `.length;
   const text = room >= 10 ? truncate(str(row.text), room) : '';

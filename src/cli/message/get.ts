@@ -1,7 +1,6 @@
 // `smslink message get <id...>`: each message whole (recipient, sender, text,
 // cost, campaign, country and operator), found as lookup.ts says.
 
-import { statusInWords } from '../../catalog/codes.js';
 import { messageStatus } from '../../catalog/message.js';
 import { MESSAGE_SHAPE } from '../../catalog/shared.js';
 import type { CommandDef, CliValues } from '../core/command.js';
@@ -12,11 +11,11 @@ import { printDryRun } from '../shared/dry-run.js';
 import { collectIds, parseConcurrency, prepareChunks } from '../shared/ids.js';
 import { findMessages, readStatuses } from './lookup.js';
 
-/** What a table shows of one message: the status in words beside its code, and the cost of all its segments (the table writes it as money). */
-function forTable(m: Record<string, unknown>): Record<string, unknown> {
+/** What a table shows of one message beyond its fields: the cost of all its segments. */
+function withCost(m: Record<string, unknown>): Record<string, unknown> {
   const price = Number(m.segUserBuy);
   const cost = Number.isFinite(price) && m.segUserBuy !== null && m.segUserBuy !== undefined ? price * Number(m.segNum ?? 1) : null;
-  return { ...m, status: statusInWords(String(m.status)), cost };
+  return { ...m, cost };
 }
 
 /** The fields of one message, in the order a person reads them. */
@@ -30,7 +29,7 @@ async function get(ctx: RunContext, opts: CliValues, typed: string[]): Promise<n
     await printDryRun(ctx, prepared, { note: "then Message/List (withNumberInfo=1) narrowed to each message's send time" });
     return EXIT.OK;
   }
-  const view = await ctx.view({ output: { rows: 'array', columns: GET_COLUMNS, primary: 'id' }, result: { array: MESSAGE_SHAPE } });
+  const view = await ctx.view({ output: { rows: 'array', columns: GET_COLUMNS, primary: 'id', kinds: { status: 'messageStatus' } }, result: { array: MESSAGE_SHAPE } });
   ctx.page();
   const concurrency = parseConcurrency(opts.concurrency);
   const { records, missing } = await readStatuses(client, all, concurrency);
@@ -42,7 +41,7 @@ async function get(ctx: RunContext, opts: CliValues, typed: string[]): Promise<n
     // Each message as a record, every value whole, a blank line between them.
     for (const [i, row] of rows.entries()) {
       if (i > 0) ctx.stdout.write('\n');
-      await renderRecord(ctx.stdout, view, forTable(row));
+      await renderRecord(ctx.stdout, view, withCost(row));
     }
   } else await renderRows(ctx.stdout, view, rows);
   if (lost.length) ctx.note(`Message/List did not give ${lost.join(', ')}: only the status is shown`);

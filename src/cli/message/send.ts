@@ -101,7 +101,7 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   }
   const ids = [result.messageId];
   // Said before waiting, so the id is not lost if the wait is interrupted or fails.
-  ctx.note(`sent: messageId ${result.messageId} (campaign ${result.campaignId}); waiting for delivery`);
+  ctx.note(`Sent message ${result.messageId} (campaign ${result.campaignId}); waiting for delivery`);
   const waited = await waitForDelivery(ctx, client, ids, waitOpts);
   const final = waited.records.get(result.messageId);
   await renderRecord(ctx.stdout, view, sendRecord(view, result, { deliveryStatus: final?.status ?? null, statusUpdateTs: final?.statusUpdateTs ?? null }));

@@ -2,7 +2,8 @@
 // final status or the wait runs out. Exit 0 when all were delivered, 7 when
 // any ended otherwise, 3 when the wait timed out.
 
-import { FINAL_STATUSES, statusInWords } from '../../catalog/codes.js';
+import { FINAL_STATUSES } from '../../catalog/codes.js';
+import { statusWithCode } from '../../output/words.js';
 import type { MessageStatusRecord } from '../../catalog/types.js';
 import type { SmsLinkClient } from '../../client/client.js';
 import type { Command } from 'commander';
@@ -33,13 +34,13 @@ export interface WaitResult {
 
 /** `message 123: queued (ENQUEUD)`, or for several `3 messages: 1 delivered (DELIVRD), 2 queued (ENQUEUD)`. */
 function summary(ids: number[], records: Map<number, MessageStatusRecord>): string {
-  if (ids.length === 1) return `message ${ids[0]}: ${statusInWords(String(records.get(ids[0])?.status ?? 'unknown'))}`;
+  if (ids.length === 1) return `message ${ids[0]}: ${statusWithCode(String(records.get(ids[0])?.status ?? 'unknown'))}`;
   const counts = new Map<string, number>();
   for (const id of ids) {
     const status = String(records.get(id)?.status ?? 'unknown');
     counts.set(status, (counts.get(status) ?? 0) + 1);
   }
-  return `${ids.length} messages: ${[...counts.entries()].map(([s, n]) => `${n} ${statusInWords(s)}`).join(', ')}`;
+  return `${ids.length} messages: ${[...counts.entries()].map(([s, n]) => `${n} ${statusWithCode(s)}`).join(', ')}`;
 }
 
 /** 75 s as 1:15. */
@@ -134,7 +135,7 @@ export function waitOutcome(asked: number[], result: WaitResult): number {
   }
   const failed = ids.filter((id) => result.records.get(id)?.status !== 'DELIVRD');
   if (failed.length) {
-    const detail = failed.map((id) => `message ${id} ${statusInWords(String(result.records.get(id)?.status))}`).join(', ');
+    const detail = failed.map((id) => `message ${id} ${statusWithCode(String(result.records.get(id)?.status))}`).join(', ');
     throw new ExitError(`not delivered: ${detail}`, EXIT.UNDELIVERED);
   }
   if (result.unknown.length) throw new ExitError(`all found were delivered; no message found for ${result.unknown.join(', ')}`, EXIT.PARTIAL);

@@ -5,7 +5,6 @@ import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRows, type Row } from '../../output/format.js';
-import { duration } from '../../output/words.js';
 import { mirrorFor, period, reportFlags } from './report.js';
 
 const GROUPINGS = ['day', 'sender', 'country', 'operator'] as const;
@@ -22,14 +21,8 @@ async function delivery(ctx: RunContext, opts: CliValues): Promise<number> {
   if (view.format !== 'table' || view.quiet) return (await renderRows(ctx.stdout, view, records), EXIT.OK);
   ctx.page();
   if (rows.length === 0) return (ctx.note(`No messages sent from ${range.since} to ${range.until} in the mirror.`), EXIT.OK);
-  const seconds = (s: unknown) => (typeof s === 'number' ? duration(s) : null);
-  const shown = records.map((r) => ({
-    ...r,
-    deliveryRate: typeof r.deliveryRate === 'number' ? `${(r.deliveryRate * 100).toFixed(1)}%` : null,
-    medianSeconds: seconds(r.medianSeconds),
-    p90Seconds: seconds(r.p90Seconds),
-  }));
-  await renderRows(ctx.stdout, view, shown);
+  // The table says the rate as a percentage and the times as durations (their kinds: catalog/columns.ts).
+  await renderRows(ctx.stdout, view, records);
   const { deliveryChart } = await import('../../output/delivery-chart.js');
   ctx.stdout.write(
     `\n${deliveryChart(

@@ -20,7 +20,7 @@ async function search(ctx: RunContext, words: string[], opts: CliValues): Promis
     if (!/^\d{1,15}$/.test(to)) throw new UsageError(`--to: invalid value "${opts.to}": must be a number or part of one (digits, a leading +)`);
   }
   const limit = parseCount(opts.limit, '--limit', 20, 1000);
-  const view = await ctx.view({ output: { rows: 'array', columns: ['kind', 'id', 'to', 'at', 'status', 'text'], primary: 'id' } });
+  const view = await ctx.view({ output: { rows: 'array', columns: ['kind', 'id', 'to', 'at', 'status', 'text'], primary: 'id', kinds: { status: 'messageStatus' } } });
   const mirror = await openMirror(ctx, false);
   const hits = searchMirror(mirror, text, { to, limit });
   if (view.format === 'table' && !view.quiet) {

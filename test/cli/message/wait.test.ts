@@ -100,7 +100,7 @@ describe('--wait', () => {
     setTimeout(() => ac.abort(), 300);
     const r = await rec.cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--wait'], { signal: ac.signal });
     expect(r.code).toBe(130);
-    expect(r.stderr).toContain('sent: messageId 123456 (campaign 9001)');
+    expect(r.stderr).toContain('Sent message 123456 (campaign 9001)');
     expect(r.stderr).toContain('interrupted while waiting; not final yet: 123456');
   });
 
