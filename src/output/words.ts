@@ -23,10 +23,26 @@ export function statusWithCode(code: unknown): string {
 const LINK_STATUS_WORDS: Readonly<Record<string, string>> = { '0': 'inactive', '1': 'active' };
 const MODERATION_WORDS: Readonly<Record<string, string>> = { '0': 'blocked', '1': 'approved' };
 
-/** The campaign status a send answers with (service-api.md, Send result). */
-const CAMPAIGN_STATUS_WORDS: Readonly<Record<string, string>> = { '1': 'awaiting moderation', '2': 'sent without moderation' };
+/**
+ * A campaign's status: the number a send answers with (service-api.md, Send
+ * result), or the state Message/List filters by (real-service-notes.md).
+ */
+const CAMPAIGN_STATUS_WORDS: Readonly<Record<string, string>> = {
+  '1': 'awaiting moderation',
+  '2': 'sent without moderation',
+  NEW: 'new',
+  MODERATION: 'awaiting moderation',
+  DECLINED: 'declined',
+  READY_FOR_SEND: 'ready to send',
+  AUTO_READY_FOR_SEND: 'ready to send',
+  RUNNING: 'sending',
+  SENT: 'sent',
+  DONE: 'done',
+  NOT_YET_SENT: 'not sent yet',
+  DEFERRED: 'scheduled',
+};
 
-/** A campaign status as words: `sent without moderation`; an unknown one as it came. */
+/** A campaign status as words: `sent without moderation`, `done`; an unknown one as it came. */
 export function campaignStatusWord(status: unknown): string {
   return CAMPAIGN_STATUS_WORDS[String(status)] ?? String(status ?? '');
 }
@@ -132,6 +148,11 @@ export function say(kind: ValueKind, value: unknown, form: 'table' | 'record', c
 /** `1 link`, `3 links`; `many` where a plain s will not do. */
 export function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** How many a list shows of how many there are: `200 of 206 messages`, or `206 messages` when none is left out. */
+export function shownOf(shown: number, total: number, one: string, many = `${one}s`): string {
+  return total > shown ? `${shown} of ${total} ${many}` : count(total, one, many);
 }
 
 /**

@@ -93,7 +93,8 @@ describe('inspector pages', () => {
     const controls = (await page('/_emulator/controls')).text;
     expect(controls).toContain('<dt>Emulator time</dt><dd>2025-01-15 10:00:00 (UTC)</dd>');
     expect(controls).toContain('<dt>Messages on their way</dt><dd>none</dd>');
-    expect((await page('/')).text).toContain('<span class="badge bad">EXPIRED</span>');
+    // A message shown whole says its status as the CLI's records do: the word, and the service's code.
+    expect((await page('/')).text).toContain('<span class="badge bad">expired (EXPIRED)</span>');
   });
 
   it('show the date of a status that came on another day than its message was sent', async () => {
@@ -102,11 +103,11 @@ describe('inspector pages', () => {
     emu.clock.advance(2 * 86_400_000);
     const steps = [...(await page('/')).text.matchAll(/<span class="st">(\w+)<\/span> <time datetime="([^"]+)">([^<]+)<\/time>/g)].map((m) => m.slice(1));
     expect(steps).toEqual([
-      ['NEW', '2025-01-15 10:00:00', '10:00:00'],
-      ['ENQUEUD', '2025-01-15 10:00:01', '10:00:01'],
-      ['ACCEPTD', '2025-01-15 10:00:02', '10:00:02'],
+      ['new', '2025-01-15 10:00:00', '10:00:00'],
+      ['queued', '2025-01-15 10:00:01', '10:00:01'],
+      ['accepted', '2025-01-15 10:00:02', '10:00:02'],
       // The validity (a day) runs from the hand-over to the operator (ENQUEUD), so it ends a second before the next day's 10:00:02.
-      ['EXPIRED', '2025-01-16 10:00:01', '2025-01-16 10:00:01'],
+      ['expired', '2025-01-16 10:00:01', '2025-01-16 10:00:01'],
     ]);
   });
 

@@ -1,7 +1,7 @@
 // The vocabulary (src/output/words.ts): each thing a person reads is said by
 // one function, and these are its words.
 import { describe, expect, it } from 'vitest';
-import { ago, campaignStatusWord, count, didYouMean, duration, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime } from '../../src/output/words.js';
+import { ago, campaignStatusWord, count, shownOf, didYouMean, duration, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime } from '../../src/output/words.js';
 
 describe('words', () => {
   it('says a message status as a word, with its code in a record; an unknown status as it came', () => {
@@ -15,6 +15,7 @@ describe('words', () => {
   it('says a campaign status in words', () => {
     expect(campaignStatusWord(2)).toBe('sent without moderation');
     expect(campaignStatusWord('1')).toBe('awaiting moderation');
+    expect(campaignStatusWord('DONE')).toBe('done');
     expect(campaignStatusWord(7)).toBe('7');
   });
 
@@ -48,6 +49,12 @@ describe('words', () => {
   it('says how long ago and how far ahead', () => {
     expect(ago(8)).toBe('8 s ago');
     expect(fromNow(86_292)).toBe('in 23 h 58 min');
+  });
+
+  it('says how much of a list is shown', () => {
+    expect(shownOf(200, 206, 'message')).toBe('200 of 206 messages');
+    expect(shownOf(5, 5, 'message')).toBe('5 messages');
+    expect(shownOf(1, 1, 'link')).toBe('1 link');
   });
 
   it('counts', () => {

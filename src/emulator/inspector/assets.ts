@@ -104,6 +104,11 @@ section form{display:flex;flex-wrap:wrap;align-items:flex-end;gap:.5rem 1rem;mar
 section form p{margin:0}
 section fieldset{flex-basis:100%}
 footer{padding:0 1rem 1rem;color:#4a4d57;font-size:.9rem}
+.back{display:none;margin:0 0 .5rem}
+@media (max-width:899px){
+  .inbox.chosen .conversations{display:none}
+  .inbox.chosen .back{display:block}
+}
 @media (min-width:900px){
   .inbox{grid-template-columns:minmax(16rem,22rem) minmax(0,1fr);align-items:start}
   .thread .bubbles{max-height:calc(100vh - 16rem);overflow:auto}

@@ -135,16 +135,17 @@ export interface Conversation {
   lastAt: number;
 }
 
-/** One entry per recipient, the latest conversation first. */
-export function conversations(s: EmulatorSettings, f: Omit<MessageFilter, 'limit' | 'recipient'>, limit: number): Conversation[] {
+/** One entry per recipient, the latest conversation first (at most `limit`), and how many recipients there are. */
+export function conversations(s: EmulatorSettings, f: Omit<MessageFilter, 'limit' | 'recipient'>, limit: number): { items: Conversation[]; total: number } {
   const w = where(f, '');
+  const total = num(s.db.select(`SELECT count(DISTINCT recipient) AS n FROM messages${w.sql}`, w.params)[0]?.n);
   const rows = s.db.select(
     `SELECT m.recipient, g.n, m.text, m.status, m.campaign_create_ts FROM
        (SELECT recipient, count(*) AS n, max(id) AS last_id FROM messages${w.sql} GROUP BY recipient ORDER BY last_id DESC LIMIT ?) AS g
      JOIN messages AS m ON m.id = g.last_id ORDER BY g.last_id DESC`,
     [...w.params, limit],
   );
-  return rows.map((r) => ({ to: text(r.recipient), count: num(r.n), lastText: text(r.text), lastStatus: text(r.status), lastAt: num(r.campaign_create_ts) }));
+  return { items: rows.map((r) => ({ to: text(r.recipient), count: num(r.n), lastText: text(r.text), lastStatus: text(r.status), lastAt: num(r.campaign_create_ts) })), total };
 }
 
 export interface LinkView extends LinkFields {

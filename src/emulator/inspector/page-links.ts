@@ -3,7 +3,8 @@
 // or hour, drawn from the answer Link/GetStats gives for it (the same
 // handler), so the chart and the API never disagree.
 
-import { html, count, type Html } from './html.js';
+import { html, type Html } from './html.js';
+import { shownOf } from '../../output/words.js';
 import { link, links, type LinkView } from './inspect.js';
 import { LINK_HANDLERS, shortLinkOf } from '../service/link.js';
 import { badge, BASE, choice, field, pageHref, time, type InspectorPage, type PageContext } from './page.js';
@@ -39,7 +40,7 @@ export function linksPage(ctx: PageContext): InspectorPage {
   const live =
     list.items.length === 0
       ? html`<p class="empty">No links${q.get('query') || statusText || q.get('campaign') ? ' match' : ' yet'}.</p>`
-      : html`<p class="count">${count(list.total, 'link')}${list.total > list.items.length ? `, the ${LIST_LIMIT} newest shown` : ''}</p>
+      : html`<p class="count">${shownOf(list.items.length, list.total, 'link')}${list.total > list.items.length ? ', the newest' : ''}</p>
       <table class="links">
         <caption class="sr">Short links, newest first</caption>
         <thead><tr><th scope="col">Short link</th><th scope="col">Full link</th><th scope="col">Status</th><th scope="col">Moderation</th><th scope="col">Expires</th>

@@ -8,7 +8,8 @@ import { AFTER_LINK, LINKS_IN_TEXT, withScheme } from '../../catalog/rules.js';
 import { CODE_PATH } from '../service/redirect.js';
 import { html, count, type Html } from './html.js';
 import { conversations, knownCodes, messages, type MessageView } from './inspect.js';
-import { badge, choice, field, pageHref, statusKind, time, type InspectorPage, type PageContext } from './page.js';
+import { choice, field, pageHref, statusBadge, time, type InspectorPage, type PageContext } from './page.js';
+import { money, shownOf, statusWord } from '../../output/words.js';
 
 /** The newest messages a conversation shows (a page of them). */
 export const THREAD_LIMIT = 1000;
@@ -52,14 +53,13 @@ function clock(ctx: PageContext, ms: number, day: string): Html {
 
 function bubble(ctx: PageContext, m: MessageView, known: ReadonlySet<string>, showTo: boolean): Html {
   const day = time(ctx, m.createdAt).slice(0, 10);
-  const price = m.price.toFixed(Math.max(2, (String(m.price).split('.')[1] ?? '').length));
   return html`<li class="msg" id="m${m.id}">
     <p class="who"><span class="from">From <strong>${m.from}</strong></span>${showTo ? html` <span class="to">to <a href="${pageHref(ctx, '/', { to: m.to })}">+${m.to}</a></span>` : ''}<span class="when">${time(ctx, m.createdAt)}</span></p>
     <p class="text">${linkify(m.text, known)}</p>
-    <p class="facts">${count(m.segments, 'segment')} · ${m.encoding} · price ${price} · campaign ${m.campaignId}${m.campaignName ? html` “${m.campaignName}”` : ''} · id ${m.id}</p>
-    <div class="state">${badge(m.status, statusKind(m.status))}
+    <p class="facts">${count(m.segments, 'segment')} · ${m.encoding} · price ${money(m.price, ctx.settings.currency)} · campaign ${m.campaignId}${m.campaignName ? html` “${m.campaignName}”` : ''} · id ${m.id}</p>
+    <div class="state">${statusBadge(m.status, 'record')}
       <ol class="timeline" aria-label="Status history">${m.timeline.map(
-        (step) => html`<li${step.pending ? html` class="pending"` : ''}><span class="st">${step.status}</span> ${clock(ctx, step.at, day)}${step.pending ? ' (next)' : ''}</li>`,
+        (step) => html`<li${step.pending ? html` class="pending"` : ''}><span class="st">${statusWord(step.status)}</span> ${clock(ctx, step.at, day)}${step.pending ? ' (next)' : ''}</li>`,
       )}</ol>
     </div>
   </li>`;
@@ -85,30 +85,32 @@ export function messagesPage(ctx: PageContext): InspectorPage {
   const head = html`<form class="filters" method="get" action="/" role="search" aria-label="Filter messages">
       ${ctx.account > 0 ? html`<input type="hidden" name="account" value="${ctx.account + 1}">` : ''}
       ${field('number', 'Number', q.get('number'), html`inputmode="tel" autocomplete="off" placeholder="part of a number"`)}
-      ${choice('status', 'Status', q.get('status'), [['', 'any'], ...MESSAGE_STATUSES.map((s): [string, string] => [s, s])])}
+      ${choice('status', 'Status', q.get('status'), [['', 'any'], ...MESSAGE_STATUSES.map((s): [string, string] => [s, statusWord(s)])])}
       ${field('campaign', 'Campaign id', q.get('campaign'), html`inputmode="numeric" autocomplete="off"`)}
       <p class="actions"><button type="submit">Filter</button> <a href="${pageHref(ctx, '/')}">Clear</a></p>
     </form>`;
   const items = [...list.items].reverse();
   const more = list.total - list.items.length;
-  const live = html`<div class="inbox">
+  // On a narrow screen a chosen conversation is what the page shows: the list goes behind a link back to it.
+  const live = html`<div class="inbox${selected ? ' chosen' : ''}">
     <section class="conversations" aria-labelledby="conv-title">
-      <h2 id="conv-title">Conversations <span class="count">${convs.length}</span></h2>
+      <h2 id="conv-title">Conversations <span class="count">${shownOf(convs.items.length, convs.total, 'number')}</span></h2>
       ${
-        convs.length === 0
+        convs.items.length === 0
           ? html`<p class="empty">No messages yet.</p>`
           : html`<ul>
         <li><a href="${pageHref(ctx, '/', keep)}"${selected ? '' : html` aria-current="true"`}>All numbers</a></li>
-        ${convs.map(
+        ${convs.items.map(
           (c) => html`<li><a href="${pageHref(ctx, '/', { ...keep, to: c.to })}"${c.to === selected ? html` aria-current="true"` : ''}>
             <span class="num">+${c.to}</span> <span class="n">${count(c.count, 'message')}</span>
-            <span class="last">${c.lastText}</span> ${badge(c.lastStatus, statusKind(c.lastStatus))}</a></li>`,
+            <span class="last">${c.lastText}</span> ${statusBadge(c.lastStatus, 'table')}</a></li>`,
         )}</ul>`
       }
     </section>
     <section class="thread" aria-labelledby="thread-title">
-      <h2 id="thread-title">${selected ? `To +${selected}` : 'All numbers'} <span class="count">${count(list.total, 'message')}</span></h2>
-      ${more > 0 ? html`<p class="note">The ${THREAD_LIMIT} newest are shown; ${count(more, 'older message')} not.</p>` : ''}
+      ${selected ? html`<p class="back"><a href="${pageHref(ctx, '/', keep)}">← All conversations</a></p>` : ''}
+      <h2 id="thread-title">${selected ? `To +${selected}` : 'All numbers'} <span class="count">${shownOf(list.items.length, list.total, 'message')}</span></h2>
+      ${more > 0 ? html`<p class="note">The newest are shown; ${count(more, 'older message')} not.</p>` : ''}
       ${
         items.length === 0
           ? html`<p class="empty">Nothing here. Messages your app sends through this emulator appear as they arrive.</p>`

@@ -3,6 +3,7 @@
 
 import { FAULT_KINDS, parseFaults } from '../control/faults.js';
 import { html, count } from './html.js';
+import { campaignStatusWord, fromNow, money, shownOf } from '../../output/words.js';
 import { accountTotals, campaigns } from './inspect.js';
 import { badge, BASE, keyLabel, pageHref, time, type InspectorPage, type PageContext } from './page.js';
 
@@ -13,10 +14,10 @@ export function campaignsPage(ctx: PageContext): InspectorPage {
   const live =
     list.items.length === 0
       ? html`<p class="empty">No campaigns yet. Every message sent makes one; seed files can make others.</p>`
-      : html`<p class="count">${count(list.total, 'campaign')}${list.total > list.items.length ? `, the ${CAMPAIGN_LIMIT} newest shown` : ''}</p>
+      : html`<p class="count">${shownOf(list.items.length, list.total, 'campaign')}${list.total > list.items.length ? ', the newest' : ''}</p>
       <ul class="cards">${list.items.map(
         (c) => html`<li id="c${c.id}"><h2>Campaign ${c.id}${c.name ? html` <span class="sub">“${c.name}”</span>` : ''}</h2>
-          <p>${time(ctx, c.createTs)} · ${count(c.messages, 'message')}${c.status ? html` · ${badge(c.status, c.status === 'DONE' ? 'ok' : 'wait')}` : ''}
+          <p>${time(ctx, c.createTs)} · ${count(c.messages, 'message')}${c.status ? html` · ${badge(campaignStatusWord(c.status), c.status === 'DONE' ? 'ok' : 'wait')}` : ''}
             ${c.messages ? html` · <a href="${pageHref(ctx, '/', { campaign: c.id })}">its messages</a>` : ''}</p>
           ${
             c.links.length === 0
@@ -72,14 +73,14 @@ export function controlsPage(ctx: PageContext): InspectorPage {
     </section>`;
   const live = html`<h2>Now</h2><dl class="facts">
       <dt>Emulator time</dt><dd>${time(ctx, s.clock.now())} (${s.tz.name})</dd>
-      <dt>Messages on their way</dt><dd>${pending ? `final ${count(pending, 'second')} from now (Deliver pending now: at once, the clock stays)` : 'none'}</dd>
+      <dt>Messages on their way</dt><dd>${pending ? `final ${fromNow(pending)} (Deliver pending now: at once, the clock stays)` : 'none'}</dd>
       <dt>Faults</dt><dd>${f.rate > 0 ? html`${badge('on', 'bad')} ${Math.round(f.rate * 1000) / 10}% of requests, from ${f.kinds}` : badge('off', 'ok')}</dd>
       <dt>Faults injected</dt><dd>${FAULT_KINDS.filter((k) => f.counts[k] > 0).map((k) => `${k} ${f.counts[k]}`).join(', ') || 'none'}</dd>
       <dt>Time scale</dt><dd>${s.timeScale}x</dd>
       <dt>Moderation</dt><dd>${s.moderation ? 'on' : 'off'}</dd>
       <dt>Registered senders</dt><dd>${[...s.senders].join(', ') || 'none'}</dd>
       <dt>Blocked pattern</dt><dd>${s.blockPattern?.source ?? 'none'}</dd>
-      <dt>Price of a segment</dt><dd>${s.price}</dd>
+      <dt>Price of a segment</dt><dd>${money(s.price, s.currency)}</dd>
       <dt>Short links</dt><dd>${s.shortBase}/&lt;code&gt;</dd>
     </dl>`;
   return { title: 'Controls', nav: 'controls', topics: ['controls', 'messages'], live, foot };

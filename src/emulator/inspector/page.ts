@@ -8,9 +8,10 @@ import type { Topic } from './activity.js';
 import type { Bench } from '../control/controls.js';
 import type { EmulatorSettings } from '../service/handler.js';
 import { html, href, type Html } from './html.js';
+import { statusWithCode, statusWord } from '../../output/words.js';
 
 export const BASE = '/_emulator';
-export const ASSET_VERSION = '2';
+export const ASSET_VERSION = '3';
 
 export interface PageContext {
   settings: EmulatorSettings;
@@ -148,6 +149,11 @@ export function choice(id: string, label: string, value: string | null, options:
 /** A status word as a badge; its class gives it a colour, its text says it. */
 export function badge(word: string, kind: string): Html {
   return html`<span class="badge ${kind}">${word}</span>`;
+}
+
+/** A message status as a coloured badge: its word in a list, with the service's code beside it in a record (one message shown whole). */
+export function statusBadge(code: string, form: 'table' | 'record'): Html {
+  return badge(form === 'record' ? statusWithCode(code) : statusWord(code), statusKind(code));
 }
 
 /** A message status's colour: delivered, failed for good, or still on its way. */
