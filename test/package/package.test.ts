@@ -17,7 +17,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const exec = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; exports: Record<string, string | Record<string, string>>; optionalDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  exports: Record<string, string | { types: string; import: string; default: string }>;
+  optionalDependencies: Record<string, string>;
+};
 /** At most this many bytes of smslink's own files, unpacked (its dependencies are theirs). */
 const BUDGET = 2.5 * 1024 * 1024;
 const KEY = 'PackageKey0123456789';
@@ -105,7 +109,7 @@ describe('the tarball', () => {
     const typeEntries: string[] = [];
     for (const target of Object.values(pkg.exports)) {
       if (typeof target === 'string') continue;
-      entries.push(target.default.replace(/^\.\//, ''));
+      entries.push(target.import.replace(/^\.\//, ''), target.default.replace(/^\.\//, ''));
       typeEntries.push(target.types.replace(/^\.\//, ''));
     }
     const reached = new Set<string>();
@@ -116,7 +120,7 @@ describe('the tarball', () => {
         walk(resolve('/', dirname(file), toFile(m[1] ?? m[2])).slice(1), pattern, toFile);
       }
     };
-    for (const entry of entries) walk(entry, /require\(\s*[`"'](?:\$\{__dirname\}\/)?(\.{1,2}\/[^`"']+)[`"']\s*\)/g, (spec) => spec);
+    for (const entry of entries) walk(entry, /require(?:\(import\.meta\.url\))?\(\s*[`"'](?:\$\{__dirname\}\/)?(\.{1,2}\/[^`"']+)[`"']\s*\)/g, (spec) => spec);
     for (const entry of typeEntries) walk(entry, /(?:^|\s)from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/gm, (spec) => spec.replace(/\.js$/, '.d.ts'));
     const code = paths().filter((p) => /\.(c|m)?js$|\.d\.ts$/.test(p));
     expect(code.filter((p) => !reached.has(p))).toEqual([]);
@@ -211,11 +215,14 @@ describe('smslink serve, and the library against it', () => {
          const made = await local.createLink({ fullLink: 'https://example.com/own' });
          await local.close();
          await own.close();
-         console.log(JSON.stringify({ fullLink: got.fullLink, own: made.id }));
+         // import gets the same module: an error class is one class, whichever way it was loaded.
+         const imported = await import('smslink');
+         const same = imported.SmsLinkClient === SmsLinkClient && (await import('smslink/emulator')).startEmulator === startEmulator;
+         console.log(JSON.stringify({ fullLink: got.fullLink, own: made.id, same }));
        })();`,
     );
     const { stdout } = await run(process.execPath, [join(dirs.app, 'cjs.cjs'), url, KEY], dirs.app);
-    expect(JSON.parse(stdout)).toEqual({ fullLink: 'https://example.com/cjs', own: 1 });
+    expect(JSON.parse(stdout)).toEqual({ fullLink: 'https://example.com/cjs', own: 1, same: true });
   });
 });
 
