@@ -6,13 +6,13 @@
 //   node scripts/pack-manifest.mjs strip     (prepack, after the build)
 //   node scripts/pack-manifest.mjs restore   (postpack)
 //
-// strip keeps the file as it was in node_modules/.cache/smslink/ and restore
-// puts it back; a pack that failed before its postpack is put back by the next.
+// Run in the package's folder (npm runs scripts there). strip keeps the file
+// as it was in node_modules/.cache/smslink/ and restore puts it back; a pack
+// that failed before its postpack is put back by the next.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = process.cwd();
 const manifest = join(root, 'package.json');
 const kept = join(root, 'node_modules/.cache/smslink/package.json');
 
