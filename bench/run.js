@@ -8,8 +8,9 @@
 // stops its own emulators (`smslink serve`) and a bare node:http server, in
 // a temporary directory that also holds the config and sandbox
 // (SMSLINK_CONFIG_DIR, SMSLINK_DATA_DIR), and the compile cache
-// (SMSLINK_CACHE_DIR, filled by the warm-up runs), and removes all of it at the end,
-// on failure and on Ctrl-C too. Not part of CI.
+// (SMSLINK_CACHE_DIR, filled by the warm-up runs; the `cold` row starts every
+// run without one), and removes all of it at the end, on failure and on
+// Ctrl-C too. Not part of CI.
 //
 //   npm run bench [-- --runs 20] [--duration 10] [--only version,help,...] [--timer node|hyperfine] [--keep-node-env]
 
@@ -172,15 +173,17 @@ const quote = (a) => (/^[\w./:=,@+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''
 /**
  * Median wall times (ms) of a reference (`node -e 0` unless given) and of
  * `node bin/smslink.js ...args` (or of `script ...args`), output discarded.
+ * `removed`, a folder, is removed before every run (not timed).
  */
-async function startup(args, env = {}, script = BIN, reference = [NODE, '-e', '0']) {
+async function startup(args, env = {}, script = BIN, reference = [NODE, '-e', '0'], removed = undefined) {
   const target = [NODE, script, ...args];
   const fullEnv = { ...baseEnv, ...env };
   if (hyperfine) {
     const out = join(tmp, 'hyperfine.json');
     // hyperfine runs one command after the other: the reference before and after the target evens out a drift.
     const commands = [reference, target, reference].map((cmd) => cmd.map(quote).join(' '));
-    const r = spawnSync('hyperfine', ['-N', '--warmup', '3', '--runs', String(RUNS), '--export-json', out, ...commands], {
+    const prepare = removed ? ['--prepare', `rm -rf ${quote(removed)}`] : [];
+    const r = spawnSync('hyperfine', ['-N', ...prepare, '--warmup', '3', '--runs', String(RUNS), '--export-json', out, ...commands], {
       env: fullEnv,
       stdio: ['ignore', 'ignore', 'pipe'],
       encoding: 'utf8',
@@ -190,6 +193,7 @@ async function startup(args, env = {}, script = BIN, reference = [NODE, '-e', '0
     return { reference: ((before.median + after.median) / 2) * 1000, target: tgt.median * 1000 };
   }
   const once_ = (cmd) => {
+    if (removed) rmSync(removed, { recursive: true, force: true });
     const started = process.hrtime.bigint();
     const r = spawnSync(cmd[0], cmd.slice(1), { env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'] });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -242,6 +246,26 @@ const ROWS = {
       const reference = [NODE, ONE_REQUEST, emulator.url, KEY, String(data.id)];
       const t = await startup(['link', 'get', String(data.id)], env, BIN, reference);
       return startupRow('get', '`smslink link get <id>` against `smslink serve` / the same Link/Get through node:http alone (bench/one-request.cjs)', 1.45, t, 'node:http alone');
+    } finally {
+      await emulator.stop();
+    }
+  },
+
+  /**
+   * Not a budget: the first command after an install, `link get` with no
+   * compile cache yet (each run starts without one and writes it as it
+   * exits, as a user's first run does), against the `get` row's reference.
+   */
+  async cold() {
+    const emulator = await startEmulator();
+    try {
+      const { data } = await call(emulator.url, 'Link/Create', 'data[fullLink]=https%3A%2F%2Fexample.com%2Fcold');
+      const cache = join(tmp, 'cold-cache');
+      const env = { SMSLINK_BASE_URL: emulator.url, SMSLINK_API_KEY: KEY, SMSLINK_CACHE_DIR: cache };
+      const reference = [NODE, ONE_REQUEST, emulator.url, KEY, String(data.id)];
+      const t = await startup(['link', 'get', String(data.id)], env, BIN, reference, cache);
+      const what = '`smslink link get <id>` as the first command after an install (no compile cache) / the same Link/Get through node:http alone';
+      return { ...startupRow('cold', what, 2.0, t, 'node:http alone'), budget: '-', pass: null };
     } finally {
       await emulator.stop();
     }

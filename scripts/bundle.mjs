@@ -1,31 +1,36 @@
-// Bundles the CLI into dist/bundle/ for bin/smslink.js: a few CommonJS files
-// instead of hundreds of ES modules, because start-up is mostly module
-// loading (measure: `npm run bench -- --only version,help,get,sandbox` with
-// bin/smslink.js requiring this bundle, then with it running dist/cli/run.js).
+// Bundles the CLI and the library into dist/bundle/, the code the package
+// ships: a few CommonJS files instead of hundreds of ES modules, because
+// start-up is mostly module loading (docs/performance.md, "The package").
 //
-//   run.cjs            src/cli/run.ts and what it imports, and commander
-//   emulator.cjs       src/emulator (serve, --sandbox, sandbox path|reset)
+//   run.cjs            src/cli/run.ts and what it imports, and commander (the bin's)
+//   index.cjs          src/index.ts: `smslink` (index.mjs: the same, for import)
+//   emulator.cjs       src/emulator: `smslink/emulator` (and emulator.mjs), serve, --sandbox
+//   mirror.cjs         src/mirror: sync, report, search
 //   vendor/<pkg>.cjs   each package the sources import dynamically (undici,
 //                      conf, proper-lockfile, chalk, csv-parse, yaml, cli-table3,
-//                      string-width, jq-wasm, @fastify/busboy: the emulator's
-//                      first multipart body) or require on first use (qs,
+//                      string-width, @fastify/busboy: the emulator's first
+//                      multipart body) or require on first use (qs,
 //                      src/client/qs.ts): read when a command first needs it,
 //                      so --help never reads any of them
 //
-// libsql's JS is bundled into emulator.cjs with scripts/libsql-native.cjs in
-// place of its two libc detectors (that file says why); its native binary
-// loads from node_modules. Run by `npm run build` after tsc; dist/index.js
-// and smslink/emulator stay plain tsc output. Writes dist/bundle/contents.json
-// (the inputs of each file), which test/cli/lazy-loading.test.ts reads.
+// jq-wasm and libsql's prebuilt binaries (@libsql/*) are the package's
+// dependencies, required from node_modules. libsql's JS is bundled with
+// scripts/libsql-native.cjs in place of its two libc detectors (that file says
+// why). Run by `npm run build` after tsc (which writes the types only). Writes
+// dist/bundle/contents.json (the inputs of each file, not shipped), which
+// test/cli/lazy-loading.test.ts reads.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { createRequire } from 'node:module';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
-const VENDOR = ['undici', 'conf', 'proper-lockfile', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs', 'cli-table3', 'string-width', 'jq-wasm', '@fastify/busboy'];
+const VENDOR = ['undici', 'conf', 'proper-lockfile', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs', 'cli-table3', 'string-width', '@fastify/busboy'];
+/** Sources that are a file of their own: any other file that imports one requires that file instead. */
+const SPLIT = { 'src/emulator/index.ts': 'emulator', 'src/emulator/sandbox.ts': 'emulator', 'src/mirror/index.ts': 'mirror' };
 /** The vendor file of a package: vendor/csv-parse-sync.cjs for csv-parse/sync. */
 const vendorFile = (name) => `vendor/${name.replace(/\//g, '-')}`;
 
@@ -41,8 +46,8 @@ const common = {
   supported: { 'dynamic-import': false },
   // The version without reading package.json (src/version.ts); import.meta is only read outside the bundle.
   define: { SMSLINK_BUNDLED_VERSION: JSON.stringify(pkg.version), 'import.meta.url': 'undefined' },
-  // libsql's prebuilt binaries (only its JS is bundled).
-  external: ['@libsql/*'],
+  // The package's dependencies: libsql's prebuilt binaries (its JS is bundled) and jq-wasm.
+  external: ['@libsql/*', 'jq-wasm'],
   metafile: true,
   minifyWhitespace: true,
   minifySyntax: true,
@@ -50,29 +55,32 @@ const common = {
 };
 
 /**
- * In run.cjs and emulator.cjs, a vendor package and the emulator are files of
- * their own, required when first imported; the stub keeps both the default
- * export (undici is CommonJS) and the named ones (conf, chalk ...).
+ * In the bundle named `self`, a vendor package and a source of SPLIT that is
+ * another bundle's (the emulator, the mirror: each brings libsql) are files of
+ * their own, required when first imported. Sources are matched by the path
+ * they resolve to, whatever the import says. The vendor stub keeps both the
+ * default export (undici is CommonJS) and the named ones (conf, chalk ...).
  */
-const ownFiles = {
+const ownFiles = (self) => ({
   name: 'own-files',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
       if (VENDOR.includes(args.path)) return { path: args.path, namespace: 'vendor-stub' };
       if (args.path.startsWith('vendor-file:')) return { path: `./${vendorFile(args.path.slice(12))}.cjs`, external: true };
-      // Matched by the file an import resolves to, wherever the importing file sits.
-      const target = args.path.startsWith('.') ? relative(root, resolve(args.resolveDir, args.path)).split(sep).join('/') : undefined;
-      const emulator = (target === 'src/emulator/index.js' || target === 'src/emulator/sandbox.js') && !args.importer.includes(`${sep}src${sep}emulator${sep}`);
-      if (emulator) return { path: './emulator.cjs', external: true };
-      // The mirror (sync, report, search) brings libsql too: a file of its own, loaded by those commands only.
-      return target === 'src/mirror/index.js' && args.importer.includes(`${sep}src${sep}cli${sep}`) ? { path: './mirror.cjs', external: true } : undefined;
+      return undefined;
+    });
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.pluginData === 'own-files') return undefined; // the resolve below
+      const resolved = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'own-files' });
+      const split = SPLIT[relative(root, resolved.path).split('\\').join('/')];
+      return split && split !== self ? { path: `./${split}.cjs`, external: true } : resolved;
     });
     b.onLoad({ filter: /.*/, namespace: 'vendor-stub' }, (args) => ({
       contents: `export * from 'vendor-file:${args.path}';\nexport { default } from 'vendor-file:${args.path}';\n`,
       loader: 'js',
     }));
   },
-};
+});
 
 /**
  * Each vendor file re-exports its package. cli-table3 measures with the
@@ -131,11 +139,30 @@ const lazyChildProcess = {
 
 rmSync(`${root}${outdir}`, { recursive: true, force: true });
 const builds = await Promise.all([
-  build({ ...common, entryPoints: Object.fromEntries(VENDOR.map((name) => [vendorFile(name), `vendor:${name}`])), plugins: [vendorEntries] }),
-  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [requiredQs, ownFiles, lazyChildProcess] }),
-  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, plugins: [bundledLibsql, requiredQs, ownFiles] }),
-  build({ ...common, entryPoints: { mirror: 'src/mirror/index.ts' }, plugins: [bundledLibsql, ownFiles] }),
+  // Other people's code, whose local names nobody reads in a stack trace: minified in full (a third smaller).
+  build({ ...common, minifyIdentifiers: true, entryPoints: Object.fromEntries(VENDOR.map((name) => [vendorFile(name), `vendor:${name}`])), plugins: [vendorEntries] }),
+  build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [requiredQs, ownFiles('run'), lazyChildProcess] }),
+  build({ ...common, entryPoints: { index: 'src/index.ts' }, plugins: [requiredQs, ownFiles('index')] }),
+  build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, plugins: [bundledLibsql, requiredQs, ownFiles('emulator')] }),
+  build({ ...common, entryPoints: { mirror: 'src/mirror/index.ts' }, plugins: [bundledLibsql, ownFiles('mirror')] }),
 ]);
+
+/**
+ * index.mjs and emulator.mjs, what `import` of the two entries loads: the
+ * CommonJS bundle required, and its exports re-exported by name (and as the
+ * default, as Node gives a CommonJS module's). Imported directly, the bundle
+ * would be parsed by Node 20 to find its names (cjs-module-lexer), which
+ * takes longer than loading it (remeasure: `node --input-type=module -e
+ * "import('./dist/bundle/emulator.cjs')"` against the .mjs, on Node 20).
+ */
+const require = createRequire(import.meta.url);
+for (const entry of ['index', 'emulator']) {
+  const names = Object.keys(require(`${root}${outdir}/${entry}.cjs`)).sort();
+  writeFileSync(
+    `${root}${outdir}/${entry}.mjs`,
+    `import { createRequire } from 'node:module';\nconst lib = createRequire(import.meta.url)('./${entry}.cjs');\nexport default lib;\nexport const { ${names.join(', ')} } = lib;\n`,
+  );
+}
 
 const contents = {};
 for (const { metafile } of builds) {

@@ -4,17 +4,44 @@
 // undici's dispatch() is used: a handler collects the (small) answer, and
 // knows whether the request was written (onRequestStart comes right before).
 
-import type { Dispatcher } from 'undici';
 import { Body, notSent, type HttpRequest, type HttpResponse, type Send, type Transport, type TransportOptions } from './send.js';
 
-/** What the client needs of a dispatcher: any undici Dispatcher has it. */
-export type DispatchTarget = Pick<Dispatcher, 'dispatch'>;
+/**
+ * What the client calls of a dispatcher: any undici Dispatcher (Agent, Pool,
+ * MockAgent ...) has it. Written out, not picked from undici's types: undici
+ * is bundled, not a dependency, so smslink's types must not need it installed.
+ */
+export interface DispatchTarget {
+  dispatch(request: DispatchRequest, handler: DispatchHandler): boolean;
+}
+
+/** The request given to dispatch(). */
+export interface DispatchRequest {
+  origin: string;
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+/** What dispatch() calls back: its controller aborts the request. */
+export interface DispatchHandler {
+  onRequestStart(controller: DispatchControl): void;
+  onResponseStart(controller: DispatchControl, statusCode: number, headers: Record<string, string | string[] | undefined>): void;
+  onResponseData(controller: DispatchControl, chunk: Buffer): void;
+  onResponseEnd(controller: DispatchControl): void;
+  onResponseError(controller: DispatchControl, error: Error): void;
+}
+
+export interface DispatchControl {
+  abort(reason: Error): void;
+}
 
 /** send() through any dispatcher. */
 export function dispatchSend(dispatcher: DispatchTarget): Send {
   return (req: HttpRequest, signal: AbortSignal) =>
     new Promise<HttpResponse>((resolve, reject) => {
-      let controller: Dispatcher.DispatchController | undefined;
+      let controller: DispatchControl | undefined;
       let written = false;
       let settled = false;
       let status = 0;
@@ -34,7 +61,7 @@ export function dispatchSend(dispatcher: DispatchTarget): Send {
       const cut = req.url.indexOf('/', req.url.indexOf('//') + 2); // not new URL(): a bulk run sends thousands
       try {
         dispatcher.dispatch(
-          { origin: req.url.slice(0, cut), path: req.url.slice(cut), method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body },
+          { origin: req.url.slice(0, cut), path: req.url.slice(cut), method: req.method, headers: req.headers, body: req.body },
           {
             onRequestStart(c) {
               controller = c;

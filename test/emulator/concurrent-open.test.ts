@@ -8,18 +8,23 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/emulator/store/database.js';
 import { binEnv, runCli } from '../helpers/run-cli.js';
 
-const CHILD = fileURLToPath(new URL('../helpers/open-child.js', import.meta.url));
-const BIN = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin/smslink.js');
 const Libsql = createRequire(import.meta.url)('libsql');
 
 const dir = mkdtempSync(join(tmpdir(), 'smslink-open-'));
+// test/helpers/open-child.ts bundled from the sources, under node_modules so that libsql resolves from it.
+const CHILD = join(ROOT, `node_modules/.cache/smslink-test/open-child-${process.pid}.mjs`);
+await build({ entryPoints: [join(ROOT, 'test/helpers/open-child.ts')], outfile: CHILD, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning' });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => rmSync(CHILD, { force: true }));
 
-/** A test/helpers/open-child.js process: `open(path)` resolves to its answer line. */
+/** A test/helpers/open-child.ts process: `open(path)` resolves to its answer line. */
 interface Opener {
   open(path: string): Promise<string>;
   close(): Promise<void>;

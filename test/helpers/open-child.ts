@@ -1,12 +1,12 @@
 // A process that opens emulator databases when told to, for tests of many
 // processes opening one file at the same instant. Each stdin line is the path
-// of a database: the child opens it as the emulator does (Database.open of the
-// built dist/, which the test global setup builds), adds one link, closes it
+// of a database: the child opens it as the emulator does (Database.open, bundled
+// from the sources by the test that starts it), adds one link, closes it
 // and answers one stdout line: "ok", or "error CODE MESSAGE". It prints
 // "ready" first, once its modules are loaded, so that a test can start every
 // child before it sends the first path; it exits when stdin ends.
 import { createInterface } from 'node:readline';
-import { Database } from '../../dist/emulator/store/database.js';
+import { Database } from '../../src/emulator/store/database.js';
 
 const tag = `p${process.pid}`;
 let round = 0;
@@ -36,6 +36,7 @@ for await (const path of createInterface({ input: process.stdin })) {
     }
     process.stdout.write('ok\n');
   } catch (err) {
-    process.stdout.write(`error ${err.code ?? '-'} ${String(err.message).replace(/\s+/g, ' ')}\n`);
+    const { code, message } = err as { code?: string; message: string };
+    process.stdout.write(`error ${code ?? '-'} ${String(message).replace(/\s+/g, ' ')}\n`);
   }
 }
