@@ -6,7 +6,9 @@
 
 import { mkdirSync, readFileSync, statSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import envPaths from 'env-paths';
+import { configDir, type Env } from './paths.js';
+
+export type { Env };
 import { ConfigError } from '../client/errors.js';
 import { nestedDeeperThan } from '../json-depth.js';
 
@@ -20,14 +22,7 @@ export interface ConfigFile {
   profiles?: Record<string, ProfileData>;
 }
 
-export type Env = Record<string, string | undefined>;
-
 const CONFIG_FILE = 'config.json';
-
-/** The config directory: SMSLINK_CONFIG_DIR, else the platform's per-user config dir. */
-export function configDir(env: Env): string {
-  return env.SMSLINK_CONFIG_DIR || envPaths('smslink', { suffix: '' }).config;
-}
 
 export function configPath(env: Env): string {
   return join(configDir(env), CONFIG_FILE);

@@ -5,7 +5,7 @@
 
 import { existsSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import envPaths from 'env-paths';
+import { dataDir } from '../config/paths.js';
 import { DEFAULTS } from './defaults.js';
 import type { EmulatorOptions } from './core.js';
 import { isUtcName } from './service/time-zone.js';
@@ -15,8 +15,7 @@ export const SANDBOX_FILE = 'sandbox.db';
 
 /** Where the sandbox database lives: $SMSLINK_DATA_DIR/sandbox.db, else the user data directory (Linux: ~/.local/share/smslink). */
 export function sandboxDbPath(env: Record<string, string | undefined>): string {
-  const dir = env.SMSLINK_DATA_DIR || envPaths('smslink', { suffix: '' }).data;
-  return join(dir, SANDBOX_FILE);
+  return join(dataDir(env), SANDBOX_FILE);
 }
 
 /** The user's local time zone, so deferred times typed by the user mean the same to the client and the sandbox. */

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import envPaths from 'env-paths';
+import { dataDir } from '../config/paths.js';
 import { FINAL_STATUSES } from '../catalog/codes.js';
 import { wireTime } from '../catalog/rules.js';
 import { openConnection, type Connection, type SqlValue } from '../emulator/store/connection.js';
@@ -79,10 +79,6 @@ CREATE TRIGGER IF NOT EXISTS links_ad AFTER DELETE ON links BEGIN
 END;
 `;
 
-/** The data directory: $SMSLINK_DATA_DIR, else the user's (Linux: ~/.local/share/smslink), as the sandbox's. */
-export function dataDir(env: Record<string, string | undefined>): string {
-  return env.SMSLINK_DATA_DIR || envPaths('smslink', { suffix: '' }).data;
-}
 
 /**
  * The mirror's file: named by the profile, and a digest of the base URL and

@@ -87,6 +87,7 @@ export const LIVE_ANSWERS: Record<string, (req: Recorded) => Answer> = {
       ],
       totalItemCount: '1',
     }),
+  'user/getownbalance': () => ok({ balance: '100.0000', currency: 'KZT' }),
 };
 
 export interface RecordingServer {

@@ -46,7 +46,7 @@ export function tempDir(prefix = 'smslink-test-'): string {
  * dir) and the suite's compile cache (global-setup.ts) instead of the user's.
  */
 export function binEnv(env: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, SMSLINK_CONFIG_DIR: tempDir(), SMSLINK_CACHE_DIR: process.env.SMSLINK_TEST_CACHE_DIR ?? tempDir(), ...env };
+  return { PATH: process.env.PATH, SMSLINK_CONFIG_DIR: tempDir(), SMSLINK_DATA_DIR: tempDir(), SMSLINK_CACHE_DIR: process.env.SMSLINK_TEST_CACHE_DIR ?? tempDir(), ...env };
 }
 
 /** Keys given to a run: through the environment or --api-key. */
@@ -88,7 +88,8 @@ export function startCli(args: string[], opts: RunOptions = {}): RunningCli {
   const stderr = new Capture(opts.tty ?? false, opts.columns, opts.rows);
   const stdin = Readable.from(opts.stdin !== undefined ? [Buffer.from(opts.stdin)] : []) as Readable & { isTTY?: boolean };
   stdin.isTTY = opts.stdin === undefined && (opts.tty ?? false);
-  const env = { SMSLINK_CONFIG_DIR: tempDir(), ...opts.env };
+  // Nothing of the user's: a run's config and data (the sandbox, mirrors, what it knows of an account) are its own unless given.
+  const env = { SMSLINK_CONFIG_DIR: tempDir(), SMSLINK_DATA_DIR: tempDir(), ...opts.env };
   const done = run(args, { stdout, stderr, stdin, env, signal: opts.signal, now: opts.now }).then((code) => {
     assertNoLeak(args, env, stdout.text + stderr.text);
     return { code, stdout: stdout.text, stderr: stderr.text };

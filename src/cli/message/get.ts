@@ -9,6 +9,7 @@ import { EXIT, ExitError, PartialError } from '../../exit-codes.js';
 import { renderRecord, renderRows } from '../../output/format.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { collectIds, parseConcurrency, prepareChunks } from '../shared/ids.js';
+import { accountCurrency } from '../shared/currency.js';
 import { findMessages, readStatuses } from './lookup.js';
 
 /** What a table shows of one message beyond its fields: the cost of all its segments. */
@@ -32,6 +33,8 @@ async function get(ctx: RunContext, opts: CliValues, typed: string[]): Promise<n
   const view = await ctx.view({ output: { rows: 'array', columns: GET_COLUMNS, primary: 'id', kinds: { status: 'messageStatus' } }, result: { array: MESSAGE_SHAPE } });
   ctx.page();
   const concurrency = parseConcurrency(opts.concurrency);
+  // A person reads the price and cost in the account's currency.
+  if (view.format === 'table' && !view.quiet) view.currency = await accountCurrency(ctx, { ask: true });
   const { records, missing } = await readStatuses(client, all, concurrency);
   const full = await findMessages(client, records, concurrency);
   // A message Message/List did not give (a search that gave up) is shown with what GetSMSStatus said.

@@ -14,6 +14,7 @@ import { linkList, linkStats } from '../../catalog/link.js';
 import { messageList, messageStatus } from '../../catalog/message.js';
 import { validateInput } from '../../catalog/validate.js';
 import type { CliValues } from '../core/command.js';
+import { accountCurrency } from '../shared/currency.js';
 
 /** The mirror a run means: the sandbox is a source of its own; else the base URL and the profile. */
 export function mirrorSource(ctx: RunContext): MirrorSource {
@@ -92,7 +93,10 @@ export async function runSync(ctx: RunContext, mirror: Mirror, flags: SyncFlags)
   };
   try {
     if (mirror.get('first_done') === '1' && flags.since) await ctx.warn('--since bounds only the first sync; this mirror has had it, so new messages are fetched as always');
-    return await syncMirror(mirror, service, { ...flags, signal: ctx.io.signal, now: ctx.now(), onStep });
+    const summary = await syncMirror(mirror, service, { ...flags, signal: ctx.io.signal, now: ctx.now(), onStep });
+    // The reports say costs in the account's currency: learnt here, where requests are made anyway.
+    await accountCurrency(ctx, { ask: true });
+    return summary;
   } catch (err) {
     if (ctx.io.signal?.aborted) {
       const held = mirror.one<{ n: number }>('SELECT count(*) AS n FROM messages').n;

@@ -5,6 +5,7 @@ import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRows, type Row } from '../../output/format.js';
+import { accountCurrency } from '../shared/currency.js';
 import { mirrorFor, period, reportFlags } from './report.js';
 
 const GROUPINGS = ['day', 'sender', 'country', 'operator'] as const;
@@ -21,7 +22,9 @@ async function delivery(ctx: RunContext, opts: CliValues): Promise<number> {
   if (view.format !== 'table' || view.quiet) return (await renderRows(ctx.stdout, view, records), EXIT.OK);
   ctx.page();
   if (rows.length === 0) return (ctx.note(`No messages sent from ${range.since} to ${range.until} in the mirror.`), EXIT.OK);
-  // The table says the rate as a percentage and the times as durations (their kinds: catalog/columns.ts).
+  // The table says the rate as a percentage, the times as durations (their kinds: catalog/columns.ts) and the cost
+  // in the currency the last sync learnt (the report reads the mirror alone).
+  view.currency = await accountCurrency(ctx, { ask: false });
   await renderRows(ctx.stdout, view, records);
   const { deliveryChart } = await import('../../output/delivery-chart.js');
   ctx.stdout.write(

@@ -23,10 +23,10 @@ describe('message get against the recording server', () => {
     expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ id: 123456, to: '77011234567', text: 'Your code is 4711', from: 'SMSLINK', campaignId: 9001, status: 'DELIVRD' })]);
   });
 
-  it('a table shows every field a person asks about, the status in words beside its code', async () => {
+  it('a table shows every field a person asks about, the status in words beside its code, money in the account\'s currency', async () => {
     const r = await rec.cli(['message', 'get', '123456', '--no-color'], { tty: true, columns: 100 });
     expect(r.code).toBe(0);
-    for (const line of [/^to +77011234567$/m, /^from +SMSLINK$/m, /^text +Your code is 4711$/m, /^status +delivered \(DELIVRD\)$/m, /^segments +1$/m, /^price +0\.0100$/m, /^cost +0\.0100$/m, /^campaign +9001$/m, /^sent +2026-11-02 10:15:00$/m, /^country +-$/m]) {
+    for (const line of [/^to +77011234567$/m, /^from +SMSLINK$/m, /^text +Your code is 4711$/m, /^status +delivered \(DELIVRD\)$/m, /^segments +1$/m, /^price +0\.0100 KZT$/m, /^cost +0\.0100 KZT$/m, /^campaign +9001$/m, /^sent +2026-11-02 10:15:00$/m, /^country +-$/m]) {
       expect(r.stdout).toMatch(line);
     }
   });
@@ -40,8 +40,8 @@ describe('message get against the recording server', () => {
     });
     const record = await rec.cli(['message', 'get', '123456', '--no-color'], { tty: true, columns: 80 });
     expect(record.code).toBe(0);
-    expect(record.stdout).toMatch(/^price +0\.0600$/m);
-    expect(record.stdout).toMatch(/^cost +0\.1800$/m);
+    expect(record.stdout).toMatch(/^price +0\.0600 KZT$/m);
+    expect(record.stdout).toMatch(/^cost +0\.1800 KZT$/m);
     const table = await rec.cli(['message', 'list', '--fields', 'id,segNum,segUserBuy', '--no-color'], { tty: true, columns: 80 });
     expect(table.stdout.split('\n').slice(0, 2)).toEqual([expect.stringMatching(/^id +segments +price$/), expect.stringMatching(/^123456 +3 +0\.0600$/)]);
     expect(JSON.parse((await rec.cli(['message', 'get', '123456', '-o', 'json'])).stdout)[0]).toMatchObject({ segNum: 3, segUserBuy: 0.06 });

@@ -1,0 +1,58 @@
+// The account's currency, said with every amount of money a person reads
+// (words.ts money()). The service gives it with the balance
+// (User/GetOwnBalance); it is kept per service and profile in the data
+// directory, so a command that shows money asks for it once, not every run.
+
+import { join } from 'node:path';
+import { userBalance } from '../../catalog/user.js';
+import { dataDir } from '../../config/paths.js';
+import { readPrivateFile, writePrivateFile } from '../../private-files.js';
+import type { RunContext } from '../core/context.js';
+
+const FILE = 'accounts.json';
+
+type Known = Record<string, { currency?: string }>;
+
+/** The account a run means, as the cache names it; none for the sandbox (its emulator answers in the process, at no cost). */
+function accountKey(ctx: RunContext): string | undefined {
+  if (ctx.sandbox) return undefined;
+  const baseUrl = ctx.settings().baseUrl.value;
+  return baseUrl ? `${baseUrl.replace(/\/+$/, '')} ${ctx.profile()}` : undefined;
+}
+
+function readKnown(path: string): Known {
+  try {
+    const parsed: unknown = JSON.parse(readPrivateFile(path) ?? '{}');
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Known) : {};
+  } catch {
+    // A damaged or foreign file is no reason to fail a command: the currency is asked for again.
+    return {};
+  }
+}
+
+/**
+ * The currency of the run's account: as kept, else asked for (`ask`: one
+ * request) and kept. Undefined when it cannot be known: money is then shown
+ * without it, and the command goes on.
+ */
+export async function accountCurrency(ctx: RunContext, { ask }: { ask: boolean }): Promise<string | undefined> {
+  const key = accountKey(ctx);
+  const path = join(dataDir(ctx.env), FILE);
+  const known = key ? readKnown(path) : {};
+  if (key && known[key]?.currency) return known[key].currency;
+  // The sandbox's emulator answers in this process: asked every time, at no cost.
+  if ((!ask && key) || ctx.globals.dryRun) return undefined;
+  let currency: unknown;
+  try {
+    ({ currency } = await (await ctx.client()).call(userBalance, {}));
+  } catch {
+    return undefined;
+  }
+  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return undefined;
+  try {
+    if (key) writePrivateFile(path, `${JSON.stringify({ ...known, [key]: { currency } }, null, 2)}\n`);
+  } catch {
+    // Not kept (a directory that is not the user's alone, say): asked for again next time.
+  }
+  return currency;
+}
