@@ -7,10 +7,11 @@ import type { OperationSpec, Shape, ValueKind } from './types.js';
 
 /**
  * - key: identifies the row (id, code, short link); never cut, never hidden.
- * - text: long free text (URLs, comments, message texts, errors); shrinks first.
+ * - text: long free text (URLs, comments, message texts); cut to fit.
+ * - wrap: free text a person must read whole (why a row failed): wrapped over lines, never cut.
  * - value: short values (statuses, numbers, dates); shown whole or hidden.
  */
-export type ColumnRole = 'key' | 'text' | 'value';
+export type ColumnRole = 'key' | 'text' | 'wrap' | 'value';
 
 export interface ColumnInfo {
   header: string;
@@ -21,17 +22,24 @@ export interface ColumnInfo {
   repeats?: string;
   /** What its values are, wherever the field appears (a `status` says too little: the operation's output names it). */
   kind?: ValueKind;
+  /** A text cut to fit keeps its start (a message, a comment), or its host and last part (`middle`: a URL, a path). */
+  cut?: 'middle';
+  /** What tells the rows apart for a person (a full link, a text, a number): the last column to give way. */
+  tellsApart?: true;
 }
 
 const col = (header: string, role: ColumnRole, rank: number, repeats?: string): ColumnInfo => ({ header, role, rank, repeats });
 const as = (kind: ValueKind, info: ColumnInfo): ColumnInfo => ({ ...info, kind });
+/** A URL or a path: cut in the middle, keeping its host and last part. */
+const url = (info: ColumnInfo): ColumnInfo => ({ ...info, cut: 'middle' });
+const apart = (info: ColumnInfo): ColumnInfo => ({ ...info, tellsApart: true });
 
 export const COLUMN_INFO: Record<string, ColumnInfo> = {
   // links
   id: col('id', 'key', 0),
   code: col('code', 'key', 0, 'shortLink'),
   shortLink: col('short link', 'key', 0),
-  fullLink: col('full link', 'text', 10),
+  fullLink: apart(url(col('full link', 'text', 10))),
   status: col('status', 'value', 11),
   clickCnt: col('clicks', 'value', 12),
   redirectCnt: col('redirects', 'value', 13),
@@ -43,8 +51,8 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   moderatorComment: col('moderator comment', 'text', 19),
   // messages
   messageId: col('message id', 'key', 0),
-  to: col('to', 'value', 10),
-  text: col('text', 'text', 12),
+  to: apart(col('to', 'value', 10)),
+  text: apart(col('text', 'text', 12)),
   deliveryStatus: as('messageStatus', col('delivery', 'value', 11)),
   campaignStatus: as('campaignStatus', col('campaign status', 'value', 11)),
   startSendTs: as('time', col('sent', 'value', 14)),
@@ -65,7 +73,7 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   row: col('row', 'key', 0),
   state: col('result', 'value', 1),
   column: col('column', 'value', 2),
-  error: col('error', 'text', 3),
+  error: col('error', 'wrap', 3),
   // report delivery (grouped by one of day, sender, country, operator), report links, search
   day: col('day', 'key', 0),
   sender: col('sender', 'key', 0),
@@ -73,16 +81,17 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   operator: col('operator', 'key', 0),
   messages: col('messages', 'value', 1),
   segments: col('segments', 'value', 9),
+  // The counts of each ending outrank the rate, times and cost: a row adds up (the zeros go first anyway).
   delivered: col('delivered', 'value', 2),
-  undelivered: col('undeliv', 'value', 5),
-  rejected: col('rejected', 'value', 6),
-  expired: col('expired', 'value', 7),
-  deleted: col('deleted', 'value', 8),
-  pending: col('pending', 'value', 4),
-  deliveryRate: as('fraction', col('rate', 'value', 2)),
-  medianSeconds: as('seconds', col('median', 'value', 3)),
-  p90Seconds: as('seconds', col('p90', 'value', 3)),
-  cost: as('money', col('cost', 'value', 3)),
+  undelivered: col('undeliv', 'value', 3),
+  rejected: col('rejected', 'value', 3),
+  expired: col('expired', 'value', 3),
+  deleted: col('deleted', 'value', 3),
+  pending: col('pending', 'value', 3),
+  deliveryRate: as('fraction', col('rate', 'value', 4)),
+  medianSeconds: as('seconds', col('median', 'value', 5)),
+  p90Seconds: as('seconds', col('p90', 'value', 6)),
+  cost: as('money', col('cost', 'value', 7)),
   clicks: col('clicks', 'value', 1),
   redirects: col('redirects', 'value', 13),
   activeDays: col('days clicked', 'value', 14),
@@ -106,13 +115,13 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   firstSyncDone: col('first sync done', 'value', 10),
   lastSync: as('time', col('last sync', 'value', 11)),
   age: col('age', 'value', 12),
-  path: col('file', 'text', 13),
+  path: url(col('file', 'text', 13)),
   // config list, config profiles
   profile: col('profile', 'key', 0),
   current: col('current', 'value', 1),
-  baseUrl: col('base-url', 'text', 2),
+  baseUrl: url(col('base-url', 'text', 2)),
   setting: col('setting', 'key', 0),
-  value: col('value', 'text', 1),
+  value: url(col('value', 'text', 1)),
   source: col('source', 'value', 2),
 };
 

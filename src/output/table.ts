@@ -1,9 +1,7 @@
 // Tables for people, drawn by cli-table3; the policy is ours: columns fit
-// the terminal. Keys (id, short link) are never cut; a column repeating
-// another gives way first, then long free text is cut in the middle, then
-// the least useful columns are left out (and named, so a person knows to
-// widen the terminal or pick --fields). One record is shown as
-// `label  value` lines with every value whole, wrapped.
+// the terminal and give up last what a person reads (docs/output.md, "How
+// tables are drawn"). One record is shown as `label  value` lines with
+// every value whole, wrapped.
 
 import { columnInfo, type ColumnInfo } from '../catalog/columns.js';
 import { tone, type Paint } from './color.js';
@@ -11,7 +9,7 @@ import { cellText, escapeControls, oneLine } from './text.js';
 import { isStatusKind, say, yesNo } from './words.js';
 import type { ValueKind } from '../catalog/types.js';
 import Table from 'cli-table3';
-import { cellWidth, cutMiddle, cutNeed, sharedEnds, wrap } from './width.js';
+import { cellWidth, cutMiddle, cutNeed, sharedEnds, truncate, wrap } from './width.js';
 
 const GAP = 2;
 /** Free text is not shrunk below this many cells (or its header). */
@@ -50,18 +48,54 @@ interface Column {
   /** Cells it may not go below. */
   min: number;
   width: number;
-  /** Text columns: how much of each row's end another row shares (see sharedEnds). */
+  /** URL columns: how much of each row's end another row shares (see sharedEnds). */
   shared?: number[];
+  /** Every row says nothing here (a dash, or 0): it gives way before a column that says something. */
+  silent: boolean;
+}
+
+/** Cells a wrapped column (why a row failed) asks for, and keeps at the least: a sentence's words a line, a few. */
+const WRAP_NEED = 40;
+/** Cells the text that tells rows apart (a message's text) asks for before detail goes. */
+const APART_NEED = 30;
+const MIN_WRAP = 20;
+/** Columns ranked this or higher are detail (created, expires, segments ...): they go before the text that tells rows apart is cut to its floor. */
+const DETAIL_RANK = 15;
+
+/**
+ * The next step that makes a table narrower, in the order a person loses
+ * least: a silent column goes (every row a dash or 0); other free text is
+ * cut to its floor; detail goes (rank DETAIL_RANK and up); the text that
+ * tells rows apart is cut to its floor; the rest goes by rank, and the
+ * column that tells rows apart last.
+ */
+function narrower(shown: Column[]): { drop: Column } | { shrink: Column; to: number } | undefined {
+  const droppable = shown.filter((c) => c.info.role !== 'key');
+  const highest = (cols: Column[]) => cols.reduce<Column | undefined>((a, b) => (!a || b.info.rank >= a.info.rank ? b : a), undefined);
+  const floor = (c: Column) => Math.min(c.natural, Math.max(cellWidth(c.info.header), c.info.role === 'wrap' ? MIN_WRAP : MIN_TEXT));
+  const cuttable = (c: Column) => (c.info.role === 'text' || c.info.role === 'wrap') && c.min > floor(c);
+  const others = droppable.filter((c) => !c.info.tellsApart);
+  // A key with nothing in it (no message id for rows never sent) tells no row apart: it goes as any silent column.
+  const silent = highest(shown.filter((c) => c.silent));
+  if (silent) return { drop: silent };
+  const cut = highest(others.filter(cuttable));
+  if (cut) return { shrink: cut, to: floor(cut) };
+  const detail = highest(others.filter((c) => c.info.rank >= DETAIL_RANK));
+  if (detail) return { drop: detail };
+  const apart = highest(droppable.filter((c) => c.info.tellsApart && cuttable(c)));
+  if (apart) return { shrink: apart, to: floor(apart) };
+  const drop = highest(others) ?? highest(droppable);
+  return drop && { drop };
 }
 
 /**
  * Chooses the columns that fit and their widths: every column at its
  * natural width if they all fit; else a column that repeats another shown
- * one (the code, inside the short link) is left out first, and free text
- * is cut, keeping what tells its rows apart (cutNeed: a link's host and
- * last part). Then columns of the highest rank give way until the rest fit:
- * a text column first shrinks to MIN_TEXT, then is left out. The room left
- * goes to the cut columns, the most useful (lowest rank) first.
+ * one (the code, inside the short link) is left out first, free text is
+ * cut (a URL keeping its host and last part, other text its start) and a
+ * wrapped column narrows; then `narrower` takes steps until the rest fit.
+ * The room left goes to the cut and wrapped columns, the most useful
+ * (lowest rank) first.
  */
 export function layout(fields: readonly string[], cells: Cell[][], width: number | undefined): { columns: Column[]; hidden: string[] } {
   const columns: Column[] = fields.map((field, i) => {
@@ -69,26 +103,26 @@ export function layout(fields: readonly string[], cells: Cell[][], width: number
     const header = cellWidth(info.header);
     const texts = cells.map((row) => row[i].text);
     const natural = Math.max(header, ...texts.map(cellWidth));
-    if (info.role !== 'text') return { field, info, natural, min: natural, width: natural };
-    // A text column keeps at least what tells its rows apart (a link's host and last part).
+    const silent = cells.length > 0 && texts.every((t) => t === '-' || t === '0');
+    if (info.role === 'wrap') return { field, info, natural, min: Math.min(natural, Math.max(header, WRAP_NEED)), width: natural, silent };
+    if (info.role !== 'text') return { field, info, natural, min: natural, width: natural, silent };
+    if (info.cut !== 'middle') return { field, info, natural, min: Math.min(natural, Math.max(header, info.tellsApart ? APART_NEED : MIN_TEXT)), width: natural, silent };
+    // A URL keeps at least what tells its rows apart (its host and last part).
     const shared = sharedEnds(texts);
     const need = Math.max(header, MIN_TEXT, ...texts.map((t, r) => cutNeed(t, shared[r])));
-    return { field, info, natural, min: Math.min(natural, need), width: natural, shared };
+    return { field, info, natural, min: Math.min(natural, need), width: natural, shared, silent };
   });
   const total = (cols: Column[], key: 'min' | 'natural') => cols.reduce((s, c) => s + c[key], 0) + GAP * Math.max(0, cols.length - 1);
   if (width === undefined || total(columns, 'natural') <= width) return { columns, hidden: [] };
   let shown = columns.filter((c) => !(c.info.repeats && fields.includes(c.info.repeats)));
   const hidden = columns.filter((c) => !shown.includes(c)).map((c) => c.field);
   while (total(shown, 'min') > width) {
-    const droppable = shown.filter((c) => c.info.role !== 'key');
-    if (droppable.length === 0) break;
-    const drop = droppable.reduce((a, b) => (b.info.rank >= a.info.rank ? b : a));
-    // A text column next in line gives up what tells its rows apart before it is left out.
-    const floor = Math.min(drop.natural, Math.max(cellWidth(drop.info.header), MIN_TEXT));
-    if (drop.min > floor) drop.min = floor;
+    const step = narrower(shown);
+    if (!step) break;
+    if ('shrink' in step) step.shrink.min = step.to;
     else {
-      hidden.push(drop.field);
-      shown = shown.filter((c) => c !== drop);
+      hidden.push(step.drop.field);
+      shown = shown.filter((c) => c !== step.drop);
     }
   }
   if (total(shown, 'natural') > width) {
@@ -133,6 +167,13 @@ function draw(rows: string[][], colWidths: Array<number | null>): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** A cell's text in its column's width: a URL cut in the middle, other text at its end, why a row failed wrapped whole. */
+function fitCell(c: Column, text: string, row: number): string {
+  if (cellWidth(text) <= c.width) return text;
+  if (c.info.role === 'wrap') return wrap(text, c.width).join('\n');
+  return c.shared ? cutMiddle(text, c.width, c.shared[row]) : truncate(text, c.width);
+}
+
 /** Rows as a table; `hidden` names the columns left out for want of width. */
 export function renderTable(rows: Record<string, unknown>[], fields: readonly string[], opts: TableOptions): { text: string; hidden: string[] } {
   const cells = rows.map((row) => fields.map((f) => cellOf(f, row[f], opts, false)));
@@ -141,7 +182,7 @@ export function renderTable(rows: Record<string, unknown>[], fields: readonly st
   const drawn = cells.map((row, r) =>
     columns.map((c, j) => {
       const cell = row[index[j]];
-      const text = c.shared ? cutMiddle(cell.text, c.width, c.shared[r]) : cell.text;
+      const text = fitCell(c, cell.text, r);
       return cell.tint ? cell.tint(text) : text;
     }),
   );

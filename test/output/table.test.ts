@@ -44,6 +44,36 @@ describe('cell widths', () => {
 });
 
 describe('tables fit the terminal', () => {
+  it.each([60, 80, 120])('at %i columns keep what a person reads: a text cut at its end, why a row failed whole, zeros first to go', (width) => {
+    const text = 'Hi Anna, your table for four is ready at 19:30; reply STOP to opt out of these messages';
+    const messages = renderTable([{ id: 1, to: '77011234567', status: 'DELIVRD', campaignId: 9, segNum: 1, text }], ['id', 'campaignId', 'to', 'status', 'segNum', 'text'], { paint: plain, width, kinds: { status: 'messageStatus' } });
+    const line = messages.text.split('\n')[1];
+    expect(line).toMatch(/Hi Anna, your /);
+    if (cellWidth(line) > width - 5) expect(line).toMatch(/…$/);
+    expect(messages.hidden).not.toContain('text');
+    expect(messages.hidden).not.toContain('to');
+
+    const why = 'column recipient: "+7 (701) 123-45" has 9 digits once spaces, dashes and brackets are removed: a number has 7 to 15';
+    const rows = renderTable([{ row: 2, state: 'invalid', column: 'recipient', error: why, messageId: null, campaignId: null, status: null }], ['row', 'state', 'messageId', 'campaignId', 'status', 'column', 'error'], {
+      paint: plain,
+      width,
+    });
+    expect(widest(rows.text)).toBeLessThanOrEqual(width);
+    // Every word of the error is there, over as many lines as it takes; the columns every row leaves empty went first.
+    expect(rows.text.replace(/\s+/g, ' ')).toContain(why);
+    expect(rows.hidden.every((h) => ['campaign', 'message id', 'status'].includes(h))).toBe(true);
+    if (width === 60) expect(rows.hidden.sort()).toEqual(['campaign', 'message id', 'status']);
+
+    const report = renderTable(
+      [{ country: 'KZ', messages: 10, segments: 10, delivered: 7, undelivered: 0, rejected: 3, expired: 0, deleted: 0, pending: 0, deliveryRate: 0.7, medianSeconds: 2, p90Seconds: 3, cost: 0.1 }],
+      ['country', 'messages', 'segments', 'delivered', 'undelivered', 'rejected', 'expired', 'deleted', 'pending', 'deliveryRate', 'medianSeconds', 'p90Seconds', 'cost'],
+      { paint: plain, width: 60 },
+    );
+    // A row adds up: the one failure column that is not zero stays while the zeros go.
+    expect(report.text.split('\n')[0]).toMatch(/rejected/);
+    expect(report.hidden).toEqual(expect.arrayContaining(['undeliv', 'expired', 'deleted', 'pending']));
+  });
+
   it.each([60, 80, 120])('link list at %i columns: no line wider, ids and short links whole; the code, inside the short link, gives way', (width) => {
     const { text, hidden } = renderTable(LINKS, LINK_FIELDS, { paint: plain, width });
     expect(widest(text)).toBeLessThanOrEqual(width);
@@ -54,8 +84,11 @@ describe('tables fit the terminal', () => {
     // Headers are words, not the service's field names.
     expect(text.split('\n')[0]).toMatch(/^id +short link +full link/);
     expect(text).not.toContain('clickCnt');
+    // What gives way first: the code (inside the short link), then a column with nothing to say (no link expires);
+    // the full link, which tells the rows apart for a person, stays.
     if (width === 120) expect(hidden).toEqual(['code']);
-    else expect(hidden.slice(0, 2)).toEqual(['code', 'created']);
+    else expect(hidden.slice(0, 2)).toEqual(['code', 'expires']);
+    expect(hidden).not.toContain('full link');
   });
 
   it('keeps the code where every column fits', () => {
@@ -166,8 +199,10 @@ describe('link list at a terminal', () => {
     expect(widest(r.stdout)).toBeLessThanOrEqual(columns);
     const shortLinks = [...r.stdout.matchAll(/http:\/\/127\.0\.0\.1:\d+\/[0-9A-Za-z]+/g)].map((m) => m[0]);
     expect(shortLinks).toHaveLength(25);
-    expect(r.stdout.split('\n')[0]).toMatch(columns < 80 ? /^id +short link +full link/ : /^id +short link +full link +status +clicks/);
-    expect(r.stderr).toMatch(columns < 120 ? /Not shown at this width: code, created/ : /Not shown at this width: code\b/);
+    // The full link tells the rows apart: it is cut, never left out; the status stays beside it.
+    expect(r.stdout.split('\n')[0]).toMatch(/^id +short link +full link +status/);
+    // No link was clicked nor expires: those columns of zeros and dashes give way before any column that says something.
+    expect(r.stderr).toMatch(columns < 120 ? /Not shown at this width: code, expires, clicks\b/ : /Not shown at this width: code \(/);
     expect(r.stderr.replace(/\s+/g, ' ')).toContain('Showing 1-25 of 30 links. Next: `--page 1`, or `--all` for every page.');
   });
 });
