@@ -2,6 +2,7 @@
 // day, sender, country or operator, and the most clicked links. Times are
 // the service's wire times (`YYYY-MM-DD HH:MM:SS`), compared as text.
 
+import type { SqlValue } from '../emulator/store/connection.js';
 import type { Mirror } from './store.js';
 
 export const GROUPINGS = ['day', 'sender', 'country', 'operator'] as const;
@@ -56,12 +57,23 @@ function inPeriod(period: Period): { sql: string; params: string[] } {
   return { sql: where.join(' AND '), params };
 }
 
+/** The rank (from 1) of the nearest-rank percentile p of n values: ⌈p·n⌉, at least 1. */
+export function rankOf(n: number, p: number): number {
+  return Math.max(1, Math.ceil(p * n));
+}
+
 /** The value at rank ⌈p·n⌉ of sorted values (nearest-rank percentile). */
 export function nearestRank(sorted: readonly number[], p: number): number | null {
-  return sorted.length === 0 ? null : sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
+  return sorted.length === 0 ? null : sorted[rankOf(sorted.length, p) - 1];
 }
 
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
+
+/** Seconds from send to final status. */
+const DURATION = 'unixepoch(status_update_ts) - unixepoch(start_send_ts)';
+
+/** A statement's rows one at a time (libsql reads them 100 at a time), as arrays. */
+type Rows = { iterate(...params: SqlValue[]): Iterable<unknown[]> };
 
 export function deliveryReport(mirror: Mirror, by: Grouping, period: Period): DeliveryRow[] {
   const { sql, params } = inPeriod(period);
@@ -69,28 +81,32 @@ export function deliveryReport(mirror: Mirror, by: Grouping, period: Period): De
   const counts = Object.entries(FINAL_COUNTS)
     .map(([status, field]) => `sum(status = '${status}') AS ${field}`)
     .join(', ');
+  const timed = `final = 1 AND status_update_ts IS NOT NULL AND ${DURATION} IS NOT NULL`;
   const rows = mirror.all<Record<string, number | string | null>>(
-    `SELECT ${group} AS g, count(*) AS messages, sum(seg_num) AS segments, ${counts}, sum(final = 0) AS pending, sum(seg_user_buy * seg_num) AS cost
+    `SELECT ${group} AS g, count(*) AS messages, sum(seg_num) AS segments, ${counts}, sum(final = 0) AS pending, sum(seg_user_buy * seg_num) AS cost,
+       sum(${timed}) AS timed
      FROM messages WHERE ${sql} GROUP BY g`,
     ...params,
   );
-  // Durations of final messages, in order per group, for the median and p90.
-  const durations = new Map<string | null, number[]>();
-  const stmt = mirror.db.prepare(
-    `SELECT ${group} AS g, unixepoch(status_update_ts) - unixepoch(start_send_ts) AS d FROM messages
-     WHERE ${sql} AND final = 1 AND status_update_ts IS NOT NULL ORDER BY g, d`,
-  );
-  for (const [g, d] of stmt.raw(true).all(...params) as Array<[string | null, number | null]>) {
-    if (d === null) continue;
-    let list = durations.get(g);
-    if (!list) durations.set(g, (list = []));
-    list.push(d);
+  // The median and p90 of each group's durations, found by counting through how many final messages took
+  // each duration, shortest first: SQLite sorts (spilling to disk when it must); nothing per message is held here.
+  const ranks = new Map(rows.map((r) => [r.g, { median: rankOf(Number(r.timed ?? 0), 0.5), p90: rankOf(Number(r.timed ?? 0), 0.9), seen: 0 }]));
+  const percentiles = new Map<string | number | null, { median: number | null; p90: number | null }>();
+  const stmt = mirror.db.prepare(`SELECT ${group} AS g, ${DURATION} AS d, count(*) AS n FROM messages WHERE ${sql} AND ${timed} GROUP BY g, d ORDER BY g, d`);
+  for (const [g, d, n] of (stmt.raw(true) as unknown as Rows).iterate(...params) as Iterable<[string | null, number, number]>) {
+    const rank = ranks.get(g);
+    if (!rank) continue;
+    const found = percentiles.get(g) ?? { median: null, p90: null };
+    rank.seen += n;
+    if (found.median === null && rank.seen >= rank.median) found.median = d;
+    if (found.p90 === null && rank.seen >= rank.p90) found.p90 = d;
+    percentiles.set(g, found);
   }
   const out = rows.map((r): DeliveryRow => {
     const key = r.g as string | null;
     const n = (field: string) => Number(r[field] ?? 0);
     const final = Object.values(FINAL_COUNTS).reduce((s, f) => s + n(f), 0);
-    const sorted = durations.get(key) ?? [];
+    const found = percentiles.get(key);
     return {
       group: key ?? 'unknown',
       messages: n('messages'),
@@ -102,8 +118,8 @@ export function deliveryReport(mirror: Mirror, by: Grouping, period: Period): De
       deleted: n('deleted'),
       pending: n('pending'),
       deliveryRate: final === 0 ? null : round(n('delivered') / final, 6),
-      medianSeconds: nearestRank(sorted, 0.5),
-      p90Seconds: nearestRank(sorted, 0.9),
+      medianSeconds: found?.median ?? null,
+      p90Seconds: found?.p90 ?? null,
       cost: round(n('cost'), 6),
     };
   });
