@@ -93,7 +93,12 @@ export async function runSync(ctx: RunContext, mirror: Mirror, flags: SyncFlags)
   };
   try {
     if (mirror.get('first_done') === '1' && flags.since) await ctx.warn('--since bounds only the first sync; this mirror has had it, so new messages are fetched as always');
-    const summary = await syncMirror(mirror, service, { ...flags, signal: ctx.io.signal, now: ctx.now(), onStep });
+    const onRebuild = async (reason: string) => {
+      endStep();
+      shown = undefined;
+      await ctx.warn(`sync: this mirror is not of the account as it is now (${reason}; the account was reset, or its ids were used again): emptied, and filled again`);
+    };
+    const summary = await syncMirror(mirror, service, { ...flags, signal: ctx.io.signal, now: ctx.now(), onStep, onRebuild });
     // The reports say costs in the account's currency: learnt here, where requests are made anyway.
     await accountCurrency(ctx, { ask: true });
     return summary;

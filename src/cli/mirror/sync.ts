@@ -50,12 +50,14 @@ export const SYNC: CommandDef = {
     ),
   about: `The mirror is a SQLite file in the data directory (SMSLINK_DATA_DIR moves
 it), one per service and profile; the sandbox has its own. The first sync
-pages through every message (100 a request) and link; later ones fetch only
-new messages, the statuses of messages not yet final (100 a request), the
-links' click counts and the clicks per day of links that were clicked. Ctrl-C
-keeps what was fetched (exit 130): run sync again to go on. A second sync of
-the same mirror while one runs is refused (exit 2). The summary says how many
-statuses were checked, how many changed and how many became final.`,
+walks every message in windows of time (100 a request) and lists every link;
+later ones fetch only new messages, the statuses of messages not yet final
+(100 a request), new and clicked links (all of them when some were deleted,
+and once a day) and the clicks per day of links that were clicked. A mirror
+of an account that was reset is emptied and filled again, with a warning.
+Ctrl-C keeps what was fetched (exit 130): run sync again to go on. A second
+sync of the same mirror while one runs is refused (exit 2). The summary says
+how many statuses were checked, how many changed and how many became final.`,
   examples: ['smslink sync', 'smslink sync --since 30d --rate 5', 'smslink sync --status', 'smslink --sandbox sync && smslink --sandbox report delivery'],
   run: (ctx, opts) => sync(ctx, opts),
 };

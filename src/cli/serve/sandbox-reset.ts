@@ -10,6 +10,7 @@ async function reset(ctx: RunContext, opts: CliValues): Promise<number> {
   const path = sandboxDbPath(ctx.env);
   const { existsSync } = await import('node:fs');
   if (!existsSync(path)) {
+    (await import('../../mirror/index.js')).removeSandboxMirror(ctx.env);
     ctx.note(`The sandbox is already empty (${path} does not exist).`);
     return EXIT.OK;
   }
@@ -20,6 +21,7 @@ async function reset(ctx: RunContext, opts: CliValues): Promise<number> {
   const declined = await askFirst(ctx, opts, `Delete everything in the sandbox (${path})?`, 'Nothing deleted.');
   if (declined !== undefined) return declined;
   await resetSandbox(ctx.env);
+  (await import('../../mirror/index.js')).removeSandboxMirror(ctx.env);
   ctx.note(`Sandbox emptied: ${path}`);
   return EXIT.OK;
 }
