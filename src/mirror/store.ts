@@ -144,6 +144,16 @@ export interface HeldMessage {
   text: string;
 }
 
+/**
+ * Whether a message as the service lists it is the one the mirror holds under
+ * its id: the same uuid (the service's own identifier), else, when either has
+ * none (a mirror made before uuids were kept), the same recipient and text.
+ */
+export function sameMessage(held: HeldMessage, m: MessageItem): boolean {
+  const uuid = str(m.uuid);
+  return held.uuid !== null && uuid !== null ? held.uuid === uuid : held.recipient === String(m.to ?? '') && held.text === String(m.text ?? '');
+}
+
 /** Removes a mirror's files (the database and SQLite's journal files beside it): reports have none, the next sync starts afresh. */
 export function removeMirror(path: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
@@ -221,17 +231,21 @@ export class Mirror {
   /**
    * Stores one page of messages (and, in the same transaction, which page of
    * which window of a first sync it was): all of it or none. Says how many of
-   * them the mirror did not hold before.
+   * them the mirror did not hold before; when one is another message than the
+   * mirror holds under its id (sameMessage), stores nothing and names it.
    */
-  storeMessages(items: readonly MessageItem[], windowPage?: { window: number; page: number }): number {
-    let added = 0;
-    this.db.transaction(() => {
+  storeMessages(items: readonly MessageItem[], windowPage?: { window: number; page: number }): { added: number; other?: number } {
+    return this.db.transaction(() => {
+      let added = 0;
+      for (const m of items) {
+        const held = this.#heldMessage.get(int(m.id)) as HeldMessage | undefined;
+        if (!held) added++;
+        else if (!sameMessage(held, m)) return { added: 0, other: Number(m.id) };
+      }
       for (const m of items) {
         const status = str(m.status);
-        const id = int(m.id);
-        if (this.#heldMessage.get(id) === undefined) added++;
         this.#upsertMessage.run(
-          id,
+          int(m.id),
           str(m.uuid),
           int(m.campaignId),
           str(m.from),
@@ -248,8 +262,8 @@ export class Mirror {
         );
       }
       if (windowPage) this.db.prepare('INSERT OR IGNORE INTO sync_window_pages (window, page) VALUES (?, ?)').run(windowPage.window, windowPage.page);
+      return { added };
     }).immediate();
-    return added;
   }
 
   /** What the mirror holds under a message id, to tell whether the service's message of that id is the same one. */

@@ -16,7 +16,7 @@ import { idLimit } from '../catalog/validate.js';
 import { linkStats } from '../catalog/link.js';
 import { messageStatus } from '../catalog/message.js';
 import { PartialError } from '../exit-codes.js';
-import type { Mirror, MessageItem, SyncWindow } from './store.js';
+import { sameMessage, type Mirror, type MessageItem, type SyncWindow } from './store.js';
 
 /** The service as sync uses it (made by the CLI from its client). */
 export interface MirrorService {
@@ -163,14 +163,11 @@ type Page = { items: MessageItem[]; totalItemCount: number };
 
 /** Why some of the account's messages are not those the mirror holds under their ids (undefined when they are). */
 function otherMessage(mirror: Mirror, items: readonly MessageItem[]): string | undefined {
-  for (const m of items) {
+  const other = items.find((m) => {
     const held = mirror.heldMessage(idOf(m));
-    if (!held) continue;
-    const uuid = text(m.uuid);
-    const same = held.uuid !== null && uuid !== null ? held.uuid === uuid : held.recipient === String(m.to ?? '') && held.text === String(m.text ?? '');
-    if (!same) return `message ${idOf(m)} is another message now`;
-  }
-  return undefined;
+    return held !== undefined && !sameMessage(held, m);
+  });
+  return other && `message ${idOf(other)} is another message now`;
 }
 
 /**
@@ -188,11 +185,11 @@ function otherAccount(mirror: Mirror, head: Page): string | undefined {
   return otherMessage(mirror, head.items);
 }
 
-/** Stores a page of messages after checking that those the mirror holds are the same; counts the new ones. */
+/** Stores a page of messages, those the mirror holds being the same ones (else the account is another); counts the new ones. */
 function store(mirror: Mirror, summary: SyncSummary, items: readonly MessageItem[], windowPage?: { window: number; page: number }): void {
-  const reason = otherMessage(mirror, items);
-  if (reason !== undefined) throw new WorldChanged(reason);
-  summary.messagesFetched += mirror.storeMessages(items, windowPage);
+  const { added, other } = mirror.storeMessages(items, windowPage);
+  if (other !== undefined) throw new WorldChanged(`message ${other} is another message now`);
+  summary.messagesFetched += added;
 }
 
 /**
@@ -519,7 +516,7 @@ async function linkChanges(mirror: Mirror, service: MirrorService, limiter: Limi
   if (total !== mirror.one<{ n: number }>('SELECT count(*) AS n FROM links').n) return false;
   // A link's count moves only up, and its first click brings it among the clicked: those are all there is to read.
   for (let n = 0; ; n++) {
-    const result = await page(n, { clickCnt: 'DESC', code: 'ASC' });
+    const result = await page(n, { clickCnt: 'DESC' });
     mirror.storeLinks(result.items);
     if (result.items.length < PAGE_SIZE || result.items.some((l) => !(Number(l.clickCnt) > 0))) break;
   }
