@@ -168,6 +168,7 @@ export class Mirror {
   readonly db: Connection;
   #upsertMessage;
   #heldMessage;
+  #heldMessages;
   #upsertLink;
 
   private constructor(readonly path: string) {
@@ -179,6 +180,7 @@ export class Mirror {
         seg_user_buy = excluded.seg_user_buy, country = coalesce(excluded.country, country), operator = coalesce(excluded.operator, operator),
         start_send_ts = excluded.start_send_ts, status_update_ts = excluded.status_update_ts`);
     this.#heldMessage = this.db.prepare('SELECT uuid, recipient, text FROM messages WHERE id = ?');
+    this.#heldMessages = this.db.prepare('SELECT id, uuid, recipient, text FROM messages WHERE id IN (SELECT value FROM json_each(?))');
     // A link is written only when something of it differs: an unchanged listing writes nothing (and touches no index).
     this.#upsertLink = this.db.prepare(`INSERT INTO links (id, code, short_link, full_link, comment, status, click_cnt, create_ts)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -236,12 +238,14 @@ export class Mirror {
    */
   storeMessages(items: readonly MessageItem[], windowPage?: { window: number; page: number }): { added: number; other?: number } {
     return this.db.transaction(() => {
-      let added = 0;
+      // Those of the page the mirror holds, in one query (a first sync holds none of them).
+      const rows = this.#heldMessages.all(JSON.stringify(items.map((m) => int(m.id)))) as Array<HeldMessage & { id: number }>;
+      const held = new Map(rows.map((r) => [r.id, r]));
       for (const m of items) {
-        const held = this.#heldMessage.get(int(m.id)) as HeldMessage | undefined;
-        if (!held) added++;
-        else if (!sameMessage(held, m)) return { added: 0, other: Number(m.id) };
+        const h = held.get(Number(m.id));
+        if (h && !sameMessage(h, m)) return { added: 0, other: Number(m.id) };
       }
+      const added = items.length - held.size;
       for (const m of items) {
         const status = str(m.status);
         this.#upsertMessage.run(
