@@ -2,7 +2,7 @@
 // per service and profile in the data directory, holding the account's
 // messages and links, the clicks per day of its links, full-text indexes
 // over texts, comments and full links (FTS5), and what sync has done so far
-// (the windows of a first sync under way and their pages).
+// (the windows of a sync under way and their pages).
 
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';

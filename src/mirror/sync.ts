@@ -1,12 +1,8 @@
-// `smslink sync`: brings the mirror up to date with the service. The first
-// run walks the messages in windows of time, none deeper than MAX_PAGES
-// pages (docs/commands.md, "How sync works"); later runs fetch messages newest
-// first down to where the first one began, refresh the statuses of messages
-// not yet final (100 ids a request), look for new, deleted and clicked links,
-// and fetch clicks per day of links whose click count moved (5 ids a request).
-// Every page is stored in one transaction as it arrives: what was fetched
-// before an interruption is kept. A mirror that is not the account's any more
-// (a reset, ids used again) is emptied and filled again.
+// `smslink sync`: brings the mirror up to date with the service, page by page
+// in windows of time no deeper than MAX_PAGES, each page stored as it comes
+// (Ctrl-C keeps it); later runs add new messages, statuses not yet final, new
+// and clicked links. A mirror that is not the account's any more is emptied
+// and filled again. docs/commands.md, "How sync works", says how.
 
 import { Limiter } from '../bulk/limiter.js';
 import { keyStats } from '../output/stats.js';
