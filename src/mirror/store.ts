@@ -173,6 +173,9 @@ export class Mirror {
 
   private constructor(readonly path: string) {
     this.db = openConnection(path);
+    // libsql builds SQLite with its temporary files in memory unless asked (TEMP_STORE=2): a report's GROUP BY
+    // sorts every message of the period, so it would hold them all. On disk, SQLite deletes them as it opens them.
+    this.db.pragma('temp_store = FILE');
     this.#migrate();
     this.#upsertMessage = this.db.prepare(`INSERT INTO messages (id, uuid, campaign_id, sender, recipient, text, status, final, seg_num, seg_user_buy, country, operator, start_send_ts, status_update_ts)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
