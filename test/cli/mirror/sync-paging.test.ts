@@ -6,12 +6,12 @@
 // changed. Against the emulator over a real socket.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { runCli, tempDir, type RunOptions } from '../helpers/run-cli.js';
-import { startTap, type Tap, type Tapped } from '../helpers/tap.js';
-import type { SeedMessageData } from '../../src/emulator/index.js';
-import { Mirror, mirrorPath } from '../../src/mirror/index.js';
-import { MAX_PAGES, cut } from '../../src/mirror/sync.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { runCli, tempDir, type RunOptions } from '../../helpers/run-cli.js';
+import { startTap, type Tap, type Tapped } from '../../helpers/tap.js';
+import type { SeedMessageData } from '../../../src/emulator/index.js';
+import { Mirror, mirrorPath } from '../../../src/mirror/index.js';
+import { MAX_PAGES, cut } from '../../../src/mirror/sync.js';
 
 const KEY = 'PagingTestKey0123456789abcdefABCDEF012345';
 const DAY = 86_400;

@@ -5,11 +5,11 @@
 // over a real socket, and the sandbox in the process.
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { runCli, tempDir, type RunOptions } from '../helpers/run-cli.js';
-import type { SeedData } from '../../src/emulator/index.js';
-import { openConnection } from '../../src/emulator/store/connection.js';
-import { mirrorPath } from '../../src/mirror/index.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { runCli, tempDir, type RunOptions } from '../../helpers/run-cli.js';
+import type { SeedData } from '../../../src/emulator/index.js';
+import { openConnection } from '../../../src/emulator/store/connection.js';
+import { mirrorPath } from '../../../src/mirror/index.js';
 
 const KEY = 'WorldTestKey0123456789abcdefABCDEF0123456';
 const SEED: SeedData = {
