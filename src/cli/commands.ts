@@ -10,6 +10,7 @@ import { HELP } from './core/help.js';
 import { operationCommand } from './shared/operation-command.js';
 import { API } from './api/api.js';
 import { LOGIN } from './auth/login.js';
+import { BALANCE } from './balance/balance.js';
 import { STATUS } from './auth/status.js';
 import { COMPLETION } from './completion/completion.js';
 import { CONFIG } from './config/noun.js';
@@ -61,6 +62,7 @@ const SECTIONS: readonly Section[] = [
     definitions: [
       LINK, LINK_CREATE, LINK_GET, LINK_LIST, LINK_UPDATE, LINK_DELETE, LINK_STATS, LINK_CAMPAIGN,
       MESSAGE, MESSAGE_SEND, MESSAGE_STATUS, MESSAGE_LIST, MESSAGE_GET,
+      BALANCE,
     ],
   },
   { heading: 'Mirror commands:', definitions: [SYNC, REPORT, REPORT_DELIVERY, REPORT_LINKS, SEARCH] },
