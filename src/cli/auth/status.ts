@@ -10,7 +10,8 @@ import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRows } from '../../output/format.js';
 import { checkKey, CHECK_OPERATION, type KeyCheck } from './key-check.js';
-import { amountText, readBalance } from '../shared/balance.js';
+import { readBalance } from '../shared/balance.js';
+import { money } from '../../output/words.js';
 import { describeFailure } from '../core/exit.js';
 
 const NOT_SET = 'not set';
@@ -117,7 +118,7 @@ async function show(ctx: RunContext, report: Report): Promise<void> {
     { setting: 'api-key', value: report.sandbox ? 'the sandbox key' : (report.apiKey ?? ''), source: report.apiKeySource },
     { setting: 'service', value: service, source: report.checkedWith ? `${report.checkedWith}, ${report.ms} ms` : '' },
   ];
-  if (report.balance !== null) rows.push({ setting: 'balance', value: amountText(report.balance, report.currency ?? ''), source: 'User/GetOwnBalance' });
+  if (report.balance !== null) rows.push({ setting: 'balance', value: money(report.balance, report.currency ?? ''), source: 'User/GetOwnBalance' });
   else if (report.balanceProblem) rows.push({ setting: 'balance', value: 'unknown', source: report.balanceProblem.split('\n')[0] });
   await renderRows(ctx.stdout, await ctx.view({ output: { rows: 'array', columns: ['setting', 'value', 'source'], primary: 'value' } }), rows);
 }

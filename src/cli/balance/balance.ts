@@ -8,7 +8,8 @@ import type { RunContext } from '../core/context.js';
 import { EXIT, ExitError } from '../../exit-codes.js';
 import { renderRecord } from '../../output/format.js';
 import { dryRun } from '../shared/dry-run.js';
-import { amountText, parseAmount, readBalance } from '../shared/balance.js';
+import { parseAmount, readBalance } from '../shared/balance.js';
+import { money } from '../../output/words.js';
 
 async function balance(ctx: RunContext, opts: CliValues): Promise<number> {
   const min = opts.min === undefined ? undefined : parseAmount(opts.min, '--min');
@@ -17,7 +18,7 @@ async function balance(ctx: RunContext, opts: CliValues): Promise<number> {
   const found = await readBalance(await ctx.client());
   await renderRecord(ctx.stdout, view, found);
   if (min !== undefined && found.balance < min) {
-    throw new ExitError(`the balance is ${amountText(found.balance, found.currency)}, below --min ${amountText(min, found.currency)}`, EXIT.FUNDS);
+    throw new ExitError(`the balance is ${money(found.balance, found.currency)}, below --min ${money(min, found.currency)}`, EXIT.FUNDS);
   }
   return EXIT.OK;
 }

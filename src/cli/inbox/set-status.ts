@@ -2,12 +2,12 @@
 // given a final status now, as the service's lifecycle would, for a test
 // of what an app does when its SMS is not delivered.
 
-import { MESSAGE_STATUS_LABELS, MESSAGE_STATUS_WORDS, statusInWords } from '../../catalog/codes.js';
+import { MESSAGE_STATUS_WORDS } from '../../catalog/codes.js';
 import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
-import { nearest } from '../core/exit.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRecord } from '../../output/format.js';
+import { invalidValue, statusWithCode, statusWord } from '../../output/words.js';
 import { openControl, printControlDryRun } from '../shared/emulator-control.js';
 import { inboxView } from './filter.js';
 
@@ -20,8 +20,7 @@ function statusOf(typed: string): string {
   const codes = CHOICES.map((w) => MESSAGE_STATUS_WORDS[w]);
   const code = (CHOICES as readonly string[]).includes(t.toLowerCase()) ? MESSAGE_STATUS_WORDS[t.toLowerCase()] : codes.find((c) => c === t.toUpperCase());
   if (code) return code;
-  const near = nearest(typed, CHOICES);
-  throw new UsageError(`<status>: invalid value "${typed}"${near ? ` (did you mean ${near}?)` : ''}: must be one of ${CHOICES.join(', ')} (or its code: ${codes.join(', ')})`);
+  throw new UsageError(invalidValue('<status>', typed, `must be one of ${CHOICES.join(', ')} (or its code: ${codes.join(', ')})`, CHOICES));
 }
 
 async function setStatus(ctx: RunContext, _opts: CliValues, idText: string, typed: string): Promise<number> {
@@ -35,8 +34,8 @@ async function setStatus(ctx: RunContext, _opts: CliValues, idText: string, type
   await renderRecord(ctx.stdout, { ...view, primary: 'status' }, message);
   ctx.note(
     answer.changed
-      ? `message ${body.id}: ${statusInWords(String(message.status))} from ${message.statusUpdateTs} (was ${statusInWords(String(answer.previousStatus))})`
-      : `message ${body.id} was ${MESSAGE_STATUS_LABELS[body.status]} already; nothing changed`,
+      ? `message ${body.id}: ${statusWithCode(String(message.status))} from ${message.statusUpdateTs} (was ${statusWithCode(String(answer.previousStatus))})`
+      : `message ${body.id} was ${statusWord(body.status)} already; nothing changed`,
   );
   return EXIT.OK;
 }

@@ -6,15 +6,9 @@ import { userBalance } from '../../catalog/user.js';
 import type { BalanceResult } from '../../catalog/types.js';
 import type { SmsLinkClient } from '../../client/client.js';
 import { UsageError } from '../../exit-codes.js';
-import { moneyText } from '../../output/text.js';
 
 export async function readBalance(client: SmsLinkClient): Promise<BalanceResult> {
   return client.call(userBalance, {});
-}
-
-/** An amount as the service writes money, with its currency: `99.9900 KZT`. */
-export function amountText(amount: number, currency: string): string {
-  return `${moneyText(amount)} ${currency}`;
 }
 
 /** A flag's amount of money: zero or more, in the balance's currency, at most four decimals (as the service keeps money). */
