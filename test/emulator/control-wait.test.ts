@@ -185,6 +185,27 @@ describe('POST /_emulator/messages/status', () => {
   });
 });
 
+describe('the inspector', () => {
+  it('lists the control API under Controls, with a form for one message\'s status, and shows the change under Requests', async () => {
+    emu = await startTestEmulator();
+    await send('77011234567', 'one');
+    const controls = await (await request(`${emu.url}/_emulator/controls`)).body.text();
+    expect(controls).toContain('action="/_emulator/messages/status"');
+    expect(controls).toContain('<option value="UNDELIV">undelivered (UNDELIV)</option>');
+    for (const call of ['GET /_emulator/messages?to=…&amp;wait=30s', 'POST /_emulator/messages/status {&quot;id&quot;: 12, &quot;status&quot;: &quot;UNDELIV&quot;}', 'GET /_emulator/livez, /_emulator/readyz']) {
+      expect(controls).toContain(call);
+    }
+    // The form as a browser without script sends it: back to the controls page.
+    const form = await request(`${emu.url}/_emulator/messages/status`, { method: 'POST', body: 'id=1&status=EXPIRED', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.statusCode).toBe(303);
+    await form.body.dump();
+    expect(((await control('GET', 'messages')).json.messages as Array<{ status: string }>)[0].status).toBe('EXPIRED');
+    const log = await (await request(`${emu.url}/_emulator/requests?op=control`)).body.text();
+    expect(log).toContain('POST /_emulator/messages/status');
+    expect(log).toContain('done (303)');
+  });
+});
+
 describe('GET /_emulator/livez and /_emulator/readyz', () => {
   it('answer without the control token, on any Host, with the inspector off', async () => {
     emu = await startTestEmulator({ controlToken: 'tok-123456789', inspector: false });

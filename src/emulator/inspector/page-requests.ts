@@ -33,7 +33,7 @@ const notModelled = (e: LogEntry) => !e.visit && e.code === NOT_MODELLED;
 
 function result(e: LogEntry): string {
   if (e.visit) return e.status === 302 ? 'redirected (302)' : `refused (${e.status})`;
-  if (e.control) return e.status < 300 ? `done (${e.status})` : `refused (HTTP ${e.status})`;
+  if (e.control) return e.status < 400 ? `done (${e.status})` : `refused (HTTP ${e.status})`;
   if (notModelled(e)) return `code ${e.code}: not modelled here`;
   const code = e.code === null ? '' : `code ${e.code} ${describeCode(e.code)}`;
   const http = e.status === 0 ? 'no answer' : e.status === 200 ? '' : `HTTP ${e.status}`;
@@ -93,7 +93,7 @@ function details(e: LogEntry): Html {
 }
 
 function row(ctx: PageContext, seq: number, e: LogEntry): Html {
-  const kind = e.code === 0 || e.status === 302 || (e.control && e.status < 300) ? 'ok' : e.code === null && !e.visit ? 'bad' : 'wait';
+  const kind = e.code === 0 || e.status === 302 || (e.control && e.status < 400) ? 'ok' : e.code === null && !e.visit ? 'bad' : 'wait';
   return html`<li><details id="r${seq}"><summary>
       <span class="when">${time(ctx, e.at)}</span>
       <span class="op">${e.visit ? `visit ${e.op}` : e.op}</span>
