@@ -4,7 +4,6 @@
 
 import type { Command } from 'commander';
 import { parseDateTime, normalizePhone } from '../../catalog/rules.js';
-import { MESSAGE_STATUS_LABELS } from '../../catalog/codes.js';
 import type { Shape } from '../../catalog/types.js';
 import type { CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
@@ -67,5 +66,5 @@ const INBOX_SHAPE: Shape = { array: { object: Object.fromEntries(INBOX_FIELDS.ma
 
 /** The output view of inbox messages: statuses in words in a table, `primary` for -q. */
 export function inboxView(ctx: RunContext, primary: 'id' | 'text') {
-  return ctx.view({ output: { rows: 'array', columns: INBOX_COLUMNS, primary, labels: { status: MESSAGE_STATUS_LABELS } }, result: INBOX_SHAPE });
+  return ctx.view({ output: { rows: 'array', columns: INBOX_COLUMNS, primary, kinds: { status: 'messageStatus' } }, result: INBOX_SHAPE });
 }
