@@ -22,14 +22,13 @@ async function lastPrice(client: SmsLinkClient): Promise<number | undefined> {
 
 /**
  * The gate a bulk send passes before its first request (the engine's
- * beforeSend): nothing to do for a script without --max-cost; else the
- * estimate and the balance on stderr, the --max-cost check, and at a
- * terminal the question (--yes skips it). Returns the exit code to stop
+ * beforeSend, given only with --max-cost or at a terminal): the estimate
+ * and the balance on stderr, the --max-cost check, and at a terminal the
+ * question (--yes skips it). Returns the exit code to stop
  * with, or undefined to go on.
  */
 export async function costGate(ctx: RunContext, opts: CliValues, maxCost: number | undefined, plan: { rows: number; segments: number | null }): Promise<number | undefined> {
   const ask = opts.yes !== true && canConfirm(ctx);
-  if (maxCost === undefined && !ask) return undefined;
   const client = await ctx.client();
   // The balance is told, not needed: a key that may not read it still sends.
   const [price, balance] = await Promise.all([lastPrice(client), readBalance(client).catch(() => undefined)]);

@@ -4,7 +4,7 @@
 
 import { countSegments } from '../../catalog/segments.js';
 import { parseAmount } from '../shared/balance.js';
-import { YES_OPTION } from '../core/prompt.js';
+import { canConfirm, YES_OPTION } from '../core/prompt.js';
 import { costGate } from './cost.js';
 import { messageSend } from '../../catalog/message.js';
 import type { SendMessageResult } from '../../catalog/types.js';
@@ -71,7 +71,8 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
   );
   spec.segmentsOf = (fields) => countSegments(String(spec.toInput(fields).input.text ?? '')).segments;
   const host = bulkHost(ctx);
-  host.beforeSend = (plan) => costGate(ctx, opts, maxCost, plan);
+  // Only a run that shows its estimate counts segments: a script without --max-cost neither asks nor pays for it.
+  if (maxCost !== undefined || (opts.yes !== true && canConfirm(ctx))) host.beforeSend = (plan) => costGate(ctx, opts, maxCost, plan);
   return runBulk(host, spec, bulkFlags(opts));
 }
 
