@@ -9,11 +9,12 @@ const EXIT_CODES = {
   API: { code: 1, meaning: 'the service answered with an error code' },
   // Also a confirmation answered no, as gh's exit code for a cancelled prompt.
   USAGE: { code: 2, meaning: 'usage or invalid input, or a confirmation answered no; nothing was sent' },
-  TRANSPORT: { code: 3, meaning: 'network or transport failure (refused, timeout, HTTP 5xx, not the envelope)' },
+  TRANSPORT: { code: 3, meaning: 'network or transport failure (refused, timeout, HTTP 5xx, not the envelope), or a wait that ran out of time' },
   CONFIG: { code: 4, meaning: 'authentication or configuration (no key or base URL; codes 8, 9, 13, 14)' },
   PARTIAL: { code: 5, meaning: 'partly done (some ids or rows failed)' },
   NOT_FOUND: { code: 6, meaning: 'not found (code 2)' },
   UNDELIVERED: { code: 7, meaning: 'a waited message ended undelivered' },
+  FUNDS: { code: 8, meaning: 'not enough money: the balance is below --min, or a bulk send would cost more than --max-cost; nothing was sent' },
   INTERRUPTED: { code: 130, meaning: 'interrupted (Ctrl-C, at a prompt too; nothing is saved or deleted)' },
   // As Unix tools report SIGPIPE (128 + 13). A command that only prints what it read ends 0 instead: it did its job.
   OUTPUT_CLOSED: { code: 141, meaning: 'a bulk run stopped because its output was closed (a pipe to head); rerun it to send the rows left' },

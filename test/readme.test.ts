@@ -70,7 +70,7 @@ describe('every other example of the README', () => {
   let emu: RunningEmulator;
   const KEY = 'ReadmeKey0123456789abcdefABCDEF0123456789';
   beforeAll(async () => {
-    emu = await startEmulator({ port: 0, db: ':memory:', apiKeys: [KEY], seed: { keys: [KEY], links: [{ fullLink: 'https://example.com/a', code: 'ddoj' }] } });
+    emu = await startEmulator({ port: 0, db: ':memory:', apiKeys: [KEY], seed: { keys: [KEY], links: [{ fullLink: 'https://example.com/a', code: 'ddoj' }], messages: [{ to: '77011234567', text: 'Your code is 4711' }] } });
   });
   afterAll(() => emu.close());
 

@@ -81,6 +81,13 @@ export interface BulkHost {
   view(columns: string[], primary: string): Promise<View>;
   /** The client of the run's requests, made on first use (checks and dry runs prepare requests with it too). */
   client(): Promise<SmsLinkClient>;
+  /**
+   * Told what the run would send (the file's rows, and their segments when
+   * the spec counts them) before anything is: the exit code to stop with,
+   * nothing sent (a cost above --max-cost, a question answered no), or
+   * undefined to go on.
+   */
+  beforeSend?(plan: { rows: number; segments: number | null }): Promise<number | undefined>;
 }
 
 /** The service a journal's rows were sent to: the base URL without credentials, query or trailing slash. */
@@ -141,13 +148,17 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
   let invalid = 0;
   let firstValid: Record<string, unknown> | undefined;
   let kept: InputRow[] | undefined;
+  // The segments of every row, for the estimate a run that sends is shown first (host.beforeSend).
+  const segmentsOf = !validateOnly && host.beforeSend ? spec.segmentsOf : undefined;
+  let segments = 0;
   try {
     if (input.size <= KEEP_ROWS_MAX_BYTES) kept = await readAllRows(input);
-    if (kept && !validateOnly) total = kept.length;
+    if (kept && !validateOnly && !segmentsOf) total = kept.length;
     else {
       for await (const r of kept ?? readRows(input)) {
         total += 1;
         lastRow = r.row;
+        if (segmentsOf) segments += segmentsOf(r.fields);
         if (!validateOnly) continue;
         const checked = check(rules, spec, r.fields, r.error);
         firstValid ??= checked.input;
@@ -173,6 +184,11 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     await writer.end();
     host.note(`${input.label} has no rows; nothing to do.`);
     return EXIT.OK;
+  }
+  const declined = await host.beforeSend?.({ rows: total, segments: segmentsOf ? segments : null });
+  if (declined !== undefined) {
+    await writer.end();
+    return declined;
   }
 
   const client = await host.client();

@@ -24,6 +24,8 @@ export interface BulkSpec {
   /** Result fields shown per row (from the operation's data). */
   resultColumns: readonly string[];
   primary: string;
+  /** What one row costs, in segments (message send): summed before the run, for its estimate. */
+  segmentsOf?(fields: Record<string, unknown>): number;
 }
 
 export interface Checked {

@@ -116,6 +116,10 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   lastSync: as('time', col('last sync', 'value', 11)),
   age: col('age', 'value', 12),
   path: url(col('file', 'text', 13)),
+  // balance, inbox
+  balance: as('money', col('balance', 'key', 0)),
+  currency: col('currency', 'value', 1),
+  createdAt: as('time', col('created', 'value', 13)),
   // config list, config profiles
   profile: col('profile', 'key', 0),
   current: col('current', 'value', 1),

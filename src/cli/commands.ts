@@ -10,6 +10,7 @@ import { HELP } from './core/help.js';
 import { operationCommand } from './shared/operation-command.js';
 import { API } from './api/api.js';
 import { LOGIN } from './auth/login.js';
+import { BALANCE } from './balance/balance.js';
 import { STATUS } from './auth/status.js';
 import { COMPLETION } from './completion/completion.js';
 import { CONFIG } from './config/noun.js';
@@ -20,6 +21,10 @@ import { CONFIG_PROFILES } from './config/profiles.js';
 import { CONFIG_SET } from './config/set.js';
 import { CONFIG_UNSET } from './config/unset.js';
 import { CONFIG_USE } from './config/use.js';
+import { INBOX } from './inbox/noun.js';
+import { INBOX_LIST } from './inbox/list.js';
+import { INBOX_SET_STATUS } from './inbox/set-status.js';
+import { INBOX_WAIT } from './inbox/wait.js';
 import { LINK } from './link/noun.js';
 import { LINK_CAMPAIGN } from './link/campaign.js';
 import { LINK_CREATE } from './link/create.js';
@@ -43,6 +48,7 @@ import { SANDBOX_PATH } from './serve/sandbox-path.js';
 import { SANDBOX_RESET } from './serve/sandbox-reset.js';
 import { SERVE } from './serve/serve.js';
 import { SERVE_INIT } from './serve/init.js';
+import { SERVE_WAIT } from './serve/wait.js';
 
 export interface Section {
   /** The heading the root help lists its commands under. */
@@ -56,6 +62,7 @@ const SECTIONS: readonly Section[] = [
     definitions: [
       LINK, LINK_CREATE, LINK_GET, LINK_LIST, LINK_UPDATE, LINK_DELETE, LINK_STATS, LINK_CAMPAIGN,
       MESSAGE, MESSAGE_SEND, MESSAGE_STATUS, MESSAGE_LIST, MESSAGE_GET,
+      BALANCE,
     ],
   },
   { heading: 'Mirror commands:', definitions: [SYNC, REPORT, REPORT_DELIVERY, REPORT_LINKS, SEARCH] },
@@ -63,7 +70,10 @@ const SECTIONS: readonly Section[] = [
     heading: 'Setup commands:',
     definitions: [CONFIG, CONFIG_SET, CONFIG_GET, CONFIG_UNSET, CONFIG_LIST, CONFIG_PROFILES, CONFIG_USE, CONFIG_PATH, LOGIN, STATUS, COMPLETION],
   },
-  { heading: 'Emulator commands:', definitions: [SERVE, SERVE_INIT, SANDBOX, SANDBOX_PATH, SANDBOX_RESET] },
+  {
+    heading: 'Emulator commands:',
+    definitions: [SERVE, SERVE_INIT, SERVE_WAIT, INBOX, INBOX_LIST, INBOX_WAIT, INBOX_SET_STATUS, SANDBOX, SANDBOX_PATH, SANDBOX_RESET],
+  },
   { heading: 'Other commands:', definitions: [API, HELP] },
 ];
 

@@ -26,6 +26,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   let code: number = EXIT.OK;
   const runner: Runner = async (cmd, action) => {
     const { apiKey, ...globals } = globalsOf(cmd);
+    // A command with a --timeout of its own (how long `serve wait` and `inbox wait` wait) gets the value:
+    // the program's flag of that name (the time limit per request) takes it wherever it is typed.
+    if (cmd.parent && cmd.options.some((o) => o.long === '--timeout') && globals.timeout !== undefined) {
+      cmd.setOptionValue('timeout', globals.timeout);
+      globals.timeout = undefined;
+    }
     // --api-key is collected so that `serve` can take several; everywhere else the one given is used.
     const keys = (apiKey as unknown as string[] | undefined) ?? [];
     ctx = new RunContext(io, { ...globals, apiKey: keys.at(-1), apiKeys: keys });

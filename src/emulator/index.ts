@@ -135,13 +135,17 @@ export function openEmulatorInProcess(opts: InProcessOptions = {}): InProcessEmu
   if ((given.faultRate ?? 0) !== 0 || given.hooks) throw new RangeError('faults need a socket: use startEmulator');
   const url = `http://${DEFAULTS.host}:${DEFAULTS.port}`;
   const { parts, db, bench } = openCore({ ...opts, shortBase: opts.shortBase ?? url }, false);
-  const local = inProcessSend(parts);
+  const local = inProcessSend(parts, { settings: parts.settings, bench, log: parts.log });
   let closing: Promise<void> | undefined;
   return {
     url,
     keys: [...bench.keys],
     send: local.send,
-    close: () => (closing ??= local.close().then(() => db.close())),
+    close: () => {
+      // Readers waiting for a message are answered before the database closes.
+      bench.dispose();
+      return (closing ??= local.close().then(() => db.close()));
+    },
   };
 }
 

@@ -15,14 +15,14 @@ export function shownKey(key: unknown): string {
 
 /** What came of a request, in a few words: `code 0`, `302`, `no answer`, `code 9 (not modelled)`, with the fault injected. */
 export function outcome(e: LogEntry): string {
-  const said = e.visit ? String(e.status) : e.code !== null ? `code ${e.code}${e.code === NOT_MODELLED ? ' (not modelled)' : ''}` : e.status === 0 ? 'no answer' : `HTTP ${e.status}`;
+  const said = e.visit || e.control ? String(e.status) : e.code !== null ? `code ${e.code}${e.code === NOT_MODELLED ? ' (not modelled)' : ''}` : e.status === 0 ? 'no answer' : `HTTP ${e.status}`;
   return e.fault ? `${said} (fault ${e.fault})` : said;
 }
 
 /** One line of serve's request log: `2025-01-15 10:00:02  Link/Create  code 0  1.2 ms  key abcd********wxyz`. */
 export function requestLine(e: LogEntry, time: string): string {
   const ms = e.ms < 10 ? e.ms.toFixed(1) : String(Math.round(e.ms));
-  const who = e.visit ? '' : `  key ${shownKey(e.key)}`;
+  const who = e.visit || e.control ? '' : `  key ${shownKey(e.key)}`;
   // A path may be as long as the header limit allows: a line shows its start.
   const op = e.op.length > 100 ? `${e.op.slice(0, 100)}…` : e.op;
   return `${time}  ${e.visit ? `visit ${op}` : op}  ${outcome(e)}  ${ms} ms${who}`;

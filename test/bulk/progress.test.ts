@@ -27,7 +27,7 @@ describe('the progress bar on a terminal', () => {
     bulk.svc.fault((k) => k === '77010000012', 'http502');
     bulk.svc.delayMs = 20; // the bar is redrawn at most every 100 ms
     // Without lookups (--no-reconcile) the row stays unknown.
-    const r = await runCli(['message', 'send', '--from-file', input, '--no-color', '-q', '--concurrency', '1', '--no-reconcile'], { env: bulk.env, tty: true });
+    const r = await runCli(['message', 'send', '--from-file', input, '--no-color', '-q', '--concurrency', '1', '--no-reconcile', '--yes'], { env: bulk.env, tty: true });
     expect(r.code).toBe(5);
     const lines = r.stderr.split('\r\x1b[2K');
     expect(lines.some((line) => / 0 failed {2}1 unknown {2}\d in flight$/.test(line))).toBe(true);

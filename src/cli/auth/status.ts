@@ -1,6 +1,6 @@
 // `smslink status`, as `gh auth status`: the profile, base URL and key in use
-// and where each comes from (the key masked), and whether the service
-// accepts the key (one cheap call, src/cli/key-check.ts). Exit 0 when it
+// and where each comes from (the key masked), whether the service accepts
+// the key (one cheap call, key-check.ts), and the balance. Exit 0 when it
 // does, 4 when it refuses it or nothing is configured, 3 when unreachable.
 
 import { maskKey } from '../../config/resolve.js';
@@ -10,6 +10,9 @@ import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRows } from '../../output/format.js';
 import { checkKey, CHECK_OPERATION, type KeyCheck } from './key-check.js';
+import { readBalance } from '../shared/balance.js';
+import { money } from '../../output/words.js';
+import { describeFailure } from '../core/exit.js';
 
 const NOT_SET = 'not set';
 
@@ -41,6 +44,23 @@ interface Report {
   checkedWith: string | null;
   ms: number | null;
   problem: string | null;
+  /** The balance (User/GetOwnBalance) once the key is accepted; null when it could not be read (`balanceProblem` says why). */
+  balance: number | null;
+  currency: string | null;
+  balanceProblem: string | null;
+}
+
+type BalanceLine = Pick<Report, 'balance' | 'currency' | 'balanceProblem'>;
+
+/** The balance beside an accepted key: a key that may not read it (or a service that fails) leaves it unknown, not the run failed. */
+async function balanceOf(ctx: RunContext, check: KeyCheck | undefined): Promise<BalanceLine> {
+  if (!check?.accepted) return { balance: null, currency: null, balanceProblem: null };
+  try {
+    const { balance, currency } = await readBalance(await ctx.client());
+    return { balance, currency, balanceProblem: null };
+  } catch (err) {
+    return { balance: null, currency: null, balanceProblem: describeFailure(err).message };
+  }
 }
 
 async function reportOf(ctx: RunContext, lacking: string | undefined, check: KeyCheck | undefined): Promise<Report> {
@@ -51,6 +71,7 @@ async function reportOf(ctx: RunContext, lacking: string | undefined, check: Key
     checkedWith: check ? CHECK_OPERATION : null,
     ms: check?.ms ?? null,
     problem: lacking ?? check?.problem ?? null,
+    ...(await balanceOf(ctx, check)),
   };
   if (ctx.sandbox) {
     const { sandboxDbPath } = await import('../../emulator/sandbox.js');
@@ -97,6 +118,8 @@ async function show(ctx: RunContext, report: Report): Promise<void> {
     { setting: 'api-key', value: report.sandbox ? 'the sandbox key' : (report.apiKey ?? ''), source: report.apiKeySource },
     { setting: 'service', value: service, source: report.checkedWith ? `${report.checkedWith}, ${report.ms} ms` : '' },
   ];
+  if (report.balance !== null) rows.push({ setting: 'balance', value: money(report.balance, report.currency ?? ''), source: 'User/GetOwnBalance' });
+  else if (report.balanceProblem) rows.push({ setting: 'balance', value: 'unknown', source: report.balanceProblem.split('\n')[0] });
   await renderRows(ctx.stdout, await ctx.view({ output: { rows: 'array', columns: ['setting', 'value', 'source'], primary: 'value' } }), rows);
 }
 
@@ -107,9 +130,11 @@ export const STATUS: CommandDef = {
   flags: (cmd) => cmd.allowExcessArguments(true),
   about: `Like \`gh auth status\`. Shows where each setting comes from (flag,
 environment, profile), the key masked, and checks the key with one call
-(Message/GetSMSStatus of one id). -o json gives the same as an object; -q
-prints nothing and leaves the answer to the exit code: 0 accepted, 4 refused
-or not configured, 3 service unreachable. For a message's delivery status,
+(Message/GetSMSStatus of one id), then shows the balance (User/GetOwnBalance;
+a balance it cannot read is shown as unknown, with why, and changes nothing).
+-o json gives the same as an object; -q prints nothing, reads no balance and
+leaves the answer to the exit code: 0 accepted, 4 refused or not configured,
+3 service unreachable. \`smslink balance --min\` checks the money. For a message's delivery status,
 see \`smslink message status <id>\`.`,
   examples: ['smslink status', 'smslink --profile staging status', 'smslink status -o json', 'smslink status -q && echo ready'],
   run(ctx, _opts, _args, cmd) {

@@ -3,6 +3,9 @@
 // columns (src/bulk).
 
 import { countSegments } from '../../catalog/segments.js';
+import { parseAmount } from '../shared/balance.js';
+import { canConfirm, YES_OPTION } from '../core/prompt.js';
+import { costGate } from './cost.js';
 import { messageSend } from '../../catalog/message.js';
 import type { SendMessageResult } from '../../catalog/types.js';
 import type { CommandDef, CliValues } from '../core/command.js';
@@ -25,6 +28,7 @@ export function placeholders(template: string): string[] {
 async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
   if (opts.to !== undefined) throw new UsageError('give either --to or --from-file, not both (the file has a recipient column)');
   if (opts.wait) throw new UsageError('--wait applies to a single send; after a bulk send, wait with `smslink message status - --wait` fed the messageIds');
+  const maxCost = opts.maxCost === undefined ? undefined : parseAmount(opts.maxCost, '--max-cost');
   const { runBulk } = await import('../../bulk/engine.js');
   const template = typeof opts.text === 'string' ? opts.text : undefined;
   if (template === '-') throw new UsageError('--text - (stdin) cannot be combined with --from-file; give the template inline');
@@ -65,7 +69,11 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
       alsoUsed: [...used],
     },
   );
-  return runBulk(bulkHost(ctx), spec, bulkFlags(opts));
+  spec.segmentsOf = (fields) => countSegments(String(spec.toInput(fields).input.text ?? '')).segments;
+  const host = bulkHost(ctx);
+  // Only a run that shows its estimate counts segments: a script without --max-cost neither asks nor pays for it.
+  if (maxCost !== undefined || (opts.yes !== true && canConfirm(ctx))) host.beforeSend = (plan) => costGate(ctx, opts, maxCost, plan);
+  return runBulk(host, spec, bulkFlags(opts));
 }
 
 /** What `message send --wait` shows: the send result, then the delivery. */
@@ -79,6 +87,8 @@ function sendRecord(view: View, result: SendMessageResult, delivery: Record<stri
 async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   if (opts.fromFile !== undefined) return bulkSend(ctx, opts);
   rejectBulkFlagsWithoutFile(opts);
+  if (opts.maxCost !== undefined) throw new UsageError('--max-cost only applies with --from-file');
+  if (opts.yes !== undefined) throw new UsageError('--yes only applies with --from-file (a single send asks nothing)');
   const input = inputFrom(messageSend, [], opts, [], ctx.now());
   // Checked before sending: a bad --wait-timeout found after the send would leave a sent SMS and exit 2.
   const waitOpts = opts.wait ? waitOptions(opts) : undefined;
@@ -111,7 +121,10 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
 export const MESSAGE_SEND: CommandDef = {
   path: ['message', 'send'],
   operation: messageSend,
-  flags: (cmd) => bulkOptions(waitFlags(cmd)),
+  flags: (cmd) =>
+    bulkOptions(waitFlags(cmd))
+      .option('--max-cost <amount>', "with --from-file: send nothing when the estimated cost is above this (in the balance's currency; exit 8)")
+      .option(...YES_OPTION),
   about: `The recipient is written in international format; +, spaces, dashes and
 brackets are removed (7 to 15 digits remain). --dry-run also shows the
 encoding (GSM-7 or UCS-2) and the number of segments.
@@ -128,7 +141,16 @@ outcome: a rerun skips sent rows, retries failed ones, and looks for the
 message of a row whose answer was lost before it sends that row again. The
 file is read as UTF-8 (or UTF-16 with a BOM); a file that is not is refused
 unless --encoding names its encoding (windows-1251, latin1, utf-16le ...).
-${BULK_STOPS_HELP}`,
+${BULK_STOPS_HELP}
+
+Before a --from-file run sends anything, at a terminal, it says what the
+file's rows come to: messages, segments (each row's text counted as the
+service counts it), the cost where the price of a segment is known (that of
+the account's last message) and the balance; then asks to go on (--yes does
+not ask). --max-cost AMOUNT refuses a run estimated above it, exit 8, nothing
+sent (and exit 2 when no price is known yet); a script without it is asked
+nothing and sends no extra request. \`smslink balance --min\` checks the money
+alone.`,
   examples: [
     'smslink message send --to +77011234567 --text "Your code is 4711"',
     'echo "Meeting moved to 15:00" | smslink message send --to 77011234567 --text -',
@@ -137,6 +159,7 @@ ${BULK_STOPS_HELP}`,
     'smslink message send --to 77011234567 --text "Your table is ready" --at +2h',
     'smslink message send --to 77011234567 --text "CI check" --wait --wait-timeout 2m',
     'smslink message send --from-file customers.csv --text "Hi {{name}}, your code is {{code}}" --rate 20',
+    'smslink message send --from-file customers.csv --text "Hi {{name}}" --max-cost 25 --yes   # exit 8 above 25, nothing sent',
     'smslink message send --from-file kunden.csv --encoding latin1 --validate-only',
   ],
   run: send,

@@ -1,15 +1,8 @@
-// The test-control API, JSON under /_emulator/ (never under /service/):
-//   GET  /_emulator/messages?to=&text=&since=&limit=   the messages sent, newest first,
-//        with status, times, segments, price, country and operator (the truth reports are held to)
-//   POST /_emulator/reset                       back to the seed (or empty)
-//   POST /_emulator/clock   {"advance": SECONDS | "pending"}
-//   POST /_emulator/deliver                     every message on its way gets its
-//                                               final status now; the clock stays
-//   POST /_emulator/faults  {"rate": P, "kinds": [...]}
-// GET of clock and faults tells the present state. Bodies are JSON (or a
-// form, from the inspector without its script), refused as they arrive once
-// past 64 KiB (413) or nested past 8 levels (400); a bad value is HTTP 400
-// with {"error": "<field>: <rule>"}. Numbers are decimal.
+// The test-control API, JSON under /_emulator/ (never under /service/); each
+// route, its parameters and answers: docs/emulator.md "Test-control API".
+// controlAnswer() answers one request whatever carried it (a socket, or the
+// emulator in the CLI's process for --sandbox); controlApi() is the HTTP side,
+// which refuses a body past 64 KiB or 8 levels of nesting as it arrives.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { normalizePhone, parseDate, parseDateTime } from '../../catalog/rules.js';
@@ -17,9 +10,11 @@ import type { Bench } from './controls.js';
 import { MAX_ADVANCE_S } from './controls.js';
 import type { EmulatorSettings } from '../service/handler.js';
 import { count } from '../../output/words.js';
-import { messages, type MessageView } from '../inspector/inspect.js';
+import { messages, type MessageFilter, type MessageView } from '../inspector/inspect.js';
+import { FORCEABLE, type Forceable } from '../service/lifecycle.js';
 import { wallOf } from '../service/time-zone.js';
 import { numberInfo } from '../service/numbers.js';
+import { MAX_WAIT_MS, WaitersFull } from './waiters.js';
 
 const MAX_BODY = 64 * 1024;
 /** The bodies are flat ({"rate": 0.1, "kinds": ["503"]}): deeper nesting is no request of this API. */
@@ -41,9 +36,31 @@ class BadRequest extends Error {
     message: string,
     readonly status = 400,
     readonly cut = false,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
+}
+
+/** A POST body read: its fields, and whether it came as a form (the inspector without its script). */
+export interface ControlBody {
+  value: Record<string, unknown>;
+  form: boolean;
+}
+
+export interface ControlReply {
+  status: number;
+  /** Sent as JSON; undefined for a redirect. */
+  value?: unknown;
+  headers?: Record<string, string>;
+}
+
+const READS = ['messages', 'clock', 'faults'];
+const WRITES = ['messages/status', 'reset', 'clock', 'deliver', 'faults'];
+
+/** Whether `route` (the path after /_emulator/) is one of the control API's. */
+export function isControlRoute(route: string): boolean {
+  return READS.includes(route) || WRITES.includes(route);
 }
 
 /** The client went away while its body was being read: nothing to answer. */
@@ -81,16 +98,45 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
   res.end(body);
 }
 
+/** Whether a Content-Type is a form's; any other body is read as JSON. */
+const isForm = (contentType: string | undefined) => (contentType ?? '').split(';')[0].trim().toLowerCase() === 'application/x-www-form-urlencoded';
+
+/** A body read whole, as an object: a form (a repeated field becomes a list) or JSON. */
+function bodyOf(form: boolean, text: string): ControlBody {
+  if (form) {
+    const value: Record<string, unknown> = {};
+    for (const [k, v] of new URLSearchParams(text)) value[k] = k === 'kinds' ? [...((value[k] as string[]) ?? []), v] : v;
+    return { value, form: true };
+  }
+  if (text.trim() === '') return { value: {}, form: false };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new BadRequest('body: must be a JSON object; this is not JSON');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new BadRequest('body: must be a JSON object');
+  return { value: value as Record<string, unknown>, form: false };
+}
+
+/** A body given whole (the emulator in the CLI's process), with the limits a socket's has. */
+export function parseBody(contentType: string | undefined, text: string): ControlBody {
+  const bytes = Buffer.from(text);
+  if (bytes.length > MAX_BODY) throw new BadRequest(`body: larger than ${MAX_BODY} bytes`, 413);
+  const form = isForm(contentType);
+  if (!form && !depthGauge()(bytes)) throw new BadRequest(`body: nested deeper than ${MAX_DEPTH} levels; this API takes a flat JSON object`);
+  return bodyOf(form, text);
+}
+
 /**
  * The body as an object: JSON, or a form (a repeated field becomes a list).
  * One too large or too deep is refused as soon as that shows, not read to its end.
  */
-function readBody(req: IncomingMessage): Promise<{ value: Record<string, unknown>; form: boolean }> {
+function readBody(req: IncomingMessage): Promise<ControlBody> {
   return new Promise((resolve, reject) => {
     const tooLarge = () => new BadRequest(`body: larger than ${MAX_BODY} bytes`, 413, true);
     if (Number(req.headers['content-length']) > MAX_BODY) return reject(tooLarge());
-    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    const form = type === 'application/x-www-form-urlencoded';
+    const form = isForm(req.headers['content-type']);
     const withinDepth = form ? null : depthGauge();
     const chunks: Buffer[] = [];
     let size = 0;
@@ -111,21 +157,11 @@ function readBody(req: IncomingMessage): Promise<{ value: Record<string, unknown
     req.on('error', () => !over && stop(new Gone()));
     req.on('end', () => {
       if (over) return;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (form) {
-        const value: Record<string, unknown> = {};
-        for (const [k, v] of new URLSearchParams(text)) value[k] = k === 'kinds' ? [...((value[k] as string[]) ?? []), v] : v;
-        return resolve({ value, form: true });
-      }
-      if (text.trim() === '') return resolve({ value: {}, form: false });
-      let value: unknown;
       try {
-        value = JSON.parse(text);
-      } catch {
-        return reject(new BadRequest('body: must be a JSON object; this is not JSON'));
+        resolve(bodyOf(form, Buffer.concat(chunks).toString('utf8')));
+      } catch (err) {
+        reject(err);
       }
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return reject(new BadRequest('body: must be a JSON object'));
-      resolve({ value: value as Record<string, unknown>, form: false });
     });
   });
 }
@@ -168,8 +204,19 @@ function messageJson(d: ControlDeps, m: MessageView) {
   };
 }
 
-function listMessages(d: ControlDeps, query: string) {
-  const q = new URLSearchParams(query);
+const WAIT_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** `wait` as milliseconds: 30s, 500ms, 2m or a bare number of seconds, at most MAX_WAIT_MS. */
+function waitOf(value: string): number {
+  const m = /^(\d{1,7}(?:\.\d{1,3})?)(ms|s|m)?$/.exec(value);
+  const ms = m ? Math.round(Number(m[1]) * WAIT_UNITS[m[2] ?? 's']) : NaN;
+  if (!(ms >= 0 && ms <= MAX_WAIT_MS)) {
+    throw new BadRequest(`wait: invalid value ${shown(value)}: must be a duration from 0 to ${MAX_WAIT_MS / 1000}s, such as 30s, 500ms or 2m (a bare number is seconds)`);
+  }
+  return ms;
+}
+
+function messageFilter(d: ControlDeps, q: URLSearchParams): MessageFilter {
   const limitText = q.get('limit');
   const limit = limitText === null ? 100 : /^\d{1,6}$/.test(limitText) ? Number(limitText) : NaN;
   if (!(limit >= 1 && limit <= MESSAGE_LIMIT)) throw new BadRequest(`limit: invalid value ${shown(limitText)}: must be a whole number from 1 to ${MESSAGE_LIMIT}`);
@@ -177,8 +224,52 @@ function listMessages(d: ControlDeps, query: string) {
   const digits = to === null ? undefined : normalizePhone(to);
   if (digits !== undefined && digits !== '' && !/^\d+$/.test(digits)) throw new BadRequest(`to: invalid value ${shown(to)}: must be digits (part of a number)`);
   const since = q.get('since');
-  const found = messages(d.settings, { to: digits || undefined, text: q.get('text') || undefined, since: since ? sinceOf(d.settings, since) : undefined, limit });
-  return { messages: found.items.map((m) => messageJson(d, m)), total: found.total };
+  return { to: digits || undefined, text: q.get('text') || undefined, since: since ? sinceOf(d.settings, since) : undefined, limit };
+}
+
+/**
+ * GET messages: those sent, newest first. With `wait`, an answer with none
+ * is held until a matching message is stored or the wait runs out
+ * (`timedOut` says which); one with some is given at once.
+ */
+function listMessages(d: ControlDeps, query: string, signal?: AbortSignal) {
+  const q = new URLSearchParams(query);
+  const filter = messageFilter(d, q);
+  const wait = q.get('wait');
+  const look = () => {
+    const found = messages(d.settings, filter);
+    return { messages: found.items.map((m) => messageJson(d, m)), total: found.total };
+  };
+  if (wait === null) return look();
+  const ms = waitOf(wait);
+  const found = () => {
+    const answer = look();
+    return answer.total > 0 ? { ...answer, timedOut: false } : undefined;
+  };
+  const none = () => found() ?? { messages: [], total: 0, timedOut: true };
+  const now = found();
+  if (now || ms === 0) return now ?? none();
+  return d.bench.waiters.wait(found, ms, none, signal).catch((err: unknown) => {
+    if (err instanceof WaitersFull) throw new BadRequest('wait: too many requests are waiting already; try again in a second', 503, false, { 'retry-after': '1' });
+    throw err;
+  });
+}
+
+/** POST messages/status {"id", "status"}: one message given a final status now, as its lifecycle would. */
+function setStatus(d: ControlDeps, body: Record<string, unknown>) {
+  const idText = typeof body.id === 'number' ? String(body.id) : typeof body.id === 'string' ? body.id : '';
+  const id = /^\d{1,15}$/.test(idText) ? Number(idText) : NaN;
+  if (!(id >= 1)) throw new BadRequest(`id: invalid value ${shown(body.id)}: must be a message id (a whole number from 1)`);
+  const status = typeof body.status === 'string' ? body.status.trim().toUpperCase() : '';
+  if (!(FORCEABLE as readonly string[]).includes(status)) {
+    throw new BadRequest(`status: invalid value ${shown(body.status)}: must be a final status: ${FORCEABLE.join(', ')}`);
+  }
+  const done = d.bench.setStatus(id, status as Forceable);
+  if (!done) throw new BadRequest(`id: no message ${id} (GET /_emulator/messages lists them)`, 404);
+  const [m] = messages(d.settings, { id, limit: 1 }).items;
+  const at = d.settings.tz.format(d.settings.clock.now());
+  const message = done.changed ? `Message ${id} is ${status} from ${at} (it was ${done.previous})` : `Message ${id} was ${status} already; nothing changed`;
+  return { message, changed: done.changed, previousStatus: done.previous, sms: messageJson(d, m) };
 }
 
 function clockState(d: ControlDeps) {
@@ -211,50 +302,97 @@ function faults(d: ControlDeps, body: Record<string, unknown>) {
   }
 }
 
-/** Answers a request of the control API (`route` is the path after /_emulator/); false when it is not one. */
-export function controlApi(d: ControlDeps, req: IncomingMessage, res: ServerResponse, route: string, query: string): boolean {
-  const method = req.method ?? 'GET';
-  const reads: Record<string, () => unknown> = { messages: () => listMessages(d, query), clock: () => clockState(d), faults: () => d.bench.faults() };
+/**
+ * Answers one request of the control API (`route`: the path after
+ * /_emulator/, one isControlRoute() takes; `body`: a POST's, read). `signal`
+ * ends a wait early (the reader went away). Never rejects.
+ */
+export async function controlAnswer(d: ControlDeps, method: string, route: string, query: string, body: ControlBody | null, signal?: AbortSignal): Promise<ControlReply> {
+  const reads: Record<string, () => unknown> = { messages: () => listMessages(d, query, signal), clock: () => clockState(d), faults: () => d.bench.faults() };
   const writes: Record<string, (body: Record<string, unknown>) => unknown> = {
+    'messages/status': (b) => setStatus(d, b),
     reset: () => {
       const made = d.bench.reset();
       return { ...made, message: `Reset: ${made.links} links, ${made.messages} messages from the seed` };
     },
-    clock: (body) => advance(d, body),
+    clock: (b) => advance(d, b),
     deliver: () => {
       const delivered = d.bench.deliver();
       return { ...clockState(d), delivered, message: `Delivered ${count(delivered, 'message')} on their way; the clock stays at ${d.settings.tz.format(d.settings.clock.now())}` };
     },
-    faults: (body) => faults(d, body),
+    faults: (b) => faults(d, b),
   };
-  if (!(route in reads) && !(route in writes)) return false;
-  const fail = (err: unknown) => {
-    if (err instanceof Gone) return;
-    if (err instanceof BadRequest) return sendJson(res, err.status, { error: err.message }, err.cut ? { connection: 'close' } : {});
-    d.log(`emulator: /_emulator/${route}: ${(err as Error)?.stack ?? String(err)}`);
-    if (!res.headersSent) sendJson(res, 500, { error: 'the emulator failed to do this' });
-  };
-  if ((method === 'GET' || method === 'HEAD') && route in reads) {
-    try {
-      sendJson(res, 200, reads[route]());
-    } catch (err) {
-      fail(err);
+  try {
+    if ((method === 'GET' || method === 'HEAD') && route in reads) return { status: 200, value: await reads[route]() };
+    if (method === 'POST' && route in writes) {
+      const answer = writes[route](body?.value ?? {});
+      // A form sent without the inspector's script: back to the controls page.
+      return body?.form ? { status: 303, headers: { location: '/_emulator/controls' } } : { status: 200, value: answer };
     }
-    return true;
+    const allow = route in writes && route in reads ? 'GET, POST' : route in writes ? 'POST' : 'GET';
+    return { status: 405, value: { error: `${method} is not used here: ${route in writes ? 'POST' : 'GET'} /_emulator/${route}` }, headers: { allow } };
+  } catch (err) {
+    if (err instanceof BadRequest) return { status: err.status, value: { error: err.message }, headers: err.headers };
+    d.log(`emulator: /_emulator/${route}: ${(err as Error)?.stack ?? String(err)}`);
+    return { status: 500, value: { error: 'the emulator failed to do this' } };
   }
-  if (method === 'POST' && route in writes) {
-    readBody(req)
-      .then(({ value, form }) => {
-        const answer = writes[route](value);
-        // A form sent without the inspector's script: back to the controls page.
-        if (form) {
-          res.writeHead(303, { location: '/_emulator/controls', 'content-length': 0 });
-          res.end();
-        } else sendJson(res, 200, answer);
-      })
-      .catch(fail);
-    return true;
+}
+
+/** A POST's fields as the request log shows parameters (a form). */
+function asForm(value: Record<string, unknown>): string {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(value)) {
+    for (const item of Array.isArray(v) ? v : [v]) form.append(k, typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
   }
-  sendJson(res, 405, { error: `${method} is not used here: ${route in writes ? 'POST' : 'GET'} /_emulator/${route}` }, { allow: route in writes && route in reads ? 'GET, POST' : route in writes ? 'POST' : 'GET' });
+  return form.toString();
+}
+
+/** Answers a request of the control API over HTTP; false when `route` is not one. A POST goes into the request log. */
+export function controlApi(d: ControlDeps, req: IncomingMessage, res: ServerResponse, route: string, query: string): boolean {
+  if (!isControlRoute(route)) return false;
+  const method = req.method ?? 'GET';
+  const started = performance.now();
+  // A reader that goes away ends its wait: the answer would go nowhere.
+  const gone = new AbortController();
+  res.on('close', () => gone.abort());
+  const body = method === 'POST' && WRITES.includes(route) ? readBody(req) : Promise.resolve(null);
+  body
+    .then(
+      (read) => controlAnswer(d, method, route, query, read, gone.signal).then((reply) => ({ reply, read })),
+      (err: unknown) => {
+        if (!(err instanceof BadRequest)) throw err;
+        const headers: Record<string, string> = err.cut ? { connection: 'close' } : {};
+        return { reply: { status: err.status, value: { error: err.message }, headers } as ControlReply, read: null };
+      },
+    )
+    .then(({ reply, read }) => {
+      if (res.destroyed) return;
+      // A reader answered because the emulator is stopping must not keep its connection open.
+      const headers = d.bench.closed ? { ...reply.headers, connection: 'close' } : reply.headers;
+      if (reply.value === undefined) {
+        res.writeHead(reply.status, { ...headers, 'content-length': 0 });
+        res.end();
+      } else sendJson(res, reply.status, reply.value, headers);
+      if (method !== 'POST') return;
+      d.bench.record({
+        at: d.settings.clock.now(),
+        op: `POST /_emulator/${route}`,
+        visit: false,
+        control: true,
+        key: undefined,
+        code: null,
+        status: reply.status,
+        fault: null,
+        ms: performance.now() - started,
+        query,
+        body: read ? asForm(read.value) : '',
+        answer: reply.value === undefined ? null : JSON.stringify(reply.value),
+      });
+    })
+    .catch((err: unknown) => {
+      if (err instanceof Gone) return;
+      d.log(`emulator: /_emulator/${route}: ${(err as Error)?.stack ?? String(err)}`);
+      if (!res.headersSent) sendJson(res, 500, { error: 'the emulator failed to do this' });
+    });
   return true;
 }

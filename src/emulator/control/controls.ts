@@ -1,8 +1,9 @@
 // The emulator as a test bench, while it runs: back to the seed (reset), the
-// clock moved ahead, faults switched on or off. The library (reset() and
-// friends), the control API and the inspector's buttons all come here.
+// clock moved ahead, faults switched on or off, one message given its final
+// status, readers waiting for a message. The library (reset() and friends),
+// the control API and the inspector's buttons all come here.
 
-import { ALL_TOPICS, type Activity } from '../inspector/activity.js';
+import { ALL_TOPICS, type Activity, type LogEntry } from '../inspector/activity.js';
 import { KeyRing } from '../service/api-keys.js';
 import type { ShiftedClock } from './clock.js';
 import { DEFAULT_FAULTS, faultInjector, FAULT_KINDS, parseFaults, type FaultInjector, type FaultKind } from './faults.js';
@@ -10,6 +11,8 @@ import { pendingSeconds } from '../inspector/inspect.js';
 import { applySeed, type SeedCounts } from './seed-apply.js';
 import type { Seed } from './seed.js';
 import type { ServerParts, ServiceHooks } from '../server.js';
+import { forcedStages, type Forceable } from '../service/lifecycle.js';
+import { Waiters } from './waiters.js';
 
 export interface FaultState {
   /** Probability (0..1) that a /service/ request gets a fault; 0 is off. */
@@ -49,11 +52,16 @@ export class Bench {
   #faults: FaultInjector | null = null;
   #rate = 0;
   #kinds = DEFAULT_FAULTS;
+  #closed = false;
   /** Counts of the injectors replaced so far. */
   readonly #earlier = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
 
+  /** Readers of the control API waiting for a message. */
+  readonly waiters: Waiters;
+
   constructor(b: BenchParts) {
     this.#b = b;
+    this.waiters = new Waiters(b.parts.settings.db);
   }
 
   get keys(): readonly string[] {
@@ -106,6 +114,29 @@ export class Bench {
     return delivered;
   }
 
+  /**
+   * Gives one message (any account's) `status` now, as its lifecycle would
+   * (lifecycle.ts forcedStages): the clock stays. Returns the status it had,
+   * and whether it changed (not when it already had that status); null when
+   * there is no such message.
+   */
+  setStatus(id: number, status: Forceable): { previous: string; changed: boolean } | null {
+    const db = this.#b.parts.settings.db;
+    const now = this.#b.clock.now();
+    db.advance(now);
+    const found = db.messageSlots(id);
+    if (!found) return null;
+    if (found.status === status) return { previous: status, changed: false };
+    db.replanMessage(id, forcedStages(found.slots, status, now), now);
+    this.#b.activity?.clockMoved();
+    return { previous: found.status, changed: true };
+  }
+
+  /** Puts a request of the control API in the request log (the inspector's, serve's lines). */
+  record(entry: LogEntry): void {
+    this.#b.parts.record?.(entry);
+  }
+
   /** Seconds the clock must move for every message on its way to reach its final status. */
   pendingSeconds(): number {
     return pendingSeconds(this.#b.parts.settings);
@@ -139,8 +170,15 @@ export class Bench {
     this.#faults = null;
   }
 
-  /** Drops requests held by a `stall` fault (the emulator is closing). */
+  /** Whether the emulator is closing (dispose() was called). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Drops requests held by a `stall` fault and answers readers still waiting (the emulator is closing). */
   dispose(): void {
+    this.#closed = true;
     this.#retire();
+    this.waiters.close();
   }
 }

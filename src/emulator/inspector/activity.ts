@@ -20,6 +20,8 @@ export interface LogEntry {
   /** `Module/Operation` as the caller spelled it, or the path of a short-link visit. */
   op: string;
   visit: boolean;
+  /** A request of the test-control API (`POST /_emulator/...`): no key, no envelope; `status` says how it went. */
+  control?: boolean;
   /** The key presented, as given: masked when shown, never kept past the ring. */
   key: unknown;
   /** The envelope's code; null when no envelope was sent. */

@@ -40,6 +40,8 @@ export interface MessageView {
 }
 
 export interface MessageFilter {
+  /** One message. */
+  id?: number;
   accountId?: number;
   /** Part of the recipient number. */
   to?: string;
@@ -82,6 +84,7 @@ function where(f: Omit<MessageFilter, 'limit'>, prefix = 'm.'): { sql: string; p
     parts.push(sql);
     params.push(v);
   };
+  if (f.id !== undefined) add(`${prefix}id = ?`, f.id);
   if (f.accountId !== undefined) add(`${prefix}account_id = ?`, f.accountId);
   if (f.to) add(`instr(${prefix}recipient, ?) > 0`, f.to);
   if (f.recipient) add(`${prefix}recipient = ?`, f.recipient);

@@ -1,13 +1,28 @@
 // The smaller inspector pages: campaigns and their links, the accounts (one
-// per API key, keys masked) and the controls (reset, the clock, faults).
+// per API key, keys masked) and the controls (reset, the clock, faults, one
+// message's status, and the control API a test uses for each).
 
 import { FAULT_KINDS, parseFaults } from '../control/faults.js';
+import { FORCEABLE } from '../service/lifecycle.js';
+import { statusWithCode } from '../../output/words.js';
 import { html, count } from './html.js';
 import { campaignStatusWord, fromNow, money, shownOf } from '../../output/words.js';
 import { accountTotals, campaigns } from './inspect.js';
 import { badge, BASE, keyLabel, pageHref, time, type InspectorPage, type PageContext } from './page.js';
 
 const CAMPAIGN_LIMIT = 200;
+
+/** The control API, as the Controls page lists it: what a test sends for what this page does, and more. */
+const CONTROL_API: Array<[string, string]> = [
+  ['GET /_emulator/messages?to=&text=&since=&limit=', 'the messages sent, newest first, with statuses and times'],
+  ['GET /_emulator/messages?to=…&wait=30s', 'the same, held until a matching message is stored (at most 300 s): what smslink inbox wait asks'],
+  ['POST /_emulator/messages/status {"id": 12, "status": "UNDELIV"}', 'one message given a final status now: smslink inbox set-status'],
+  ['POST /_emulator/deliver', 'every message on its way gets its final status now'],
+  ['POST /_emulator/clock {"advance": 5}', 'moves the clock ahead (GET tells the time)'],
+  ['POST /_emulator/faults {"rate": 0.2, "kinds": ["503"]}', 'faults on or off (GET tells them)'],
+  ['POST /_emulator/reset', 'back to the seed'],
+  ['GET /_emulator/livez, /_emulator/readyz', 'the process answers; the emulator is ready (no token needed): smslink serve wait'],
+];
 
 export function campaignsPage(ctx: PageContext): InspectorPage {
   const list = campaigns(ctx.settings, ctx.bench.accounts[ctx.account], CAMPAIGN_LIMIT);
@@ -55,7 +70,14 @@ export function controlsPage(ctx: PageContext): InspectorPage {
   const drawn = parseFaults(f.kinds);
   const latency = drawn.find((x) => x.kind === 'latency');
   const pending = ctx.bench.pendingSeconds();
-  const foot = html`<section aria-labelledby="clock-title"><h2 id="clock-title">Clock</h2>
+  const foot = html`<section aria-labelledby="status-title"><h2 id="status-title">One message's status</h2>
+      <form method="post" action="${BASE}/messages/status" data-control class="inline">
+        <p class="field"><label for="message-id">Message id</label><input id="message-id" name="id" type="number" min="1" step="1" required></p>
+        <p class="field"><label for="final-status">Final status</label><select id="final-status" name="status">${FORCEABLE.map((st) => html`<option value="${st}">${statusWithCode(st)}</option>`)}</select></p>
+        <p class="actions"><button type="submit">Set it now</button></p>
+      </form>
+    </section>
+    <section aria-labelledby="clock-title"><h2 id="clock-title">Clock</h2>
       <form method="post" action="${BASE}/clock" data-control class="inline">
         <p class="field"><label for="advance">Move ahead by (seconds)</label><input id="advance" name="advance" type="number" min="0" step="1" value="5" required></p>
         <p class="actions"><button type="submit">Advance clock</button></p>
@@ -70,6 +92,10 @@ export function controlsPage(ctx: PageContext): InspectorPage {
         <p class="actions"><button type="submit">Switch faults on</button></p>
       </form>
       <form method="post" action="${BASE}/faults" data-control><input type="hidden" name="rate" value="0"><p class="actions"><button type="submit">Switch faults off</button></p></form>
+    </section>
+    <section aria-labelledby="api-title"><h2 id="api-title">Control API</h2>
+      <p>What a test sends for each of these, JSON under /_emulator/ (docs/emulator.md, “Test-control API”):</p>
+      <dl class="params">${CONTROL_API.map(([call, what]) => html`<dt><code>${call}</code></dt><dd>${what}</dd>`)}</dl>
     </section>`;
   const live = html`<h2>Now</h2><dl class="facts">
       <dt>Emulator time</dt><dd>${time(ctx, s.clock.now())} (${s.tz.name})</dd>

@@ -15,6 +15,8 @@ import { html, count, type Html } from './html.js';
 const LOG_SHOWN = 200;
 /** The operation filter's value for short-link visits. */
 const VISITS = 'visit';
+/** The operation filter's value for requests of the control API. */
+const CONTROLS = 'control';
 /** The code filter's value for requests that got no envelope (a fault answered, or nothing). */
 const NO_CODE = 'none';
 /** Parameters shown of one request: a form may carry thousands. */
@@ -31,6 +33,7 @@ const notModelled = (e: LogEntry) => !e.visit && e.code === NOT_MODELLED;
 
 function result(e: LogEntry): string {
   if (e.visit) return e.status === 302 ? 'redirected (302)' : `refused (${e.status})`;
+  if (e.control) return e.status < 400 ? `done (${e.status})` : `refused (HTTP ${e.status})`;
   if (notModelled(e)) return `code ${e.code}: not modelled here`;
   const code = e.code === null ? '' : `code ${e.code} ${describeCode(e.code)}`;
   const http = e.status === 0 ? 'no answer' : e.status === 200 ? '' : `HTTP ${e.status}`;
@@ -42,7 +45,7 @@ function filterOf(q: URLSearchParams): (e: LogEntry) => boolean {
   const op = q.get('op')?.toLowerCase() || null;
   const code = q.get('code') || null;
   return (e) => {
-    if (op !== null && (op === VISITS ? !e.visit : e.visit || e.op.toLowerCase() !== op)) return false;
+    if (op !== null && (op === VISITS ? !e.visit : op === CONTROLS ? !e.control : e.visit || e.op.toLowerCase() !== op)) return false;
     if (code !== null && (code === NO_CODE ? e.code !== null : String(e.code) !== code)) return false;
     return true;
   };
@@ -90,13 +93,13 @@ function details(e: LogEntry): Html {
 }
 
 function row(ctx: PageContext, seq: number, e: LogEntry): Html {
-  const kind = e.code === 0 || e.status === 302 ? 'ok' : e.code === null && !e.visit ? 'bad' : 'wait';
+  const kind = e.code === 0 || e.status === 302 || (e.control && e.status < 400) ? 'ok' : e.code === null && !e.visit ? 'bad' : 'wait';
   return html`<li><details id="r${seq}"><summary>
       <span class="when">${time(ctx, e.at)}</span>
       <span class="op">${e.visit ? `visit ${e.op}` : e.op}</span>
       ${badge(result(e), kind)}
       ${e.fault ? html`<span class="fault">fault ${e.fault}</span>` : ''}
-      ${e.visit ? '' : html`<span class="key">${keyShown(ctx.bench.keys, e.key)}</span>`}
+      ${e.visit || e.control ? '' : html`<span class="key">${keyShown(ctx.bench.keys, e.key)}</span>`}
       <span class="ms">${e.ms < 10 ? e.ms.toFixed(1) : Math.round(e.ms)} ms</span>
     </summary>${details(e)}</details></li>`;
 }
@@ -122,7 +125,7 @@ export function requestsPage(ctx: PageContext, activity: Activity): InspectorPag
   const q = ctx.query;
   const filtered = Boolean(q.get('op') || q.get('code'));
   const found = activity.recent(LOG_SHOWN, filterOf(q));
-  const ops: Array<[string, string]> = [['', 'any'], ...OPERATIONS.map((op): [string, string] => [`${op.module}/${op.operation}`, `${op.module}/${op.operation}`]), [VISITS, 'short-link visits']];
+  const ops: Array<[string, string]> = [['', 'any'], ...OPERATIONS.map((op): [string, string] => [`${op.module}/${op.operation}`, `${op.module}/${op.operation}`]), [VISITS, 'short-link visits'], [CONTROLS, 'control API']];
   const codes: Array<[string, string]> = [['', 'any'], ...Object.keys(RESULT_CODES).map((c): [string, string] => [c, `${c} ${describeCode(Number(c))}`]), [NO_CODE, 'none (no answer)']];
   const head = html`<form class="filters" method="get" action="${BASE}/requests" role="search" aria-label="Filter requests">
       ${ctx.account > 0 ? html`<input type="hidden" name="account" value="${ctx.account + 1}">` : ''}
@@ -132,7 +135,7 @@ export function requestsPage(ctx: PageContext, activity: Activity): InspectorPag
     </form>`;
   const live =
     activity.size === 0
-      ? html`<p class="empty">No requests yet. Calls to /service/ and visits of short links show here as they come.</p>`
+      ? html`<p class="empty">No requests yet. Calls to /service/, visits of short links and changes made through the control API show here as they come.</p>`
       : found.length === 0
         ? html`<p class="empty">None of the ${count(activity.size, 'latest request')} matches this filter.</p>`
         : html`${unmodelledNote(ctx, activity)}<p class="count">${filtered ? `${count(found.length, 'request')} of the latest ${activity.size} match` : `The ${count(found.length, 'latest request')}`}, newest first. Open one to see what it sent and got.</p>

@@ -1,13 +1,14 @@
 // Routes of the inspector and the control API. Everything lives under
 // /_emulator/ (an underscore is never part of a short-link code, so no code
 // can shadow a page), and the inspector's inbox also at /, the emulator's
-// root URL. Every route but the static assets passes the gate (access.ts).
+// root URL. Every route but the static assets and the health checks (livez,
+// readyz) passes the gate (access.ts).
 
 import type { ServerResponse } from 'node:http';
 import { refusal, TOKEN_COOKIE, tokenMatches, type Gate } from './access.js';
 import type { Activity } from './activity.js';
 import { CSS, SCRIPT } from './assets.js';
-import { controlApi, sendJson } from '../control/control-api.js';
+import { controlApi, isControlRoute, sendJson } from '../control/control-api.js';
 import type { Bench } from '../control/controls.js';
 import type { EmulatorSettings } from '../service/handler.js';
 import { escapeHtml, PAGE_HEADERS } from './html.js';
@@ -66,7 +67,11 @@ export function inspectorRouter(p: InspectorParts): PageRouter {
       send(res, 200, { 'content-type': type, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }, body, head);
       return true;
     }
-    const api = route === 'messages' || route === 'reset' || route === 'clock' || route === 'deliver' || route === 'faults';
+    if (route === 'livez' || route === 'readyz') {
+      health(p, res, route, req.method ?? 'GET');
+      return true;
+    }
+    const api = isControlRoute(route);
     const no = refusal(p.gate, req);
     if (no) {
       if (!api && no.status === 401 && tokenIn(p.gate, res, path, query)) return true;
@@ -76,7 +81,7 @@ export function inspectorRouter(p: InspectorParts): PageRouter {
     }
     if (api) return controlApi(p, req, res, route, query);
     if (!inspector) {
-      sendJson(res, 404, { error: 'the inspector is off (serve --no-inspector); the control API is /_emulator/messages, reset, clock, deliver and faults' });
+      sendJson(res, 404, { error: 'the inspector is off (serve --no-inspector); the control API is /_emulator/messages, messages/status, reset, clock, deliver and faults' });
       return true;
     }
     if (req.method !== 'GET' && !head) {
@@ -103,6 +108,23 @@ export function inspectorRouter(p: InspectorParts): PageRouter {
     else send(res, 200, PAGE_HEADERS, renderPage(ctx, page), head);
     return true;
   };
+}
+
+/**
+ * The health checks, for a CI job or an orchestrator: livez says the process
+ * answers, readyz that the database is open and requests are served (503
+ * while the emulator stops). Neither needs the control token nor reads an
+ * account, so they answer on any --host.
+ */
+function health(p: InspectorParts, res: ServerResponse, route: 'livez' | 'readyz', method: string): void {
+  if (method !== 'GET' && method !== 'HEAD') {
+    sendJson(res, 405, { error: `${method} is not used here: GET /_emulator/${route}` }, { allow: 'GET, HEAD' });
+    return;
+  }
+  if (route === 'livez') return sendJson(res, 200, { status: 'live' });
+  const problem = p.bench.closed ? 'the emulator is stopping' : p.settings.db.problem();
+  if (problem === null) sendJson(res, 200, { status: 'ready' });
+  else sendJson(res, 503, { status: 'not ready', reason: problem }, { 'retry-after': '1' });
 }
 
 /** A page opened with the right ?token=: the browser keeps it in a cookie and comes back without it in the URL. */

@@ -82,3 +82,30 @@ export function planLifecycle(input: PlanInput): LifecyclePlan {
     nextTs: input.moderation ? t0 : t1,
   };
 }
+
+/** The final statuses a test may give one message at once (the control API's messages/status). */
+export const FORCEABLE = ['DELIVRD', 'UNDELIV', 'REJECTD', 'EXPIRED'] as const;
+export type Forceable = (typeof FORCEABLE)[number];
+
+/**
+ * A message's five slots rewritten so that it reaches `target` at `now`, as
+ * its lifecycle would have had it: the stages it already reached stay, the
+ * rest come due now in their order (ENQUEUD, then ACCEPTD, then the final
+ * one; a rejection comes straight after ENQUEUD, as the operator's does).
+ * A status it already reached that the new end does not follow (an earlier
+ * final one, PDLIVRD before a rejection) gives way.
+ */
+export function forcedStages(slots: ReadonlyArray<Stage | null>, target: Forceable, now: number): LifecyclePlan['stages'] {
+  const reached = (i: number) => {
+    const s = slots[i];
+    return s && s.t <= now ? s : null;
+  };
+  const at = (i: number, fallback: Stage) => reached(i) ?? fallback;
+  const ready = at(0, { t: now, status: 'NEW', campaign: 'AUTO_READY_FOR_SEND' });
+  const enqueued = at(1, { t: now, status: 'ENQUEUD', campaign: 'RUNNING' });
+  const done: Stage = { t: now, status: target, campaign: 'DONE' };
+  if (target === 'REJECTD') return [ready, enqueued, done, null, null];
+  const accepted = reached(2)?.status === 'ACCEPTD' ? reached(2)! : { t: now, status: 'ACCEPTD', campaign: 'SENT' };
+  const partly = reached(3)?.status === 'PDLIVRD' ? reached(3) : null;
+  return [ready, enqueued, accepted, partly, done];
+}

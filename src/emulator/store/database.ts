@@ -8,6 +8,7 @@ import { databasePath, openConnection, type Connection, type SqlValue } from './
 import { LinkCache } from './link-cache.js';
 import type { ListQuery } from './list-query.js';
 import { Pager } from './pager.js';
+import type { LifecyclePlan, Stage } from '../service/lifecycle.js';
 import { LINK_COLUMNS, linkRow, MESSAGE_COLUMNS, messageRow, type LinkRow, type MessageRow, type NewLink, type NewMessage, type Raw } from './rows.js';
 import { migrate } from './schema.js';
 import { prepareStatements, StatementCache, transactions, type Statements, type Transactions } from './statements.js';
@@ -23,6 +24,8 @@ export class Database {
   readonly #pager: Pager;
   /** data_version when the pager was last known true: other processes' writes change it (a database file). */
   #seenVersion = -1;
+  /** Told after each message this connection stores (waiting readers of the control API). */
+  #onMessage: (() => void) | null = null;
 
   constructor(db: Connection, path: string) {
     this.#conn = db;
@@ -63,6 +66,17 @@ export class Database {
 
   close(): void {
     if (this.#conn.open) this.#conn.close();
+  }
+
+  /** Why the database cannot be read now (closed, or a read fails), or null when it can: the emulator's readiness. */
+  problem(): string | null {
+    if (!this.#conn.open) return 'the database is closed';
+    try {
+      this.#s.ping.get();
+      return null;
+    } catch (err) {
+      return `the database cannot be read: ${(err as Error).message}`;
+    }
   }
 
   /** Account id for a key hash, created on first use. */
@@ -176,7 +190,29 @@ export class Database {
     build: (campaignId: number) => Omit<NewMessage, 'campaignId' | 'accountId'>,
   ): { campaignId: number; messageId: number } {
     this.#wrote();
-    return this.#tx.send.immediate(accountId, name, now, build);
+    const sent = this.#tx.send.immediate(accountId, name, now, build);
+    this.#onMessage?.();
+    return sent;
+  }
+
+  /** `fn` is told after each message stored through this connection (one listener; null removes it). */
+  onMessage(fn: (() => void) | null): void {
+    this.#onMessage = fn;
+  }
+
+  /** One message's status and its five planned slots (lifecycle.ts), any account's; undefined when there is none. */
+  messageSlots(id: number): { status: string; slots: Array<Stage | null> } | undefined {
+    const r = this.#s.messageSlots.get(id) as Record<string, unknown> | undefined;
+    if (!r) return undefined;
+    const slots = [0, 1, 2, 3, 4].map((i) => (r[`t${i}`] === null ? null : { t: r[`t${i}`] as number, status: r[`s${i}`] as string, campaign: r[`c${i}`] as string }));
+    return { status: r.status as string, slots };
+  }
+
+  /** Replaces a message's planned slots and applies what is due at `now`. */
+  replanMessage(id: number, stages: LifecyclePlan['stages'], now: number): void {
+    this.#wrote();
+    this.#s.replanMessage.run(...stages.flatMap((x) => [x?.t ?? null, x?.status ?? null, x?.campaign ?? null]), now, id);
+    this.advance(now);
   }
 
   /** Applies every planned lifecycle stage that is due; cheap when none is. */

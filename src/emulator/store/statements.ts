@@ -68,7 +68,13 @@ export function prepareStatements(db: Connection) {
          t0, s0, c0, t1, s1, c1, t2, s2, c2, t3, s3, c3, t4, s4, c4, next_ts)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    messageSlots: p('SELECT status, t0, s0, c0, t1, s1, c1, t2, s2, c2, t3, s3, c3, t4, s4, c4 FROM messages WHERE id = ?'),
+    replanMessage: p(
+      `UPDATE messages SET t0 = ?, s0 = ?, c0 = ?, t1 = ?, s1 = ?, c1 = ?, t2 = ?, s2 = ?, c2 = ?, t3 = ?, s3 = ?, c3 = ?, t4 = ?, s4 = ?, c4 = ?, next_ts = ?
+       WHERE id = ?`,
+    ),
     dataVersion: rows('PRAGMA data_version'),
+    ping: p('SELECT 1 AS one'),
     anyDue: p('SELECT 1 AS one FROM messages WHERE next_ts <= ? LIMIT 1'),
     advance: p(
       `UPDATE messages SET

@@ -34,8 +34,20 @@ describe('smslink status', () => {
       keyAccepted: true,
       checkedWith: 'Message/GetSMSStatus',
       problem: null,
+      // The balance beside the key: the emulator's opening 100 KZT.
+      balance: 100,
+      currency: 'KZT',
+      balanceProblem: null,
     });
     expect(typeof report.ms).toBe('number');
+  });
+
+  it('a balance the key may not read is unknown, with why, and the key check still passes', async () => {
+    recording.server.respond((req) => (req.path.toLowerCase() === '/service/user/getownbalance' ? { body: { code: 9, data: null, message: 'access denied' } } : undefined));
+    const r = await runCli(['status', '-o', 'table', '--no-color'], { env: { SMSLINK_BASE_URL: recording.server.url, SMSLINK_API_KEY: KEY } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^service +key accepted +Message\/GetSMSStatus, \d+ ms$/m);
+    expect(r.stdout).toMatch(/^balance +unknown +User\/GetOwnBalance failed with code 9/m);
   });
 
   it('the check is one Message/GetSMSStatus of one id', async () => {
@@ -103,5 +115,6 @@ describe('smslink status', () => {
     expect(r.output).not.toContain(KEY);
     expect(screen).toMatch(/^api-key +Stat\*+5678 +SMSLINK_API_KEY$/m);
     expect(screen).toMatch(/^service +key accepted +Message\/GetSMSStatus, \d+ ms$/m);
+    expect(screen).toMatch(/^balance +100\.0000 KZT +User\/GetOwnBalance$/m);
   });
 });

@@ -40,7 +40,7 @@ describe('smslink completion', () => {
   it('bash: nouns, verbs, flags and flag values from the catalog', async () => {
     const bash = await script('bash');
     const cases: Array<[string[], string[]]> = [
-      [['smslink', ''], ['link', 'message', 'sync', 'report', 'search', 'config', 'login', 'status', 'completion', 'serve', 'sandbox', 'api', 'help']],
+      [['smslink', ''], ['link', 'message', 'balance', 'sync', 'report', 'search', 'config', 'login', 'status', 'completion', 'serve', 'inbox', 'sandbox', 'api', 'help']],
       [['smslink', 'link', ''], ['create', 'get', 'list', 'update', 'delete', 'stats', 'campaign']],
       [['smslink', 'link', 'update', '5', '--no-'], ['--no-expiry', '--no-color', '--no-pager']],
       [['smslink', 'link', 'create', 'x', '--status', ''], ['active', 'inactive', '0', '1']],
@@ -70,7 +70,7 @@ describe('smslink completion', () => {
       [['smslink', 'link', 'list', '--profile', ''], ['staging', 'prod']],
       // A flag that takes a value the catalog does not know offers nothing; after its value, the command goes on.
       [['smslink', 'link', 'list', '--query', ''], []],
-      [['smslink', '--base-url', 'link', ''], ['link', 'message', 'sync', 'report', 'search', 'config', 'login', 'status', 'completion', 'serve', 'sandbox', 'api', 'help']],
+      [['smslink', '--base-url', 'link', ''], ['link', 'message', 'balance', 'sync', 'report', 'search', 'config', 'login', 'status', 'completion', 'serve', 'inbox', 'sandbox', 'api', 'help']],
       [['smslink', '--profile', 'prod', 'link', 'd'], ['delete']],
       [['smslink', 'link', 'delete', '5', '--y'], ['--yes']],
     ];

@@ -110,7 +110,7 @@ describe('exit codes', () => {
     const documented = rows(readme);
     const help = (await cli(['--help'])).stdout.split('\nExit codes:\n')[1];
     const listed = [...help.matchAll(/^ {2}(\d+) +(.+)$/gm)].map((m) => [Number(m[1]), m[2]]);
-    expect(documented.map(([code]) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 130, 141]);
+    expect(documented.map(([code]) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 130, 141]);
     expect(listed).toEqual(documented);
   });
 });

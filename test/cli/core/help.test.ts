@@ -21,7 +21,7 @@ describe('help', () => {
   it('lists every noun with its description', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    expect(commandsOf(r.stdout)).toEqual(['link', 'message', 'sync', 'report', 'search', 'config', 'login', 'status', 'completion', 'serve', 'sandbox', 'api', 'help']);
+    expect(commandsOf(r.stdout)).toEqual(['link', 'message', 'balance', 'sync', 'report', 'search', 'config', 'login', 'status', 'completion', 'serve', 'inbox', 'sandbox', 'api', 'help']);
     expect(r.stdout).toMatch(/^ {2}message +Send single SMS messages and follow their\s+delivery$/m);
   });
 

@@ -1,0 +1,70 @@
+// What `inbox list` and `inbox wait` share: the flags that pick messages
+// (--to, --text, --since) as the control API's query, and how a message
+// is shown (its fields, a table's columns).
+
+import type { Command } from 'commander';
+import { parseDateTime, normalizePhone } from '../../catalog/rules.js';
+import type { Shape } from '../../catalog/types.js';
+import type { CliValues } from '../core/command.js';
+import type { RunContext } from '../core/context.js';
+import { timeFlag } from '../core/time.js';
+import { UsageError } from '../../exit-codes.js';
+
+/** The fields of a message as the control API gives it, in the order JSON keeps them (what --fields may name). */
+export const INBOX_FIELDS = [
+  'id',
+  'account',
+  'campaignId',
+  'from',
+  'to',
+  'text',
+  'status',
+  'segments',
+  'encoding',
+  'segUserBuy',
+  'price',
+  'countryA2',
+  'operatorName',
+  'createdAt',
+  'startSendTs',
+  'statusUpdateTs',
+  'timeline',
+] as const;
+
+/** What a table shows. */
+export const INBOX_COLUMNS = ['id', 'createdAt', 'to', 'from', 'status', 'text'];
+
+export function filterFlags(cmd: Command): Command {
+  return cmd
+    .option('--to <number>', 'messages to this number, or numbers holding these digits (+77011234567, 7701)')
+    .option('--text <substring>', 'messages whose text holds this')
+    .option('--since <time>', 'messages sent at or after this: 5m, 2h (ago), now, "YYYY-MM-DD HH:MM[:SS]" (local time)');
+}
+
+/** The flags as the control API's query (`to=...&text=...&since=...`); a bad value is a usage error naming its flag. */
+export function filterQuery(ctx: RunContext, opts: CliValues): URLSearchParams {
+  const q = new URLSearchParams();
+  if (typeof opts.to === 'string') {
+    const digits = normalizePhone(opts.to);
+    if (!/^\d{1,20}$/.test(digits)) throw new UsageError(`--to: invalid value "${opts.to}": must be a phone number or some of its digits (a leading + and spaces allowed)`);
+    q.set('to', digits);
+  }
+  if (typeof opts.text === 'string') {
+    if (opts.text === '') throw new UsageError('--text: must not be empty');
+    q.set('text', opts.text);
+  }
+  if (typeof opts.since === 'string') {
+    // The machine's local time, sent as an instant: the emulator may keep another zone (serve --tz).
+    const p = parseDateTime(timeFlag('--since', opts.since, ctx.now()))!;
+    q.set('since', new Date(p.year, p.month - 1, p.day, p.hour, p.minute, p.second).toISOString());
+  }
+  return q;
+}
+
+/** A message's fields as a result shape: --fields may name any of them, not only the table's. */
+const INBOX_SHAPE: Shape = { array: { object: Object.fromEntries(INBOX_FIELDS.map((f) => [f, 'any' as const])) } };
+
+/** The output view of inbox messages: statuses in words in a table, `primary` for -q. */
+export function inboxView(ctx: RunContext, primary: 'id' | 'text') {
+  return ctx.view({ output: { rows: 'array', columns: INBOX_COLUMNS, primary, kinds: { status: 'messageStatus' } }, result: INBOX_SHAPE });
+}
