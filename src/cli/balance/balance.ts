@@ -9,6 +9,7 @@ import { EXIT, ExitError } from '../../exit-codes.js';
 import { renderRecord } from '../../output/format.js';
 import { dryRun } from '../shared/dry-run.js';
 import { parseAmount, readBalance } from '../shared/balance.js';
+import { rememberCurrency } from '../shared/currency.js';
 import { money } from '../../output/words.js';
 
 async function balance(ctx: RunContext, opts: CliValues): Promise<number> {
@@ -16,6 +17,7 @@ async function balance(ctx: RunContext, opts: CliValues): Promise<number> {
   if (ctx.globals.dryRun) return (await dryRun(ctx, userBalance, {}), EXIT.OK);
   const view = await ctx.view(userBalance);
   const found = await readBalance(await ctx.client());
+  rememberCurrency(ctx, found.currency);
   await renderRecord(ctx.stdout, view, found);
   if (min !== undefined && found.balance < min) {
     throw new ExitError(`the balance is ${money(found.balance, found.currency)}, below --min ${money(min, found.currency)}`, EXIT.FUNDS);

@@ -4,10 +4,10 @@
 // directory, so a command that shows money asks for it once, not every run.
 
 import { join } from 'node:path';
-import { userBalance } from '../../catalog/user.js';
 import { dataDir } from '../../config/paths.js';
 import { readPrivateFile, writePrivateFile } from '../../private-files.js';
 import type { RunContext } from '../core/context.js';
+import { readBalance } from './balance.js';
 
 const FILE = 'accounts.json';
 
@@ -44,13 +44,23 @@ export async function accountCurrency(ctx: RunContext, { ask }: { ask: boolean }
   if ((!ask && key) || ctx.globals.dryRun) return undefined;
   let currency: unknown;
   try {
-    ({ currency } = await (await ctx.client()).call(userBalance, {}));
+    ({ currency } = await readBalance(await ctx.client()));
   } catch {
     return undefined;
   }
+  return rememberCurrency(ctx, currency);
+}
+
+/** Keeps a currency the service gave (with a balance read for another reason, say); returns it when it is one. */
+export function rememberCurrency(ctx: RunContext, currency: unknown): string | undefined {
   if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return undefined;
+  const key = accountKey(ctx);
+  if (!key) return currency;
+  const path = join(dataDir(ctx.env), FILE);
+  const known = readKnown(path);
+  if (known[key]?.currency === currency) return currency;
   try {
-    if (key) writePrivateFile(path, `${JSON.stringify({ ...known, [key]: { currency } }, null, 2)}\n`);
+    writePrivateFile(path, `${JSON.stringify({ ...known, [key]: { currency } }, null, 2)}\n`);
   } catch {
     // Not kept (a directory that is not the user's alone, say): asked for again next time.
   }
