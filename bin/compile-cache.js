@@ -1,8 +1,8 @@
 // Keeps V8's compiled code of the bundle between runs: Node >= 22.1 itself
 // (module.enableCompileCache); Node 20 here, one vm.Script cachedData entry per
 // bundle file and command saved at exit (V8 saves the code that ran: --help's
-// lacks `link get`'s). Node 20: link get 43.3 against 53.4 ms (CPU; remeasure:
-// `npm run bench -- --only get` with NODE_DISABLE_COMPILE_CACHE=1 and without).
+// lacks `link get`'s). What it saves on Node 20: `npm run bench -- --only get`
+// with NODE_DISABLE_COMPILE_CACHE=1 and without (docs/performance.md).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,7 +14,7 @@ const PARTIAL = ' partial';
  * The command's first two words (`link get`), or its options alone, hashed
  * (FNV-1a): nothing a user typed is written to disk. A command's help has
  * an entry of its own: `link get --help` runs none of link get's code, and
- * an entry it wrote would serve every later `link get` (2.5-3.4 ms slower).
+ * an entry it wrote would serve every later `link get`, which would compile its own code each time.
  */
 function commandOf(argv) {
   const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
@@ -61,8 +61,8 @@ exports.enableCompileCache = function enableCompileCache(env, bundleDir, argv) {
   process.on('exit', (code) => {
     // An entry holds the code that ran in the run that wrote it. One written by a run that failed (a usage
     // error, before its command ran) is marked partial, and the first run that succeeds writes it again:
-    // kept, it would have every later run compile that code again (`link get` 1.6 ms slower after a first
-    // `link get` without its argument). A command that always fails still has its partial entry.
+    // kept, it would have every later run compile that code again (a first `link get` without its argument
+    // would slow every later `link get`). A command that always fails still has its partial entry.
     const whole = code === 0;
     try {
       if (unsaved.length) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -5,7 +5,7 @@
 const argv = process.argv.slice(2);
 
 // `--version` is answered before the CLI loads, with writeSync: process.stdout would first set up a
-// stream (1.7 ms, 7% of the row; remeasure: `npm run bench -- --only version` with and without both).
+// stream (remeasure: `npm run bench -- --only version` with and without both).
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const { readFileSync, writeSync } = require('node:fs');
   const text = `${JSON.parse(readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`;
@@ -72,7 +72,7 @@ async function main() {
   const code = await run(argv, {
     stdout,
     // Set up when first used: most commands never read stdin, and many write nothing on stderr, whose
-    // stream costs 1.5 ms when it is a pipe, as in CI (`--help`: 36.9 against 38.2 ms with it made at once).
+    // stream loads node:net when it is a pipe, as in CI (remeasure: `npm run bench -- --only help`).
     get stderr() { return process.stderr; },
     get stdin() { return process.stdin; },
     env: process.env,

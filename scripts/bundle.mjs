@@ -1,24 +1,8 @@
 // Bundles the CLI and the library into dist/bundle/, the code the package
-// ships: a few CommonJS files instead of hundreds of ES modules, because
-// start-up is mostly module loading (docs/performance.md, "The package").
-//
-//   run.cjs            src/cli/run.ts and what it imports, and commander (the bin's)
-//   index.cjs          src/index.ts: `smslink` (index.mjs: the same, for import)
-//   emulator.cjs       src/emulator: `smslink/emulator` (and emulator.mjs), serve, --sandbox
-//   mirror.cjs         src/mirror: sync, report, search
-//   vendor/<pkg>.cjs   each package the sources import dynamically (undici,
-//                      conf, proper-lockfile, chalk, csv-parse, yaml, cli-table3,
-//                      string-width, @fastify/busboy: the emulator's first
-//                      multipart body) or require on first use (qs,
-//                      src/client/qs.ts): read when a command first needs it,
-//                      so --help never reads any of them
-//
-// jq-wasm and libsql's prebuilt binaries (@libsql/*) are the package's
-// dependencies, required from node_modules. libsql's JS is bundled with
-// scripts/libsql-native.cjs in place of its two libc detectors (that file says
-// why). Run by `npm run build` after tsc (which writes the types only). Writes
-// dist/bundle/contents.json (the inputs of each file, not shipped), which
-// test/cli/lazy-loading.test.ts reads.
+// ships: run.cjs (the bin's), index.cjs (`smslink`), emulator.cjs
+// (`smslink/emulator`, serve, --sandbox), mirror.cjs (sync, report, search)
+// and vendor/<pkg>.cjs, each read when first needed. Run by `npm run build`
+// after tsc; docs/performance.md, "The package", says why each part is so.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { relative } from 'node:path';
@@ -125,9 +109,9 @@ const requiredQs = {
 
 /**
  * commander requires node:child_process at its top level, for executable
- * subcommands smslink has none of: here it is required on first use. Worth
- * ~2-3 ms of every command (`--help`: 35.3 against 38.4 ms; remeasure:
- * `npm run bench -- --only help` with and without this plugin).
+ * subcommands smslink has none of: here it is required on first use, which
+ * every command gains (remeasure: `npm run bench -- --only help` with and
+ * without this plugin).
  */
 const lazyChildProcess = {
   name: 'lazy-child-process',
@@ -164,6 +148,7 @@ for (const entry of ['index', 'emulator']) {
   );
 }
 
+// The inputs of each file (not shipped): test/cli/lazy-loading.test.ts reads which sources a command loaded.
 const contents = {};
 for (const { metafile } of builds) {
   for (const [file, output] of Object.entries(metafile.outputs)) contents[file.slice(outdir.length + 1)] = Object.keys(output.inputs).sort();

@@ -1,11 +1,8 @@
 // What libsql's index.js takes from @neon-rs/load and detect-libc, for the
-// bundled bin (scripts/bundle.mjs puts this file in their place): the name of
-// the prebuilt binary for this machine. @neon-rs/load asks process.report for
-// the C library (a full diagnostic report) and detect-libc loads
-// child_process: `--sandbox link get` measured 81.2 ms with them and 71.6 ms
-// with this file (remeasure: `npm run bench -- --only sandbox` with and
-// without the bundledLibsql plugin's onResolve). Like detect-libc, this reads
-// the C library's name from /usr/bin/ldd.
+// bundle (scripts/bundle.mjs puts this file in their place): the name of the
+// prebuilt binary for this machine, from the C library named by /usr/bin/ldd,
+// without process.report or child_process, which they load (docs/performance.md;
+// remeasure with `npm run bench -- --only sandbox` with and without it).
 'use strict';
 
 const GLIBC = 'glibc';

@@ -1,14 +1,8 @@
-// The package.json that `npm pack` and `npm publish` put in the tarball has
-// no "prepare": npm lists a package's prepare among its install scripts and
-// warns on every global install of it, though an installed package is built
-// already. A clone keeps it, so that `npm install` builds dist/.
-//
-//   node scripts/pack-manifest.mjs strip     (prepack, after the build)
-//   node scripts/pack-manifest.mjs restore   (postpack)
-//
-// Run in the package's folder (npm runs scripts there). strip keeps the file
-// as it was in node_modules/.cache/smslink/ and restore puts it back; a pack
-// that failed before its postpack is put back by the next.
+// The tarball's package.json has no "prepare" (npm warns about it on every
+// global install, though an installed package is built): `strip` (prepack,
+// after the build) keeps the file in node_modules/.cache/smslink/ and takes
+// it out; `restore` (postpack) puts it back, and a pack that failed before
+// its postpack is put back by the next. A clone keeps it, so `npm install` builds.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

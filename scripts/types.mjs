@@ -1,9 +1,8 @@
-// The library's declarations, as the package ships them: tsc writes those of
-// src/index.ts and src/emulator/index.ts and of every file they import into
-// dist/types; this keeps the ones the two entries' types reach, and marks the
-// folder CommonJS, as the code they describe is (dist/bundle/*.cjs), so that
-// TypeScript types `import` and `require()` of smslink alike. Fails the build
-// if a declaration kept needs a package that installing smslink does not bring.
+// The library's declarations as the package ships them: of what tsc writes
+// into dist/types, the files the two entries' types reach, in a folder marked
+// CommonJS as the code is (dist/bundle/*.cjs), so TypeScript types `import`
+// and `require()` alike. Fails the build if a declaration kept needs a package
+// that installing smslink does not bring.
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,9 +1,8 @@
-// How many SMS segments a text takes, by the GSM 03.38 rules: texts made only
-// of GSM-7 characters use 160 septets in one segment or 153 per part of a
-// long message (extension characters such as € { } take two septets and are
-// never split across parts); any other character makes the whole text UCS-2,
-// 70 UTF-16 code units in one segment or 67 per part (a surrogate pair is never
-// split). Shared by the emulator (segNum, price) and the CLI's --dry-run.
+// How many SMS segments a text takes (GSM 03.38): GSM-7 texts take 160 septets
+// in one segment or 153 a part (€ { } and the other extension characters take
+// two, never split); any other character makes the text UCS-2, 70 UTF-16 units
+// or 67 a part (a surrogate pair never split). The emulator (segNum, price) and
+// the CLI (--dry-run, a bulk send's estimate) count alike.
 
 const GSM_BASIC =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +

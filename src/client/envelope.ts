@@ -38,7 +38,7 @@ function htmlTitle(text: string): string | undefined {
  * markup; other bodies by their start.
  */
 function describeStatus(status: number, text: string): string {
-  // node:http only here, on an error: loading it costs a command ~3.5 ms, and a --sandbox one sends nothing over HTTP.
+  // node:http only here, on an error: a command need not load it (`npm run bench -- --only sandbox`), and a --sandbox one sends nothing over HTTP.
   const reason = process.getBuiltinModule('node:http').STATUS_CODES[status];
   const line = reason ? `HTTP ${status} ${reason}` : `HTTP ${status}`;
   const title = htmlTitle(text);

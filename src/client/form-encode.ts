@@ -15,8 +15,9 @@ const FORM_ESCAPES = /[!'()~]|%20/g;
 /**
  * A query value as URLSearchParams writes it (application/x-www-form-urlencoded:
  * UTF-8 bytes percent-encoded except A-Z a-z 0-9 * - . _, a space as +, a lone
- * surrogate as U+FFFD), without loading URLSearchParams, whose first use costs
- * a command ~0.5 ms. test/client/properties.test.ts holds it to URLSearchParams.
+ * surrogate as U+FFFD), without loading URLSearchParams, whose first use
+ * costs every command (`npm run bench -- --only get` with URLSearchParams in its
+ * place). test/client/properties.test.ts holds it to URLSearchParams.
  */
 export function formEncode(value: string): string {
   return encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')).replace(FORM_ESCAPES, (c) => (c === '%20' ? '+' : `%${c.charCodeAt(0).toString(16).toUpperCase()}`));

@@ -1,12 +1,8 @@
 // The retry policy, in one place and pure: what is retried for which
-// operation, and how long to wait. The client's loop (client.ts) applies it.
-//
-// Safe operations (reads, Update, Delete) are retried on connection errors,
-// timeouts, HTTP 429/500/502/503/504, spoiled answers and service codes 30
-// and 999. Link/Create and Message/SendSmsMessage are retried only when the
-// service provably did nothing: code 30, or the request never left this
-// machine (refused connection). Anything else is reported, never resent.
-// Delays: exponential backoff with full jitter, at least Retry-After.
+// operation, and how long to wait; the loop that applies it is exchange.ts.
+// Create and Send are retried only when the service provably did nothing;
+// delays are exponential with full jitter, never sooner than Retry-After.
+// docs/client.md, "Failures and retries", has the whole table.
 
 export interface RetryOptions {
   /** Retries after the first attempt. */

@@ -1,9 +1,8 @@
 // The one seam between the client and HTTP: send(request, signal) resolves
-// with the whole answer, or rejects. Three implementations: Node's own
-// http/https (node-http.ts: single commands, fastest to start), undici
-// (undici.ts: bulk runs, proxies, a caller's dispatcher) and the emulator in
-// this process (src/emulator/in-process.ts: --sandbox); transport.ts picks
-// one. Retries, timeouts and the envelope are the client's, never a send's.
+// with the whole answer, or rejects. Node's http/https (node-http.ts), undici
+// (undici.ts) and the emulator in this process (src/emulator/in-process.ts)
+// implement it; transport.ts picks one. Retries, timeouts and the envelope
+// are the client's, never a send's.
 
 export interface HttpRequest {
   /** Full URL, the API key in its query: never shown (PreparedRequest.redactedUrl is). */

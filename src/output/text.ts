@@ -19,10 +19,10 @@
 /**
  * A quick first look, by UTF-16 units, for what unsafeChars might escape: the
  * format characters of Unicode 15, then the high surrogates of the planes
- * that have any (apart: in one class with the rest, V8 is 6 times slower),
- * then lone surrogates (isWellFormed). Property escapes cost V8 about 1 µs a
- * cell even when nothing matches; these 0.3. test/output/table.test.ts
- * checks that they miss no character of Node's own Cf.
+ * that have any (apart: in one class with the rest, V8 is much slower),
+ * then lone surrogates (isWellFormed). Property escapes cost V8 more per
+ * cell even when nothing matches. test/output/table.test.ts checks that
+ * they miss no character of Node's own Cf.
  */
 // eslint-disable-next-line no-control-regex
 const ANY_BMP = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/;
@@ -30,7 +30,7 @@ const ANY_ASTRAL = /[\ud804\ud80d\ud82f\ud834\udb40]/;
 /** String.prototype.isWellFormed (Node 20; TypeScript's ES2024 lib, which this project does not take whole). */
 const wellFormed = (s: string) => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 let unsafe: RegExp | undefined;
-/** Made when first needed: most runs escape nothing, and making it costs V8 0.3 ms. */
+/** Made when first needed: most runs escape nothing, and V8 compiles a Unicode-property pattern slowly. */
 const unsafeChars = () =>
   (unsafe ??=
   // eslint-disable-next-line no-control-regex

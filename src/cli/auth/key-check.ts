@@ -1,9 +1,8 @@
-// Whether the service accepts a key: one cheap call, for `login` (before the
-// key is saved) and `status`. Message/GetSMSStatus of one id is the cheapest
-// call that needs a valid key: a read of one row at most, nothing written,
-// no count and no page (Link/List would count the account's links and send
-// back 25 of them). An id that does not exist, or is not this key's, is left
-// out of the answer (service-api.md), so any code-0 answer means accepted.
+// Whether the service accepts a key, for `login` (before saving it) and
+// `status`: Message/GetSMSStatus of one id, the cheapest call that needs a
+// valid key (one row at most, nothing written, no count). An id that does not
+// exist or is not this key's is left out of the answer (service-api.md), so
+// any code-0 answer means accepted.
 
 import { messageStatus } from '../../catalog/message.js';
 import type { SmsLinkClient } from '../../client/client.js';

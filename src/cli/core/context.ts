@@ -48,7 +48,7 @@ export class RunContext {
     this.#stdout = new ScrubbedStream(io.stdout);
   }
 
-  /** Made when first written to or asked about: a command that says nothing on stderr never sets up its stream (a pipe's costs 1.5 ms). */
+  /** Made when first written to or asked about: a command that says nothing on stderr never sets up its stream (a pipe's loads node:net). */
   get stderr(): OutStream {
     return (this.#stderr ??= new ScrubbedStream(this.io.stderr));
   }

@@ -36,9 +36,8 @@ const LINES_EVERY_MS = 50;
 /**
  * The request lines gathered and written together at most LINES_EVERY_MS
  * after the first: under load one write carries hundreds of lines instead
- * of a system call each. Measured on serve's Link/Get (CPU time of the
- * process over 20,000 requests, 10 connections): 45 us a request with
- * --quiet, 49 us with these lines, 56-61 us with a write per event-loop turn.
+ * of a system call each (remeasure: `node bench/inspector.js` prints serve's
+ * CPU per request, with and without --quiet; docs/performance.md).
  */
 function batchedLines(write: (text: string) => void): { line: (line: string) => void; flush: () => void } {
   let pending: string[] = [];

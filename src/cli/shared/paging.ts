@@ -1,9 +1,8 @@
 // Listing with pages: one page by default, or --all / --limit to follow pages
-// until totalItemCount is reached, streaming items as each page arrives. A
-// page of a longer list says so on stderr, for people and scripts alike.
-// Several values of a flag the wire takes one of (`--status
-// undelivered,rejected`) are one list each, merged in the list's order as
-// their pages arrive.
+// until totalItemCount is reached, writing items as each page arrives; a
+// page of a longer list says so on stderr. Several values of a flag the wire
+// takes one of (`--status undelivered,rejected`) are one list each, merged in
+// the list's order as their pages arrive.
 
 import type { Command } from 'commander';
 import { PAGE_SIZES } from '../../catalog/shared.js';

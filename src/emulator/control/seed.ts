@@ -1,9 +1,8 @@
 // Seed data (`smslink serve --seed FILE`, startEmulator({ seed })): the
-// accounts, registered sender IDs, links, campaigns and messages the emulator
-// starts with and returns to on every reset. Every value is checked with the
-// catalog's rules, the ones Link/Create and Message/SendSmsMessage apply, and
-// a problem names the entry and the rule (`links[2].expirationDate: ...`), so
-// a seed can never hold what the service itself would refuse.
+// accounts, senders, links, campaigns and messages the emulator starts with
+// and returns to on every reset, each value checked by the catalog's rules
+// (the ones Link/Create and Message/SendSmsMessage apply), a problem named by
+// its entry and rule (`links[2].expirationDate: ...`).
 
 import { MESSAGE_STATUSES } from '../../catalog/codes.js';
 import { linkCreate, linkList } from '../../catalog/link.js';

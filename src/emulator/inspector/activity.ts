@@ -1,8 +1,7 @@
 // What the inspector watches: a log of the last requests and the pages open
 // on it (server-sent events). The request path only pushes an entry into a
-// ring; everything else (which pages are out of date, telling them, finding
-// messages whose status has come due, noticing other processes' writes to a
-// database file) happens on timers, and only while a page is open, so the
+// ring; the rest (which pages are out of date, statuses come due, other
+// processes' writes) happens on timers while a page is open, so the
 // emulator's speed does not depend on whether anyone is watching.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,9 +1,8 @@
-// The inspector's stylesheet and script, served from the emulator itself
-// (no CDN, nothing fetched from elsewhere). The script does three things:
-// listens to /_emulator/events and fetches the page's live region again
-// when one of its topics changed; sends the control forms as JSON; keeps a
-// conversation scrolled to its newest message. Pages work without it, but
-// do not update by themselves.
+// The inspector's stylesheet and script, served by the emulator itself (no
+// CDN). The script fetches the page's live region again when the server says
+// one of its topics changed (/_emulator/events), sends the control forms as
+// JSON, and keeps a conversation scrolled to its newest message; pages work
+// without it, but do not update by themselves.
 
 export const CSS = `
 *,*::before,*::after{box-sizing:border-box}

@@ -1,11 +1,8 @@
-// API keys: each accepted key is its own account. Only a key's SHA-256 digest
-// is stored in the database. A presented key is looked up in a Map of the
-// accepted ones: the lookup hashes the whole string presented and compares
-// characters only when that hash matches an accepted key's, so the time an
-// answer takes does not tell how much of a guessed key was right. (Hashing
-// each presented key with SHA-256 and comparing with timingSafeEqual, as
-// before, cost ~2 µs of the emulator's ~50 µs a request: time
-// `serve --db :memory:` under autocannon, CPU of the process per request.)
+// API keys: each accepted key is its own account, and only a key's SHA-256
+// digest is stored. A presented key is looked up in a Map of the accepted
+// ones, which hashes the whole string and compares characters only when the
+// hash matches, so the time an answer takes does not tell how much of a
+// guessed key was right (docs/security.md).
 
 import { hash } from 'node:crypto';
 

@@ -1,9 +1,8 @@
 // The planned life of one message, fixed when it is sent: NEW, then ENQUEUD,
 // ACCEPTD (or REJECTD) and a final status a few simulated seconds later, the
-// outcome picked by the recipient's last four digits (the test numbers of the
-// README). Times are on the emulator's clock; durations shrink by timeScale.
-// The database applies the plan lazily (Database.advance), so a manual clock gives
-// the same statuses on every run.
+// outcome picked by the recipient's last four digits (docs/emulator.md, "Test
+// numbers"). Times are on the emulator's clock, durations shrink by timeScale,
+// and the database applies the plan lazily (Database.advance).
 
 /** Simulated durations, in ms at time scale 1. */
 export const STEP_MS = 1_000;

@@ -14,9 +14,9 @@ export const INVALID_ENCODING = '\uD800invalid-encoding';
 /**
  * Most parameters one request may carry, query and body together; more is
  * refused (code 12). The largest request the contract describes has ~110
- * (100 ids, or 100 campaign ids and the criteria); qs.parse slows with many
- * indexed names (~25 ms for 1,000 `ids[i]=` on a loaded machine, ~10x that
- * for 10,000), so the limit is what keeps one request from stalling the rest.
+ * (100 ids, or 100 campaign ids and the criteria); qs.parse slows faster
+ * than the number of indexed names grows, so the limit is what keeps one
+ * request from stalling the rest (test/emulator/hostile.test.ts sends more).
  */
 export const MAX_PARAMS = 1000;
 /** Deepest bracket nesting (qs's `depth`): `criteria[campaignIds][0]` is 2; deeper is refused (code 12). */
@@ -55,7 +55,7 @@ const PARSE: IParseOptions & { decoder: typeof decode } = {
   // `__proto__[x]`, `toString`) is dropped, as the service ignores any name it
   // does not know; nothing reaches a prototype. (`plainObjects: true` kept those
   // names, in objects without a prototype, which V8 keeps as slow dictionaries:
-  // 42 against 46 µs of serve's CPU a Link/Get, docs/performance.md.)
+  // measured by the emulator row of `npm run bench`, docs/performance.md.)
   plainObjects: false,
   allowPrototypes: false,
 };

@@ -1,25 +1,8 @@
-// Opening the emulator's database: libsql's connection as this code uses it
-// (its types), and the first statements of every connection, so that any
-// number of processes can open one database file at the same instant:
-// `serve`, the tests' emulator processes and every `--sandbox` command share
-// one file.
-//
-// libsql quirks: stmt.get() adds an enumerable `_metadata` key to rows (rows
-// are mapped column by column, never spread into answers), binding a boolean
-// aborts the process (only numbers, strings and null are bound), and strings
-// are cut at a NUL character (the wire layer refuses NUL).
-//
-// The busy timeout comes first: from then on a statement that meets another
-// process's lock waits for it. It does not cover the switch to WAL of a file
-// that is not in WAL yet (a new one): the switch reads the file's header under
-// a read lock, then asks for the write lock, and when another process already
-// holds that write lock (switching the same new file), SQLite answers
-// SQLITE_BUSY at once, without waiting, because a process that waits for a
-// lock while holding one could deadlock
-// (https://www.sqlite.org/c3ref/busy_handler.html). Such a refusal is safe to
-// try again once this process's read lock is gone: by then the other process
-// has usually switched the file, which makes the switch here a no-op (the
-// mode is kept in the file).
+// Opening the emulator's database, so that any number of processes can open
+// one file at the same instant (`serve`, the tests' emulators, every
+// `--sandbox` command): the busy timeout, then WAL, retried; and libsql's
+// connection as this code uses it. docs/architecture.md says why the switch
+// to WAL is retried.
 
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -43,7 +26,12 @@ export interface Transaction<A extends unknown[], R> {
   immediate(...args: A): R;
 }
 
-/** A libsql connection (better-sqlite3's API). */
+/**
+ * A libsql connection (better-sqlite3's API). Its quirks: stmt.get() adds an
+ * enumerable `_metadata` key to rows (rows are mapped column by column, never
+ * spread into answers), binding a boolean aborts the process (only numbers,
+ * strings and null are bound), and strings are cut at a NUL (the wire refuses NUL).
+ */
 export interface Connection {
   prepare(sql: string): Statement;
   exec(sql: string): void;
@@ -81,6 +69,15 @@ function setUpConnection(db: Connection, file: boolean): void {
   db.pragma('synchronous = NORMAL');
 }
 
+/**
+ * The busy timeout does not cover switching a new file to WAL: the switch
+ * reads the header under a read lock, then asks for the write lock, and
+ * when another process holds it (switching the same file) SQLite answers
+ * SQLITE_BUSY at once, since waiting while holding a lock could deadlock
+ * (https://www.sqlite.org/c3ref/busy_handler.html). Tried again once this
+ * read lock is gone, the other process has usually switched the file, and
+ * the switch here is a no-op (the mode is kept in the file).
+ */
 function switchToWal(db: Connection, deadline: number): void {
   for (let pause = 1; ; pause = Math.min(2 * pause, 50)) {
     try {

@@ -1,17 +1,8 @@
 // The read cache of Link/Get by id, for a private in-memory database only
 // (`serve --db :memory:`, the tests' emulators), where this process makes
-// every write and so knows when a row read before is no longer true. A
-// database file may be written by other processes (`--sandbox` commands
-// while `serve` runs), so there every read asks SQLite.
-//
-// It serves the emulator row of `npm run bench` (Link/Get on
-// `serve --db :memory:` at >= 0.5 of a bare node:http server): a libsql
-// call costs more than the rest of such a request, and the rows it keeps
-// let link.ts keep their serialised answers too. `node bench/inspector.js`
-// prints the emulator's CPU time per request and its ratio to the bare
-// server; run it with `--bin` on a build without this cache to see what it
-// saves (about half the CPU a request, and the row above its budget rather
-// than under it, when it was last measured).
+// every write and so knows when a row read before is no longer true; a file
+// may be written by other processes, so there every read asks SQLite.
+// docs/performance.md says what it buys; `node bench/inspector.js` measures it.
 
 import type { LinkRow } from './rows.js';
 
