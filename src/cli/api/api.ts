@@ -3,6 +3,8 @@
 // operations the service adds before smslink knows them).
 
 import { findOperation } from '../../catalog/index.js';
+import { dataOrThrow } from '../../client/envelope.js';
+import { encodeForm } from '../../client/form-encode.js';
 import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { describeFailure } from '../core/exit.js';
@@ -44,8 +46,6 @@ async function call(ctx: RunContext, path: string, pairs: string[], opts: CliVal
   if (!/^[A-Za-z][\w-]*\/[A-Za-z][\w-]*$/.test(path)) throw new UsageError(`operation "${path}" must be written Module/Operation, e.g. Link/Get or link/getStats`);
   const op = findOperation(path);
   if (!op) await ctx.warn(`${path} is not an operation smslink knows; sending it as given (it is not retried on failure)`);
-  // The client's form encoding loads with the call, not with the command tree.
-  const { encodeForm } = await import('../../client/form-encode.js');
   const input = typeof opts.input === 'string' ? encodeForm(await readInput(ctx, opts.input), 'indices') : '';
   const parts = [input, ...parsePairs(pairs).map(([k, v]) => encodeForm({ [k]: v }))].filter(Boolean);
   const client = await ctx.client();
@@ -58,7 +58,6 @@ async function call(ctx: RunContext, path: string, pairs: string[], opts: CliVal
   if (opts.envelope || done) ctx.stdout.write(`${JSON.stringify(opts.envelope ? envelope : envelope.data, null, 2)}\n`);
   if (envelope.code === BACKGROUND_TASK) ctx.note(`${path}: accepted as a background task (code 100); the data is its task id`);
   if (done) return EXIT.OK;
-  const { dataOrThrow } = await import('../../client/envelope.js');
   try {
     dataOrThrow(path, envelope);
   } catch (err) {

@@ -16,7 +16,7 @@ import { pagerCommand, runPager, screenRows } from './pager.js';
 import { PageBuffer, ScrubbedStream } from './streams.js';
 import { fitLines } from '../../output/text.js';
 import type { CliIO, GlobalOptions } from './io.js';
-import type { JqStream } from './jq.js';
+import { checkJq, JqStream } from './jq.js';
 
 export class RunContext {
   #stdout: OutStream;
@@ -70,11 +70,10 @@ export class RunContext {
 
   /**
    * --jq: checks the expression (a usage error before anything is sent), then
-   * passes what the command prints through jq (src/cli/jq.ts, loaded only here).
+   * passes what the command prints through jq (jq.ts; jq-wasm loads with the first filter).
    */
   async useJq(expr: string): Promise<void> {
     if (this.globals.quiet) throw new UsageError('--jq filters JSON output; it cannot be combined with -q');
-    const { checkJq, JqStream } = await import('./jq.js');
     await checkJq(expr);
     this.#jq = new JqStream(this.#stdout, expr);
     this.#stdout = this.#jq;
