@@ -5,6 +5,7 @@
 import type { ValueKind } from '../catalog/types.js';
 import type { OutputFormat } from '../config/resolve.js';
 import type { Paint } from './color.js';
+import type { TableLayout } from './table.js';
 import { cellText } from './text.js';
 
 export { cellText };
@@ -77,12 +78,16 @@ function primaryLines(row: Row, primary: string): string[] {
 }
 
 /** Writes a table, then names the columns it left out for want of width. */
-async function writeTable(out: OutStream, rows: Row[], columns: readonly string[], view: View): Promise<void> {
-  const { renderTable } = await import('./table.js');
-  const { text, hidden } = renderTable(rows, columns, view);
-  out.write(text);
-  if (hidden.length) view.onHiddenColumns?.(hidden);
-}
+/**
+ * Items `--all` holds before it writes a JSON array: a list that fails
+ * within them prints nothing rather than broken JSON; a longer one is written
+ * as it arrives, so memory stays flat (a failure then leaves the array
+ * unclosed, and the exit code says so).
+ */
+export const HELD_JSON_ITEMS = 10_000;
+
+/** Rows a table holds to choose its columns and widths; later rows are drawn as they arrive, in the same ones. */
+export const TABLE_LAYOUT_ROWS = 1_000;
 
 /** Writes rows as they arrive; call end() once. */
 export class RowWriter {
@@ -90,10 +95,12 @@ export class RowWriter {
   #buffer: Row[] = [];
   #json: string[] = [];
   #headerDone = false;
+  /** The table's columns and widths once chosen (after TABLE_LAYOUT_ROWS rows). */
+  #layout: TableLayout | undefined;
   constructor(
     private readonly out: OutStream,
     private readonly view: View,
-    /** json: hold the (serialised) items and print one array at end(), so a failure half-way never leaves broken JSON. */
+    /** json: hold the first HELD_JSON_ITEMS (serialised) items before writing the array (see there). */
     private readonly opts: { holdJson?: boolean } = {},
   ) {}
 
@@ -117,8 +124,12 @@ export class RowWriter {
       case 'json': {
         // Indented after newlines only: /^/gm also matches after U+2028 and U+2029, which JSON keeps raw inside strings.
         const parts = rows.map((r) => JSON.stringify(view.fields?.length ? pick(r, view.fields) : r, null, 2).replace(/^|\n/g, '$&  '));
-        if (this.opts.holdJson) this.#json.push(...parts);
-        else out.write(`${this.#count === 0 ? '[\n' : ',\n'}${parts.join(',\n')}`);
+        if (this.opts.holdJson && this.#count + rows.length <= HELD_JSON_ITEMS) this.#json.push(...parts);
+        else {
+          // Past what is held: what was held goes first, and the rest as it arrives.
+          const held = this.#json.splice(0);
+          out.write(`${this.#count === 0 ? '[\n' : held.length ? '[\n' : ',\n'}${[...held, ...parts].join(',\n')}`);
+        }
         break;
       }
       case 'csv':
@@ -138,22 +149,32 @@ export class RowWriter {
       }
       case 'table':
         this.#buffer.push(...rows.map(fieldsOf));
+        if (this.#layout || this.#buffer.length >= TABLE_LAYOUT_ROWS) await this.#drawTable();
         break;
     }
     this.#count += rows.length;
   }
 
+  /** Draws the rows held: the first draw chooses the columns (and names those left out), later ones use them. */
+  async #drawTable(): Promise<void> {
+    const { renderTable } = await import('./table.js');
+    const { text, hidden, layout } = renderTable(this.#buffer, this.#columns(), this.view, this.#layout);
+    this.out.write(this.#layout ? text.slice(text.indexOf('\n') + 1) : text);
+    if (!this.#layout && hidden.length) this.view.onHiddenColumns?.(hidden);
+    this.#layout = layout;
+    this.#buffer = [];
+  }
+
   async end(): Promise<void> {
     const { view, out } = this;
     if (view.quiet) return;
-    if (view.format === 'json' && this.opts.holdJson) out.write(this.#json.length ? `[\n${this.#json.join(',\n')}\n]\n` : '[]\n');
+    if (view.format === 'json' && this.#json.length) out.write(`[\n${this.#json.join(',\n')}\n]\n`);
     else if (view.format === 'json') out.write(this.#count === 0 ? '[]\n' : '\n]\n');
     else if ((view.format === 'csv' || view.format === 'tsv') && !this.#headerDone) {
       const sep = view.format === 'csv' ? ',' : '\t';
       out.write(this.#columns().join(sep) + '\n');
     } else if (view.format === 'table' && this.#buffer.length) {
-      await writeTable(out, this.#buffer, this.#columns(), view);
-      this.#buffer = [];
+      await this.#drawTable();
     }
   }
 }

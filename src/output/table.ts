@@ -174,10 +174,44 @@ function fitCell(c: Column, text: string, row: number): string {
   return c.shared ? cutMiddle(text, c.width, c.shared[row]) : truncate(text, c.width);
 }
 
-/** Rows as a table; `hidden` names the columns left out for want of width. */
-export function renderTable(rows: Record<string, unknown>[], fields: readonly string[], opts: TableOptions): { text: string; hidden: string[] } {
+/**
+ * The columns chosen for a table's first rows, for its later rows: a key or
+ * value wider than its column widens it (an id of more digits), and cut
+ * text gives the cells back (down to its floor) so the line still fits;
+ * what a URL's rows share is found among these rows.
+ */
+function refit(fixed: TableLayout, fields: readonly string[], cells: Cell[][], width: number | undefined): TableLayout {
+  const columns = fixed.columns.map((c) => {
+    const i = fields.indexOf(c.field);
+    const texts = cells.map((row) => row[i].text);
+    if (c.info.role === 'key' || c.info.role === 'value') return { ...c, width: Math.max(c.width, ...texts.map(cellWidth)) };
+    return c.shared ? { ...c, shared: sharedEnds(texts) } : { ...c };
+  });
+  const total = columns.reduce((s, c) => s + c.width, 0) + GAP * Math.max(0, columns.length - 1);
+  let excess = width === undefined ? 0 : total - width;
+  for (const c of [...columns].sort((a, b) => b.info.rank - a.info.rank)) {
+    if (excess <= 0 || (c.info.role !== 'text' && c.info.role !== 'wrap')) continue;
+    const give = Math.min(excess, c.width - Math.min(c.width, MIN_TEXT));
+    c.width -= give;
+    excess -= give;
+  }
+  return { columns, hidden: fixed.hidden };
+}
+
+/** The columns a table chose and their widths: later rows of the same table are drawn in them. */
+export interface TableLayout {
+  columns: Column[];
+  hidden: string[];
+}
+
+/**
+ * Rows as a table; `hidden` names the columns left out for want of width.
+ * With `fixed`, the columns and widths chosen for the table's first rows.
+ */
+export function renderTable(rows: Record<string, unknown>[], fields: readonly string[], opts: TableOptions, fixed?: TableLayout): { text: string; hidden: string[]; layout: TableLayout } {
   const cells = rows.map((row) => fields.map((f) => cellOf(f, row[f], opts, false)));
-  const { columns, hidden } = layout(fields, cells, opts.width);
+  const chosen = fixed ? refit(fixed, fields, cells, opts.width) : layout(fields, cells, opts.width);
+  const { columns, hidden } = chosen;
   const index = columns.map((c) => fields.indexOf(c.field));
   const drawn = cells.map((row, r) =>
     columns.map((c, j) => {
@@ -188,7 +222,7 @@ export function renderTable(rows: Record<string, unknown>[], fields: readonly st
   );
   const header = columns.map((c) => opts.paint.bold(c.info.header));
   const text = draw([header, ...drawn], columns.map((c) => c.width + GAP));
-  return { text, hidden: hidden.map((f) => columnInfo(f).header) };
+  return { text, hidden: hidden.map((f) => columnInfo(f).header), layout: chosen };
 }
 
 /** One record as `label  value` lines, every value whole: long ones wrap under themselves. */

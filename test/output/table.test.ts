@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RowWriter, TABLE_LAYOUT_ROWS } from '../../src/output/format.js';
 import { renderRecordView, renderTable } from '../../src/output/table.js';
 import { cellWidth, wrap } from '../../src/output/width.js';
 import { escapeControls } from '../../src/output/text.js';
@@ -44,6 +45,24 @@ describe('cell widths', () => {
 });
 
 describe('tables fit the terminal', () => {
+  it('a long table is drawn as its rows arrive, in the columns chosen for its first rows: one header, every line in the width', async () => {
+    let text = '';
+    const out = { write: (s: string) => ((text += s), true) };
+    const hidden: string[][] = [];
+    const view = { format: 'table' as const, columns: LINK_FIELDS, quiet: false, primary: 'shortLink', paint: plain, width: 80, kinds: { status: 'linkStatus' as const }, onHiddenColumns: (h: string[]) => hidden.push(h) };
+    const writer = new RowWriter(out, view);
+    // Ids grow a digit past the first rows: their column widens, the text gives the cells back.
+    const rows = Array.from({ length: TABLE_LAYOUT_ROWS + 500 }, (_, i) => ({ ...LINKS[i % 5], id: 999 + i * 10, shortLink: `https://sho.rt/c${i}` }));
+    for (let i = 0; i < rows.length; i += 100) await writer.write(rows.slice(i, i + 100));
+    await writer.end();
+    const lines = text.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('id '))).toHaveLength(1);
+    expect(lines).toHaveLength(rows.length + 1);
+    for (const line of lines) expect(cellWidth(line)).toBeLessThanOrEqual(80);
+    expect(lines.at(-1)).toMatch(new RegExp(`^${rows.at(-1)!.id} +https://sho\\.rt/c${rows.length - 1} `));
+    expect(hidden).toHaveLength(1);
+  });
+
   it.each([60, 80, 120])('at %i columns keep what a person reads: a text cut at its end, why a row failed whole, zeros first to go', (width) => {
     const text = 'Hi Anna, your table for four is ready at 19:30; reply STOP to opt out of these messages';
     const messages = renderTable([{ id: 1, to: '77011234567', status: 'DELIVRD', campaignId: 9, segNum: 1, text }], ['id', 'campaignId', 'to', 'status', 'segNum', 'text'], { paint: plain, width, kinds: { status: 'messageStatus' } });

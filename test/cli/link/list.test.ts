@@ -106,6 +106,30 @@ describe('link list', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('--all -o json writes a list longer than it holds as it arrives: memory stays flat, and a failure leaves the array unclosed', async () => {
+    // HELD_JSON_ITEMS (10,000) are held; the 101st page goes past them.
+    let page = 0;
+    rec.server.respond(() =>
+      page++ < 101
+        ? { body: { code: 0, data: { items: Array.from({ length: 100 }, (_, i) => ({ id: String(page * 100 + i) })), totalItemCount: '20000' }, message: '' } }
+        : { body: { code: 15, data: null, message: 'boom' } },
+    );
+    const r = await rec.cli(['link', 'list', '--all', '-o', 'json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout.startsWith('[\n')).toBe(true);
+    expect(r.stdout.trimEnd().endsWith(']')).toBe(false);
+    expect(r.stdout.match(/"id":/g)).toHaveLength(10_100);
+    // A whole list of that length is one array.
+    page = 0;
+    rec.server.respond(() => {
+      const from = page++ * 100;
+      return { body: { code: 0, data: { items: Array.from({ length: Math.max(0, Math.min(100, 10_050 - from)) }, (_, i) => ({ id: String(from + i + 1) })), totalItemCount: '10050' }, message: '' } };
+    });
+    const whole = await rec.cli(['link', 'list', '--all', '-o', 'json']);
+    expect(whole.code).toBe(0);
+    expect((JSON.parse(whole.stdout) as Array<{ id: number }>).map((l) => l.id)).toEqual(Array.from({ length: 10_050 }, (_, i) => i + 1));
+  }, 60_000);
+
   it('a bad sort is echoed as typed, not as JSON', async () => {
     const sort = await rec.cli(['link', 'list', '--sort', 'foo:desc']);
     expect(sort.stderr).toContain('--sort: invalid value "foo:desc": cannot sort by "foo"');
