@@ -15,7 +15,7 @@ import { otherName } from '../core/flags.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRows } from '../../output/format.js';
 import { inputFrom } from '../shared/operation.js';
-import { timeFlag, wallMs, wireOf } from '../core/time.js';
+import { quoteTime, timeFlag, wallMs, wireOf } from '../core/time.js';
 import { resolveLinks } from './ref.js';
 
 type StatsType = (typeof STATS_TYPES)[number];
@@ -67,10 +67,12 @@ async function criteria(ctx: RunContext, opts: CliValues): Promise<Record<string
   const until = rangeFlag(opts, 'until', 'to');
   const from = since.value === undefined ? undefined : timeFlag(since.flag, since.value, now, { fill: 'start' });
   const to = until.value === undefined ? undefined : timeFlag(until.flag, until.value, now, { fill: 'end' });
-  if (from !== undefined && to !== undefined && to < from) throw new UsageError(`${until.flag}: invalid value "${to}": must not be before ${since.flag} (${from})`);
+  const typed = (flag: { value?: string }, wire: string) => quoteTime(flag.value!, wire, now);
+  if (from !== undefined && to !== undefined && to < from)
+    throw new UsageError(`${until.flag}: invalid value ${typed(until, to)}: must not be before ${since.flag} ${typed(since, from)}`);
   const nowWire = formatDateTime(now);
   if (from !== undefined && to === undefined && from > nowWire)
-    throw new UsageError(`${since.flag}: invalid value "${from}": is in the future (now is ${nowWire}); there are no clicks to count yet`);
+    throw new UsageError(`${since.flag}: invalid value ${typed(since, from)}: is in the future (now is ${nowWire}); there are no clicks to count yet`);
   const type = STATS_TYPES.find((t) => t === String(base.type).toLowerCase());
   // An unknown type is the catalog's to refuse, with the choices.
   if (!type) return { ...base, dateFrom: from, dateTo: to };
@@ -132,10 +134,9 @@ export const LINK_STATS: CommandDef = {
       .addOption(otherName(new Option('--from <time>', 'alias of --since').hideHelp(), '--since'))
       .addOption(otherName(new Option('--to <time>', 'alias of --until').hideHelp(), '--until'))
       .option('--concurrency <n>', 'requests in flight when more than 5 ids are given (default 4)'),
-  about: `--since and --until take YYYY-MM-DD (from 00:00:00, to 23:59:59), a time
-"YYYY-MM-DD HH:MM[:SS]", now, or a time ago: 30m, 12h, 7d, 2w (m minutes,
-h hours, d days, w weeks; -7d is the same as 7d, +1d is ahead). --from and
---to still work as their aliases. Times are your machine's local time.
+  about: `--since and --until take every form of \`smslink help time\` (7d is 7
+days ago); a day alone runs from 00:00:00 (--since) or to 23:59:59 (--until).
+--from and --to still work as their aliases.
 
 One interval covers at most 3 years (monthly), 90 days (daily), 1 week
 (hourly) or 3 hours (minute). Without --since and --until it is the latest

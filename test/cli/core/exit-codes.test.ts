@@ -92,7 +92,7 @@ describe('exit codes', () => {
     expect((await cli(['link', 'frobnicate'])).code).toBe(2);
     const r = await cli(['link', 'list', '--colour']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("unknown option '--colour'");
+    expect(r.stderr).toContain('link list: unknown option "--colour"');
   });
 
   it('--help and --version -> 0', async () => {

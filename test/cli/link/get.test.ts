@@ -52,7 +52,7 @@ describe('link get', () => {
   it('--fields refuses a name no result has, and lists the fields', async () => {
     const r = await rec.cli(['link', 'get', '1', '--fields', 'id,shortlnk']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--fields: unknown field "shortlnk"; fields here: id, code, shortLink, fullLink, status');
+    expect(r.stderr).toContain('--fields: unknown field "shortlnk" (did you mean shortLink?); fields here: id, code, shortLink, fullLink, status');
   });
 
   it('--fields takes a field in any case, or its table header', async () => {

@@ -66,14 +66,15 @@ describe('the interval sent', () => {
 describe('refused with exit 2, nothing sent', () => {
   it.each([
     [['--type', 'weekly'], '--type: invalid value "weekly": must be one of monthly, daily, hourly, minute'],
-    [['--since', 'last week'], '--since: invalid value "last week": must be a real time: YYYY-MM-DD, "YYYY-MM-DD HH:MM:SS", "YYYY-MM-DD HH:MM", now, or a time ago such as 7d'],
-    [['--to', '2026-13-01'], '--to: invalid value "2026-13-01": must be a real time'],
-    [['--until', '1mo'], '--until: invalid value "1mo": must be a real time'],
+    [['--since', 'last week'], '--since: invalid value "last week": must be a time: YYYY-MM-DD, "YYYY-MM-DD HH:MM[:SS]", HH:MM (today), now, 7d (ago) or +2h (ahead)'],
+    [['--to', '2026-13-01'], '--to: invalid value "2026-13-01": must be a time'],
+    [['--until', '1mo'], '--until: invalid value "1mo": must be a time'],
     [['--since', '2d', '--from', '3d'], '--since and --from were both given ("2d" and "3d"); --from is another name for --since; it takes one value: give it once'],
     [['--until', 'now', '--to', 'now'], '--until and --to were both given ("now" and "now"); --to is another name for --until; it takes one value: give it once'],
-    [['--since', '2026-11-05', '--until', '2026-11-01'], '--until: invalid value "2026-11-01 23:59:59": must not be before --since (2026-11-05 00:00:00)'],
-    [['--since', '2026-12-01'], '--since: invalid value "2026-12-01 00:00:00": is in the future (now is 2026-11-24 10:00:00); there are no clicks to count yet'],
-    [['--from', '+1d'], '--from: invalid value "2026-11-25 10:00:00": is in the future'],
+    // Quoted as typed, with the time each stood for.
+    [['--since', '2026-11-05', '--until', '2026-11-01'], '--until: invalid value "2026-11-01" (2026-11-01 23:59:59): must not be before --since "2026-11-05" (2026-11-05 00:00:00)'],
+    [['--since', '2026-12-01'], '--since: invalid value "2026-12-01" (2026-12-01 00:00:00): is in the future (now is 2026-11-24 10:00:00); there are no clicks to count yet'],
+    [['--from', '+1d'], '--from: invalid value "+1d" (in 1 d, 2026-11-25 10:00:00): is in the future'],
   ])('%j', async (args, message) => {
     const r = await stats(['1', ...args]);
     expect(r.code).toBe(2);
@@ -92,10 +93,10 @@ describe('refused with exit 2, nothing sent', () => {
 it('help names --since and --until, their aliases, the default type and examples', async () => {
   const r = await runCli(['link', 'stats', '--help']);
   expect(r.code).toBe(0);
-  expect(r.stdout).toMatch(/--since <time>\s+start: YYYY-MM-DD \[HH:MM\[:SS\]\], or 7d for 7 days ago\s+\(alias\s+--from\)/);
-  expect(r.stdout).toMatch(/--until <time>\s+end: YYYY-MM-DD \[HH:MM\[:SS\]\], now, or 1d for a day ago\s+\(alias --to\)/);
+  expect(r.stdout).toMatch(/--since <time>\s+start, e\.g\. 7d or 2026-11-01 \(alias --from;\s+times:/);
+  expect(r.stdout).toMatch(/--until <time>\s+end, e\.g\. 1d or 2026-11-30 \(alias --to;\s+times:/);
   expect(r.stdout).toMatch(/--type <type>\s+monthly, daily, hourly or minute \(default: daily\)/);
-  expect(r.stdout).toContain('--from and\n--to still work as their aliases');
+  expect(r.stdout).toContain('--from and --to still work as their aliases');
   expect(r.stdout).toContain('smslink link stats 417863 417864 --since 7d');
 });
 
@@ -212,7 +213,7 @@ describe('sent and shown', () => {
 
   it.each([
     [['1', '--type', 'weekly'], /--type: invalid value "weekly": must be one of monthly, daily, hourly, minute/],
-    [['1', '--type', 'daily', '--from', '2026-11-05', '--to', '2026-11-01'], /--to: invalid value "2026-11-01 23:59:59": must not be before/],
+    [['1', '--type', 'daily', '--from', '2026-11-05', '--to', '2026-11-01'], /--to: invalid value "2026-11-01" \(2026-11-01 23:59:59\): must not be before --from "2026-11-05"/],
   ])('%j is refused with exit 2', async (args, message) => {
     const r = await rec.cli(['link', 'stats', ...args]);
     expect(r.code).toBe(2);
