@@ -12,11 +12,12 @@ import { printDryRun } from '../shared/dry-run.js';
 import type { CliValues, CommandDef } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { otherName } from '../core/flags.js';
-import { EXIT, UsageError } from '../../exit-codes.js';
+import { EXIT, PartialError, UsageError } from '../../exit-codes.js';
+import { notFound } from '../../output/words.js';
 import { renderRows } from '../../output/format.js';
 import { inputFrom } from '../shared/operation.js';
 import { quoteTime, timeFlag, wallMs, wireOf } from '../core/time.js';
-import { resolveLinks } from './ref.js';
+import { linkNotFound, resolveLinks } from './ref.js';
 
 type StatsType = (typeof STATS_TYPES)[number];
 
@@ -120,10 +121,15 @@ async function stats(ctx: RunContext, opts: CliValues, refs: readonly string[]):
   const client = await ctx.client();
   client.prepare(linkStats, { ...base, ids: [1] });
   const typed = await collectIds(ctx, refs);
-  // A chart names links by code: ids typed by hand are looked up for theirs (not for a dry run or data output).
-  const codes = !ctx.globals.dryRun && ctx.format() === 'table' && !ctx.globals.quiet && !ctx.fields();
-  const links = await resolveLinks(client, typed, { codes, concurrency: parseConcurrency(opts.concurrency) });
-  return showStats(ctx, links, opts, base);
+  // No ids at all (an empty stdin) is the catalog's to refuse, naming the argument.
+  if (typed.length === 0) client.prepare(linkStats, { ...base, ids: [] });
+  // Link/GetStats counts nothing for a link that does not exist, as for one nobody clicked: every link is
+  // read first (Link/Get, which also gives the chart its codes), except for a dry run, which sends nothing.
+  const { links, missing } = await resolveLinks(client, typed, { check: !ctx.globals.dryRun, concurrency: parseConcurrency(opts.concurrency) });
+  if (links.length === 0) throw linkNotFound(missing);
+  const code = await showStats(ctx, links, opts, base);
+  if (missing.length) throw new PartialError(notFound('link', missing));
+  return code;
 }
 
 export const LINK_STATS: CommandDef = {
@@ -142,7 +148,9 @@ One interval covers at most 3 years (monthly), 90 days (daily), 1 week
 (hourly) or 3 hours (minute). Without --since and --until it is the latest
 such interval; --since alone ends now; a longer range is cut (with a
 warning). A run of periods without clicks is one line of the chart. More
-than 5 ids are split into several requests and merged.`,
+than 5 ids are split into several requests and merged. Each link is looked
+up first (the service counts no clicks for an id that is no link): exit 6
+when none exists, 5 when some do not (they are named on stderr).`,
   examples: [
     'smslink link stats 417863                       # daily, the last 90 days',
     'smslink link stats 417863 417864 --since 7d',

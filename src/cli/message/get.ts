@@ -7,6 +7,7 @@ import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, ExitError, PartialError } from '../../exit-codes.js';
 import { renderRecord, renderRows } from '../../output/format.js';
+import { notFound } from '../../output/words.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { collectIds, parseConcurrency, prepareChunks } from '../shared/ids.js';
 import { accountCurrency } from '../shared/currency.js';
@@ -36,6 +37,7 @@ async function get(ctx: RunContext, opts: CliValues, typed: string[]): Promise<n
   // A person reads the price and cost in the account's currency.
   if (view.format === 'table' && !view.quiet) view.currency = await accountCurrency(ctx, { ask: true });
   const { records, missing } = await readStatuses(client, all, concurrency);
+  if (records.length === 0) throw new ExitError(notFound('message', missing), EXIT.NOT_FOUND);
   const full = await findMessages(client, records, concurrency);
   // A message Message/List did not give (a search that gave up) is shown with what GetSMSStatus said.
   const rows = records.map((r) => (full.get(Number(r.id)) ?? r) as unknown as Record<string, unknown>);
@@ -48,8 +50,7 @@ async function get(ctx: RunContext, opts: CliValues, typed: string[]): Promise<n
     }
   } else await renderRows(ctx.stdout, view, rows);
   if (lost.length) ctx.note(`Message/List did not give ${lost.join(', ')}: only the status is shown`);
-  if (missing.length && records.length === 0) throw new ExitError(`no message found for ${missing.join(', ')} (unknown, or not yours)`, EXIT.NOT_FOUND);
-  if (missing.length) throw new PartialError(`no message found for ${missing.join(', ')} (unknown, or not yours)`);
+  if (missing.length) throw new PartialError(notFound('message', missing));
   return EXIT.OK;
 }
 

@@ -39,7 +39,7 @@ describe('link get', () => {
     rec.server.respond(() => ({ body: { code: 2, data: null, message: 'Link not found' } }));
     const r = await cli(['link', 'get', '5']);
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain('link "5" not found: no link has this id');
+    expect(r.stderr).toBe('error: no link found for 5 (unknown, or not yours)\n');
   });
 
   it('control characters in data never reach the terminal from a table', async () => {

@@ -12,7 +12,9 @@ const rec = useRecordingServer('StatsTestKey0123456789abcdefABCDEF0123456');
 // Local time: the CLI sends the machine's wall clock.
 const now = () => new Date(2026, 10, 24, 10, 0, 0);
 const stats = (args: string[], opts: Parameters<typeof rec.cli>[1] = {}) => rec.cli(['link', 'stats', ...args], { now, ...opts });
-const sent = () => Object.fromEntries(new URLSearchParams(rec.server.requests[0].body));
+// Each link is read first (Link/Get: a link that does not exist is no link without clicks); then the statistics.
+const statsRequest = () => rec.server.requests.find((q) => /getstats$/i.test(q.path))!;
+const sent = () => Object.fromEntries(new URLSearchParams(statsRequest().body));
 
 describe('the interval sent', () => {
   it.each([
@@ -183,12 +185,12 @@ describe('the chart of real clicks (emulator)', () => {
 describe('sent and shown', () => {
   it('fills date-only --from/--to to the start and end of the day', async () => {
     await rec.cli(['link', 'stats', '1', '2', '--type', 'daily', '--from', '2026-11-01', '--to', '2026-11-30']);
-    expect(decodeURIComponent(rec.server.requests[0].body)).toBe('ids[]=1&ids[]=2&type=daily&criteria[dateFrom]=2026-11-01 00:00:00&criteria[dateTo]=2026-11-30 23:59:59');
+    expect(decodeURIComponent(statsRequest().body)).toBe('ids[]=1&ids[]=2&type=daily&criteria[dateFrom]=2026-11-01 00:00:00&criteria[dateTo]=2026-11-30 23:59:59');
   });
 
   it('keeps full timestamps as given', async () => {
     await rec.cli(['link', 'stats', '1', '--type', 'minute', '--from', '2026-11-01 10:00:00']);
-    expect(decodeURIComponent(rec.server.requests[0].body)).toContain('criteria[dateFrom]=2026-11-01 10:00:00');
+    expect(decodeURIComponent(statsRequest().body)).toContain('criteria[dateFrom]=2026-11-01 10:00:00');
   });
 
   it('keys columns by link id and draws bars scaled to the busiest period, then totals, links named by code', async () => {
