@@ -93,6 +93,17 @@ describe('message send', () => {
     });
   });
 
+  it('a scheduled send says when it goes out, and in how long; scripts keep the service\'s fields', async () => {
+    const now = () => new Date(2026, 10, 26, 19, 9, 0);
+    const table = await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--at', '2026-11-27 09:00', '--no-color'], { now, tty: true });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^scheduled +2026-11-27 09:00:00 \(in 13 h 51 min\)$/m);
+    const json = JSON.parse((await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--at', '+2h'], { now })).stdout);
+    expect(json).not.toHaveProperty('scheduled');
+    const plain = await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--no-color'], { now, tty: true });
+    expect(plain.stdout).not.toContain('scheduled');
+  });
+
   it('help says which times --at takes, with examples', async () => {
     const r = await cli(['message', 'send', '--help']);
     expect(r.stdout).toContain('or a time from now with a +: +90m, +2h, +3d, +1w');
