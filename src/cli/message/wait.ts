@@ -3,7 +3,7 @@
 // any ended otherwise, 3 when the wait timed out.
 
 import { FINAL_STATUSES } from '../../catalog/codes.js';
-import { notFound, statusWithCode } from '../../output/words.js';
+import { count, notFound, statusWithCode } from '../../output/words.js';
 import type { MessageStatusRecord } from '../../catalog/types.js';
 import type { SmsLinkClient } from '../../client/client.js';
 import type { Command } from 'commander';
@@ -40,7 +40,7 @@ function summary(ids: number[], records: Map<number, MessageStatusRecord>): stri
     const status = String(records.get(id)?.status ?? 'unknown');
     counts.set(status, (counts.get(status) ?? 0) + 1);
   }
-  return `${ids.length} messages: ${[...counts.entries()].map(([s, n]) => `${n} ${statusWithCode(s)}`).join(', ')}`;
+  return `${count(ids.length, 'message')}: ${[...counts.entries()].map(([s, n]) => `${n} ${statusWithCode(s)}`).join(', ')}`;
 }
 
 /** 75 s as 1:15. */
