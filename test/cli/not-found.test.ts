@@ -1,4 +1,5 @@
-// One rule for every command that takes links or messages, found by walking
+// One rule for every command that takes links or messages (the emulator's
+// inbox too), found by walking
 // the command tree: none of them exists -> exit 6, nothing printed, and the
 // one sentence of words.ts notFound(); some of them -> exit 5, the others
 // done and shown; nothing is asked about a link that does not exist.
@@ -12,8 +13,9 @@ import { runCli } from '../helpers/run-cli.js';
 /** The first argument of each command that names links, messages or a campaign, by the name its help gives it. */
 const KINDS: Record<string, 'link' | 'message' | 'campaign'> = { link: 'link', id: 'message', campaignId: 'campaign' };
 
-/** Flags a command needs to do anything at all; each list is one run. */
+/** What a command needs after the id (and flags) to do anything at all; each list is one run. */
 const VARIANTS: Record<string, string[][]> = {
+  'inbox set-status': [['rejected']],
   'link update': [
     ['--comment', 'x'],
     // An expiry given: no Link/Get first, Link/Update itself says not found.
@@ -37,7 +39,7 @@ function takers(): Taker[] {
     for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
     const first = cmd.registeredArguments[0];
     const kind = first && KINDS[first.name()];
-    if (kind && ['link', 'message'].includes(path[0])) out.push({ path: path.join(' '), kind, variadic: first.variadic });
+    if (kind) out.push({ path: path.join(' '), kind, variadic: first.variadic });
   };
   walk(program, []);
   return out;
@@ -58,7 +60,7 @@ afterAll(() => emu.close());
 describe('not found, on every command that takes links or messages', () => {
   it('the walk finds them all', () => {
     expect(TAKERS.map((t) => t.path).sort()).toEqual(
-      expect.arrayContaining(['link campaign', 'link delete', 'link get', 'link stats', 'link update', 'message get', 'message status']),
+      expect.arrayContaining(['link campaign', 'link delete', 'link get', 'link stats', 'link update', 'message get', 'message status', 'inbox set-status']),
     );
   });
 

@@ -9,6 +9,7 @@ import type { Command, Option } from 'commander';
 import { OPERATIONS } from '../../src/catalog/index.js';
 import type { ParamSpec } from '../../src/catalog/types.js';
 import { buildProgram } from '../../src/cli/program.js';
+import { formatDateTime } from '../../src/catalog/rules.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 // Local time: the CLI reads the machine's wall clock.
@@ -34,6 +35,7 @@ const ARGS: Record<string, string[]> = {
   'link update': ['5'],
   'link stats': ['5'],
   'message send': ['--to', '77011234567', '--text', 'x'],
+  'inbox wait': ['--to', '77011234567'],
 };
 
 /** Commands that read the local mirror: no --dry-run, so what they accept is seen by what they do not refuse. */
@@ -90,6 +92,8 @@ describe('every time flag', () => {
         'report delivery --since',
         'report links --until',
         'sync --since',
+        'inbox list --since',
+        'inbox wait --since',
       ]),
     );
     for (const f of FLAGS) expect(f.option.description, `${f.path} ${f.option.long}`).toContain('`smslink help time`');
@@ -124,6 +128,9 @@ describe('every time flag', () => {
       return;
     }
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).fields[flag.param!.wire]).toBe(want);
+    const shown = JSON.parse(r.stdout) as { fields?: Record<string, string>; url: string };
+    // The emulator's inbox takes an instant (?since=ISO), the service a wall time in a field.
+    const sent = shown.fields ? shown.fields[flag.param!.wire] : formatDateTime(new Date(new URL(shown.url).searchParams.get('since')!));
+    expect(sent).toBe(want);
   });
 });

@@ -40,6 +40,17 @@ export class SmslinkCommand extends Command {
     this.error(`error: ${path ? `${path}: ` : ''}${unknownName('option', name, name.startsWith('--') ? flags : [])}`, { code: 'commander.unknownOption', exitCode: 2 });
   }
 
+  /**
+   * Commander calls this for words a command takes no argument for. A
+   * command with subcommands of its own (`serve`: init, wait) takes the
+   * first for a subcommand that does not exist.
+   */
+  _excessArguments(received: unknown[]): void {
+    if (this.commands.length) this.unknownCommand();
+    // The message and exit code of commander's own (too many arguments).
+    (Command.prototype as unknown as { _excessArguments(this: Command, r: unknown[]): void })._excessArguments.call(this, received);
+  }
+
   /** Commander calls this when the first word after a group is none of its commands. */
   unknownCommand(): never {
     const names = this.createHelp()
