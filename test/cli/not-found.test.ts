@@ -1,8 +1,8 @@
 // One rule for every command that takes links or messages (the emulator's
-// inbox too), found by walking
-// the command tree: none of them exists -> exit 6, nothing printed, and the
-// one sentence of words.ts notFound(); some of them -> exit 5, the others
-// done and shown; nothing is asked about a link that does not exist.
+// inbox too), found by walking the command tree: none of them exists -> exit
+// 6, nothing printed, and the one sentence of words.ts notFound(); some of
+// them -> exit 5, the others done and shown; nothing is asked about a link
+// that does not exist.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/program.js';

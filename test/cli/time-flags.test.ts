@@ -1,9 +1,8 @@
 // One rule for every time flag, found by walking the command tree: each
-// takes every form of `smslink help time` (a day, a date-time, HH:MM today,
-// now, 7d and -7d back, +2h ahead), and each form means the same moment on
-// every flag. A value is sent as that moment (a date flag: its day), or
-// refused for a rule of its own (too soon, in the past, in the future)
-// quoting the value as typed with the moment it stood for.
+// takes every form of `smslink help time` (a day, a date-time, HH:MM, now,
+// 7d back, +2h ahead) as the same moment on every flag, sent as that moment
+// (a date flag: its day) or refused for a rule of its own (too soon, past,
+// future), quoting the value as typed with the moment it stood for.
 import { describe, expect, it } from 'vitest';
 import type { Command, Option } from 'commander';
 import { OPERATIONS } from '../../src/catalog/index.js';

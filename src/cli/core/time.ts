@@ -1,10 +1,8 @@
-// Times as a person types them on the command line, turned into the
-// service's `YYYY-MM-DD HH:MM:SS`. One parser and one rule for every time
-// flag (TIME_HELP, `smslink help time`): dates, date-times, HH:MM today,
-// `now`, and times relative to now, back without a sign (7d) and ahead with
-// a + (+2h). Wall times are the machine's local time, the clock the CLI
-// already checks the deferred-send window with (and the sandbox's zone).
-// Durations (90s, 10m) for waits and intervals.
+// Times as typed on the command line, as the service's `YYYY-MM-DD
+// HH:MM:SS`: one parser and one rule for every time flag (TIME_HELP, `smslink
+// help time`; 7d back, +2h ahead), in the machine's local time, the clock the
+// deferred-send window is checked with (and the sandbox's zone). Durations
+// (90s, 10m) for waits and intervals.
 
 import { formatDateTime, parseDateTime } from '../../catalog/rules.js';
 import { TIMES } from '../../catalog/shared.js';
