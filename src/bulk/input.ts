@@ -8,7 +8,7 @@ import { basename, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
-import { count } from '../output/words.js';
+import { count, invalidValue, oneOf } from '../output/words.js';
 
 export type InputFormat = 'csv' | 'ndjson';
 
@@ -41,7 +41,7 @@ export interface InputRow {
 export function formatOf(path: string, given: string | undefined): InputFormat {
   if (given !== undefined) {
     if (given === 'csv' || given === 'ndjson') return given;
-    throw new UsageError(`--format: invalid value "${given}": must be csv or ndjson`);
+    throw new UsageError(invalidValue('--format', given, oneOf(['csv', 'ndjson']), ['csv', 'ndjson']));
   }
   const ext = extname(path).toLowerCase();
   if (ext === '.csv') return 'csv';

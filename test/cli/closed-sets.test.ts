@@ -2,6 +2,7 @@
 // (`did you mean country?`), a far one is not, and the value is quoted as
 // typed. The catalog's word-valued flags and --sort fields are found by
 // reading the catalog; the CLI's own sets are listed below.
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/catalog/index.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
@@ -73,6 +74,14 @@ describe('every closed set offers the near miss', () => {
     const use = await runCli(['config', 'use', 'stagin'], at);
     expect(use.code).toBe(2);
     expect(use.stderr).toContain('config use: unknown profile "stagin" (did you mean staging?)');
+  });
+
+  it('a bulk file format', async () => {
+    const dir = tempDir();
+    writeFileSync(`${dir}/links.csv`, 'fullLink\nhttps://example.com/a\n');
+    const r = await runCli(['link', 'create', '--from-file', `${dir}/links.csv`, '--format', 'ndjsn'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--format: invalid value "ndjsn" (did you mean ndjson?): must be one of csv, ndjson');
   });
 
   it('a far miss offers nothing', async () => {
