@@ -160,7 +160,7 @@ export const HELP: CommandDef = {
     let at = cmd.parent!;
     const typed = (words as string[] | undefined) ?? [];
     const topic = typed.length === 1 ? TOPICS[typed[0].toLowerCase()] : undefined;
-    if (topic !== undefined) return void ctx.stdout.write(topic);
+    if (topic !== undefined) return void ctx.stdout.write(ctx.io.stdout.isTTY && ctx.io.stdout.columns ? fitHelpText(topic, ctx.io.stdout.columns) : topic);
     for (const [i, word] of typed.entries()) {
       const next = at.commands.find((c) => c.name() === word || c.aliases().includes(word));
       if (!next) {

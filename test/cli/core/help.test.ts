@@ -112,6 +112,17 @@ describe('help for people', () => {
     expect(bad.stderr).toContain('help: unknown command "link lst" (did you mean link list?); commands: create, get, list');
   });
 
+  it.each([60, 80])('`smslink help time` says the forms and the one rule of a sign, within %i columns', async (columns) => {
+    const r = await runCli(['help', 'time'], { tty: true, columns });
+    expect(r.code).toBe(0);
+    const text = r.stdout.replace(/\s+/g, ' ');
+    for (const form of ['2026-12-01', '"2026-12-01 09:00"', '09:00', 'now', '7d', '+2h']) expect(text).toContain(form);
+    expect(text).toContain('A time without a sign counts back');
+    expect(Math.max(...r.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(columns);
+    // The root help points there.
+    expect((await runCli(['--help'])).stdout).toContain('`smslink help time` has every form');
+  });
+
   it('a noun alone prints its help and exits 0, as smslink alone does; an unknown verb still exits 2', async () => {
     const alone = await runCli(['link']);
     expect(alone.code).toBe(0);
