@@ -156,8 +156,8 @@ export function shownOf(shown: number, total: number, one: string, many = `${one
 }
 
 /**
- * What no link or message was found for, named as typed: `no link found for
- * 9999 (unknown, or not yours)`. The same words for one or several.
+ * What no link, message or campaign was found for, named as typed: `no link
+ * found for 9999 (unknown, or not yours)`. The same words for one or several.
  */
 export function notFound(what: 'link' | 'message' | 'campaign', typed: readonly (string | number)[]): string {
   return `no ${what} found for ${typed.join(', ')} (unknown, or not yours)`;
