@@ -12,6 +12,7 @@ import type { SmsLinkClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
 import type { OutStream, View } from '../output/format.js';
 import { EXIT, UsageError } from '../exit-codes.js';
+import { count } from '../output/words.js';
 import { columnsOf, InputReadError, openInput, readAllRows, readRows, type InputFile, type InputRow } from './input.js';
 import { canonical, RowKeys } from './identity.js';
 import { Journal } from './journal.js';
@@ -173,10 +174,10 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
   }
   if (validateOnly) {
     await writer.end();
-    host.note(`${total} rows checked: ${total - invalid} valid, ${invalid} invalid. Nothing was sent.`);
+    host.note(`${count(total, 'row')} checked: ${total - invalid} valid, ${invalid} invalid. Nothing was sent.`);
     if (host.dryRun && firstValid) {
       const req = (await host.client()).prepare(spec.op, firstValid);
-      host.note(`dry run: ${total - invalid} requests like this one would be sent:\n${req.method} ${req.redactedUrl}\nbody: ${req.body}`);
+      host.note(`dry run: ${count(total - invalid, 'request')} like this one would be sent:\n${req.method} ${req.redactedUrl}\nbody: ${req.body}`);
     }
     return invalid ? EXIT.USAGE : EXIT.OK;
   }
@@ -209,7 +210,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     const done = journal?.counts().done ?? 0;
     await host.warn(
       done
-        ? `--fresh: every row is sent again, the ${done} rows the journal records as done included: what they made before will exist twice`
+        ? `--fresh: every row is sent again, the ${count(done, 'row')} the journal records as done included: what they made before will exist twice`
         : '--fresh: every row is sent, whatever the journal says (it records none as done)',
     );
     journal?.fresh();
@@ -246,7 +247,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     if (signal?.reason === 'stdout-closed') return;
     // Requests still waiting for their answer (a slot is also held while its result is printed).
     const n = sender.counts.inFlight;
-    say(n ? `stopping: waiting for ${n} ${n === 1 ? 'request' : 'requests'} in flight (Ctrl-C again to stop now)` : 'stopping');
+    say(n ? `stopping: waiting for ${count(n, 'request')} in flight (Ctrl-C again to stop now)` : 'stopping');
   };
   let inFlightAtStop = 0;
   const onStop = () => {

@@ -8,6 +8,7 @@ import { basename, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
+import { count, invalidValue, oneOf } from '../output/words.js';
 
 export type InputFormat = 'csv' | 'ndjson';
 
@@ -40,7 +41,7 @@ export interface InputRow {
 export function formatOf(path: string, given: string | undefined): InputFormat {
   if (given !== undefined) {
     if (given === 'csv' || given === 'ndjson') return given;
-    throw new UsageError(`--format: invalid value "${given}": must be csv or ndjson`);
+    throw new UsageError(invalidValue('--format', given, oneOf(['csv', 'ndjson']), ['csv', 'ndjson']));
   }
   const ext = extname(path).toLowerCase();
   if (ext === '.csv') return 'csv';
@@ -125,7 +126,7 @@ class CsvRows {
       return undefined;
     }
     if (record.length !== header.length) {
-      return { row, fields: {}, error: `has ${record.length} fields but the header has ${header.length} (quote values that contain commas)` };
+      return { row, fields: {}, error: `has ${count(record.length, 'field')} but the header has ${header.length} (quote values that contain commas)` };
     }
     const fields: Record<string, string> = {};
     for (let i = 0; i < header.length; i++) fields[header[i]] = record[i];

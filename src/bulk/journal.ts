@@ -28,6 +28,7 @@ import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, 
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
+import { count } from '../output/words.js';
 
 export type RowState = 'sending' | 'done' | 'failed' | 'unknown' | 'invalid';
 const CODES: Record<RowState, number> = { sending: 1, done: 2, failed: 3, unknown: 4, invalid: 5 };
@@ -139,7 +140,7 @@ export class Journal {
       if (size > 0 && !cut) {
         await journal.#load(identity);
         if (tally && (size < tally.bytes || journal.#lines < tally.lines)) {
-          journal.damage ??= `it holds ${journal.#lines} ${journal.#lines === 1 ? 'line' : 'lines'} of rows (${size} bytes), where it last held ${tally.lines} (${tally.bytes} bytes)`;
+          journal.damage ??= `it holds ${count(journal.#lines, 'line')} of rows (${size} bytes), where it last held ${tally.lines} (${tally.bytes} bytes)`;
         }
         // A line cut short by a crash must not run into the next one.
         const last = Buffer.alloc(1);
@@ -152,12 +153,12 @@ export class Journal {
         if (last.toString() !== '\n') writeSync(fd, '\n');
       } else {
         if (cut) {
-          journal.damage = `its first line, the header, is cut short after ${size} ${size === 1 ? 'byte' : 'bytes'}`;
+          journal.damage = `its first line, the header, is cut short after ${count(size, 'byte')}`;
           // Without a tally, nothing says when its rows were sent: since ever. (Not the file's birth time: a journal copied,
           // restored or moved is born after its rows were sent, and a lookup from then would miss them and send them again.)
           if (!tally) journal.#created = 0;
           ftruncateSync(fd, 0);
-        } else if (tally) journal.damage = `it is empty, where it last held ${tally.lines} ${tally.lines === 1 ? 'line' : 'lines'} of rows`;
+        } else if (tally) journal.damage = `it is empty, where it last held ${count(tally.lines, 'line')} of rows`;
         journal.#append({ smslinkJournal: VERSION, ...identity, created: new Date(journal.#created).toISOString() } satisfies HeaderLine);
       }
       // A damaged journal keeps its old tally until suspect() has journaled what the damage may have lost.

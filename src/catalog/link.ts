@@ -11,6 +11,7 @@ import {
   pageShape,
   pageSizeParam,
   sortParam,
+  TIMES,
 } from './shared.js';
 import { define, type CampaignLink, type CreateLinkResult, type DeleteLinksResult, type InputOf, type Link, type LinkStatsResult, type Page, type UpdateLinkResult } from './types.js';
 import { normalize } from '../client/normalize.js';
@@ -48,7 +49,7 @@ export const linkCreate = define<CreateLinkResult>()({
       cli: { arg: '<fullLink>', help: 'the URL to shorten (https://... or www....)' },
     },
     linkStatusParam('data[status]', 'active (default) or inactive; 1 or 0'),
-    expiresParam('last day the link works: YYYY-MM-DD, or from now: +30d, 2w; default: never expires'),
+    expiresParam('last day the link works, e.g. +30d or 2026-12-31; default: never expires'),
     commentParam(),
   ],
   result: { object: { id: 'int', code: 'string', shortLink: 'string' } },
@@ -103,14 +104,14 @@ export const linkList = define<Page<Link>>()({
       wire: 'criteria[createTsFrom]',
       type: 'date',
       doc: 'criteria[createTsFrom]: YYYY-MM-DD',
-      cli: { flag: '--created-from <YYYY-MM-DD>', help: 'created on or after this day' },
+      cli: { flag: '--created-from <time>', help: `created on or after the day of this time, e.g. 7d or 2026-11-01 (${TIMES})` },
     },
     {
       key: 'createTsTo',
       wire: 'criteria[createTsTo]',
       type: 'datetime',
       doc: 'criteria[createTsTo]: YYYY-MM-DD HH:MM:SS',
-      cli: { flag: '--created-to <time>', help: 'created up to (YYYY-MM-DD [HH:MM[:SS]], now, or 1d for a day ago)', fillTime: 'end' },
+      cli: { flag: '--created-to <time>', help: `created up to this time, e.g. 1d or 2026-11-30 (${TIMES})`, fillTime: 'end' },
     },
     {
       key: 'query',
@@ -143,7 +144,7 @@ export const linkUpdate = define<UpdateLinkResult>()({
   params: [
     { key: 'id', wire: 'id', type: 'integer', min: 1, required: true, doc: 'id: link identifier', cli: { arg: '<link>', help: 'link id, code or short link' } },
     linkStatusParam('data[status]', 'active or inactive (1 or 0); kept when not given'),
-    expiresParam('new last day: YYYY-MM-DD, or from now: +30d, 2w; kept when not given'),
+    expiresParam('new last day, e.g. +30d or 2026-12-31; kept when not given'),
     commentParam(),
   ],
   // Documented: the short link string. Live: `true`. The client turns both into {shortLink}.
@@ -217,14 +218,14 @@ export const linkStats = define<LinkStatsResult>()({
       wire: 'criteria[dateFrom]',
       type: 'datetime',
       doc: 'criteria[dateFrom]: YYYY-MM-DD HH:MM:SS',
-      cli: { flag: '--since <time>', help: 'start: YYYY-MM-DD [HH:MM[:SS]], or 7d for 7 days ago (alias --from)', fillTime: 'start' },
+      cli: { flag: '--since <time>', help: `start, e.g. 7d or 2026-11-01 (alias --from; ${TIMES})`, fillTime: 'start' },
     },
     {
       key: 'dateTo',
       wire: 'criteria[dateTo]',
       type: 'datetime',
       doc: 'criteria[dateTo]: YYYY-MM-DD HH:MM:SS',
-      cli: { flag: '--until <time>', help: 'end: YYYY-MM-DD [HH:MM[:SS]], now, or 1d for a day ago (alias --to)', fillTime: 'end' },
+      cli: { flag: '--until <time>', help: `end, e.g. 1d or 2026-11-30 (alias --to; ${TIMES})`, fillTime: 'end' },
     },
   ],
   crossCheck: (input: Record<string, unknown>) =>

@@ -1,7 +1,7 @@
 // Module Message of service-api.md: single SMS messages.
 
 import { CAMPAIGN_STATUSES, MESSAGE_STATUS_WORDS, MESSAGE_STATUSES } from './codes.js';
-import { currentPageParam, datetimeRange, MESSAGE_SHAPE, pageShape, pageSizeParam, sortParam } from './shared.js';
+import { currentPageParam, datetimeRange, MESSAGE_SHAPE, pageShape, pageSizeParam, sortParam, TIMES } from './shared.js';
 import { define, type InputOf, type Message, type MessageStatusRecord, type Page, type SendMessageResult } from './types.js';
 
 export const MESSAGE_SORT_FIELDS = ['campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum'] as const;
@@ -64,7 +64,7 @@ export const messageSend = define<SendMessageResult>()({
       type: 'datetime',
       window: { minMs: HOUR, maxMs: 14 * 24 * HOUR },
       doc: 'params[deferredToTs]: YYYY-MM-DD HH:MM:SS, no earlier than 1 hour and no later than 14 days from now',
-      cli: { flag: '--at <time>', help: 'send later: "YYYY-MM-DD HH:MM[:SS]" or +2h, +90m, +3d; 1 hour to 14 days from now', relative: 'ahead' },
+      cli: { flag: '--at <time>', help: `send later, 1 hour to 14 days from now, e.g. +2h or "2026-12-01 09:00" (${TIMES})` },
     },
     {
       key: 'shortenLinks',

@@ -66,13 +66,16 @@ export function commentParam() {
   } as const satisfies ParamSpec;
 }
 
+/** What the help of every time flag ends with: the forms and the rule of a sign are written once, in `smslink help time`. */
+export const TIMES = 'times: `smslink help time`';
+
 export function expiresParam(help: string) {
   return {
     key: 'expirationDate',
     wire: 'data[expirationDate]',
     type: 'date',
     doc: 'data[expirationDate]: YYYY-MM-DD; valid until the end of that day in the user time zone',
-    cli: { flag: '--expires <date>', help, relative: 'ahead' },
+    cli: { flag: '--expires <date>', help: `${help} (${TIMES})` },
   } as const satisfies ParamSpec;
 }
 
@@ -84,14 +87,14 @@ export function datetimeRange<const B extends string>(base: B, flagBase: string,
       wire: `criteria[${base}From]`,
       type: 'datetime',
       doc: `criteria[${base}From]: YYYY-MM-DD HH:MM:SS`,
-      cli: { flag: `--${flagBase}-from <time>`, help: `${what} from (YYYY-MM-DD [HH:MM[:SS]], or 7d for 7 days ago)`, fillTime: 'start' },
+      cli: { flag: `--${flagBase}-from <time>`, help: `${what} from this time, e.g. 7d or 2026-11-01 (${TIMES})`, fillTime: 'start' },
     },
     {
       key: `${base}To`,
       wire: `criteria[${base}To]`,
       type: 'datetime',
       doc: `criteria[${base}To]: YYYY-MM-DD HH:MM:SS`,
-      cli: { flag: `--${flagBase}-to <time>`, help: `${what} up to (YYYY-MM-DD [HH:MM[:SS]], now, or 1d for a day ago)`, fillTime: 'end' },
+      cli: { flag: `--${flagBase}-to <time>`, help: `${what} up to this time, e.g. 1d or 2026-11-30 (${TIMES})`, fillTime: 'end' },
     },
   ] as const satisfies readonly ParamSpec[];
 }

@@ -53,8 +53,6 @@ export interface CliParam {
   aliases?: Record<string, string | number>;
   /** Date-only input is filled to the start or end of the day (a time without seconds to the start or end of its minute). */
   fillTime?: 'start' | 'end';
-  /** How an unsigned relative time (7d) counts on a datetime flag: ago (the default) or ahead (`--at 2h`: in 2 hours). */
-  relative?: 'ago' | 'ahead';
   /** A flag that takes no value and sends this value when given. */
   boolean?: string | number;
   /** What to do instead when this one-value flag is given twice (the usage error says it). */

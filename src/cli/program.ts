@@ -2,7 +2,7 @@
 // only as far as a run can reach, with the program's own flags (global flags
 // from SETTINGS, src/config/resolve.ts) and help.
 
-import { Command, Option } from 'commander';
+import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, PROFILE, SETTINGS } from '../config/resolve.js';
 import type { SettingKey } from '../config/file.js';
 import { summaryOf, type CliValues, type CommandDef, type Definition, type Positional } from './core/command.js';
@@ -11,6 +11,7 @@ import { EXIT_CODES_HELP } from './core/exit.js';
 import { COMPLETIONS, otherName, refuseRepeatedFlags } from './core/flags.js';
 import { configureHelp, examples, fitHelpText, helpAfter, helpWhenAlone } from './core/help.js';
 import type { CliIO } from './core/io.js';
+import { SmslinkCommand } from './core/typos.js';
 import { addParams } from './shared/operation.js';
 import { COMMANDS } from './commands.js';
 import { version } from '../version.js';
@@ -88,7 +89,7 @@ function addChildren(parent: Command, node: Node, runner: Runner, reach: { argv:
 }
 
 export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[]): Command {
-  const program = new Command('smslink')
+  const program = new SmslinkCommand('smslink')
     .description('Short links and single SMS from the command line.')
     .helpCommand(false)
     .showSuggestionAfterError(true)
@@ -138,7 +139,7 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
       'smslink message status 123456 -q',
       "smslink link list --all --jq '.[] | select(.clickCnt > 0) | .shortLink'",
     ]) +
-      `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE)\n> config profile > default.\n\n${EXIT_CODES_HELP}\n`,
+      `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE)\n> config profile > default.\n\nTimes (--since, --at ...): 7d is 7 days ago, +2h is 2 hours from now;\n\`smslink help time\` has every form.\n\n${EXIT_CODES_HELP}\n`,
   );
 
   // Completion walks the whole tree; help lists siblings with their arguments and flags (-h may be combined, as in -qh).

@@ -3,6 +3,7 @@
 // from, so `config list` and error messages can tell the user (design rule 4).
 
 import { ConfigError } from '../client/errors.js';
+import { invalidValue, oneOf } from '../output/words.js';
 import { SETTING_KEYS, type Env, type SettingKey, type ConfigFile } from './file.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -50,7 +51,10 @@ interface SettingSpec {
   name: string;
   default?: string;
   secret?: boolean;
+  /** The rule a value must keep, or null when it does. */
   check?: (value: string) => string | null;
+  /** A closed set of values: a near miss is offered (`jsn`: did you mean json?). */
+  choices?: readonly string[];
 }
 
 export const SETTINGS: Record<SettingKey, SettingSpec> = {
@@ -73,7 +77,8 @@ export const SETTINGS: Record<SettingKey, SettingSpec> = {
     global: { short: '-o', value: '<format>', help: 'table (on a terminal), json, ndjson, csv or tsv', group: 'Output flags:' },
     env: 'SMSLINK_OUTPUT',
     name: 'output',
-    check: (v) => ((OUTPUT_FORMATS as readonly string[]).includes(v) ? null : `must be one of ${OUTPUT_FORMATS.join(', ')}`),
+    check: (v) => ((OUTPUT_FORMATS as readonly string[]).includes(v) ? null : oneOf(OUTPUT_FORMATS)),
+    choices: OUTPUT_FORMATS,
   },
   timeout: {
     flag: '--timeout',
@@ -131,7 +136,9 @@ export function resolveSettings(flags: SettingFlags, env: Env, file: ConfigFile)
     else r = { value: spec.default, source: 'default', origin: 'default' };
     const problem = r.value !== undefined ? spec.check?.(r.value) : null;
     if (problem) {
-      throw new ConfigError(`${spec.name} from ${r.origin}: "${r.value}" ${problem}`, r.source === 'flag' ? 'usage' : 'config');
+      // A flag is named as typed; another source with where it came from.
+      const name = r.source === 'flag' ? spec.flag : `${spec.name} from ${r.origin}`;
+      throw new ConfigError(invalidValue(name, r.value!, problem, spec.choices), r.source === 'flag' ? 'usage' : 'config');
     }
     out[key] = r;
   }

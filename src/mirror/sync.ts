@@ -12,6 +12,7 @@ import { idLimit } from '../catalog/validate.js';
 import { linkStats } from '../catalog/link.js';
 import { messageStatus } from '../catalog/message.js';
 import { PartialError } from '../exit-codes.js';
+import { count } from '../output/words.js';
 import { sameMessage, type Mirror, type MessageItem, type SyncWindow } from './store.js';
 
 /** The service as sync uses it (made by the CLI from its client). */
@@ -175,7 +176,7 @@ function otherMessage(mirror: Mirror, items: readonly MessageItem[]): string | u
 function otherAccount(mirror: Mirror, head: Page): string | undefined {
   const held = mirror.one<{ n: number; top: number | null }>('SELECT count(*) AS n, max(id) AS top FROM messages');
   const total = Number(head.totalItemCount);
-  if (total < held.n) return `the account has ${total} messages, the mirror ${held.n}`;
+  if (total < held.n) return `the account has ${count(total, 'message')}, the mirror ${held.n}`;
   const newest = head.items.length ? idOf(head.items[0]) : 0;
   if (held.top !== null && newest < held.top) return `the account's newest message is ${newest}, the mirror's ${held.top}`;
   return otherMessage(mirror, head.items);

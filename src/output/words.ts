@@ -4,7 +4,7 @@
 // and summary lines, errors, the inspector); scripts get the service's own
 // values. docs/output.md, "Words", lists them.
 
-import { closest, distance } from 'fastest-levenshtein';
+import { distance } from 'fastest-levenshtein';
 import { MESSAGE_STATUS_LABELS } from '../catalog/codes.js';
 import type { ValueKind } from '../catalog/types.js';
 
@@ -156,24 +156,52 @@ export function shownOf(shown: number, total: number, one: string, many = `${one
 }
 
 /**
- * What no link or message was found for, named as typed: `no link found for
- * 9999 (unknown, or not yours)`. The same words for one or several.
+ * What no link, message or campaign was found for, named as typed: `no link
+ * found for 9999 (unknown, or not yours)`. The same words for one or several.
  */
-export function notFound(what: 'link' | 'message', typed: readonly (string | number)[]): string {
+export function notFound(what: 'link' | 'message' | 'campaign', typed: readonly (string | number)[]): string {
   return `no ${what} found for ${typed.join(', ')} (unknown, or not yours)`;
 }
 
 /**
- * The choice a mistyped value is closest to (`delivred` -> delivered), in
- * any case; none when every choice is further than a slip of the fingers
- * (a third of the word's letters).
+ * Slips of the fingers between two words: Levenshtein's count, except that
+ * two neighbouring letters swapped (`sned` for send) is one slip, not two.
+ */
+function slips(a: string, b: string): number {
+  if (a.length === b.length) {
+    const i = [...a].findIndex((c, k) => c !== b[k]);
+    if (i >= 0 && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2)) return 1;
+  }
+  return distance(a, b);
+}
+
+/**
+ * The choice a mistyped value is closest to (`delivred` -> delivered, `sned`
+ * -> send), in any case; none when every choice is further than a slip of
+ * the fingers (a third of the word's letters).
  */
 export function didYouMean(typed: string, choices: readonly string[]): string | undefined {
   const value = typed.trim().toLowerCase();
   if (!value || choices.length === 0) return undefined;
-  const best = closest(value, choices.map((c) => c.toLowerCase()));
-  const choice = choices.find((c) => c.toLowerCase() === best)!;
-  return distance(value, best) <= Math.max(1, Math.floor(value.length / 3)) ? choice : undefined;
+  let best: { choice: string; slips: number } | undefined;
+  for (const choice of choices) {
+    const n = slips(value, choice.toLowerCase());
+    if (!best || n < best.slips) best = { choice, slips: n };
+  }
+  return best && best.slips <= Math.max(1, Math.floor(value.length / 3)) ? best.choice : undefined;
+}
+
+/**
+ * A name the command line does not know (a command, a flag, a help topic,
+ * a setting, a profile), quoted as typed, with the nearest one:
+ * `unknown command "sned" (did you mean send?)`. `within` (`message`) goes
+ * before the name and the suggestion, as typed, and is no part of the match:
+ * `unknown command "message sned" (did you mean message send?)`.
+ */
+export function unknownName(kind: string, typed: string, choices: readonly string[], within = ''): string {
+  const near = didYouMean(typed, choices);
+  const at = within ? `${within} ` : '';
+  return `unknown ${kind} "${at}${typed}"${near ? ` (did you mean ${at}${near}?)` : ''}`;
 }
 
 /**

@@ -38,7 +38,7 @@ describe('bulk input readers', () => {
     writeFileSync(path, ' fullLink ,comment\nhttps://example.com/a,one\nhttps://example.com/b\n');
     expect(await readAllRows({ path, format: 'csv' })).toEqual([
       { row: 2, fields: { fullLink: 'https://example.com/a', comment: 'one' } },
-      { row: 3, fields: {}, error: 'has 1 fields but the header has 2 (quote values that contain commas)' },
+      { row: 3, fields: {}, error: 'has 1 field but the header has 2 (quote values that contain commas)' },
     ]);
   });
 

@@ -39,10 +39,10 @@ describe.each([60, 80])('at %i columns', (columns) => {
   const cases: Array<{ what: string; args: () => string[]; env: () => Record<string, string>; stderr: (args: string[], env: Record<string, string>) => Promise<string>; quoted: string }> = [
     {
       what: 'an error of one long line',
-      args: () => ['link', 'get', '999999'],
+      args: () => ['--profile', 'nope', 'link', 'get', '999999'],
       env: () => ({ SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key }),
       stderr: async (args, env) => (await piped(args, env)).stderr,
-      quoted: '`smslink link list --query ...`',
+      quoted: '`smslink config set --profile nope base-url https://...`',
     },
     {
       what: 'an error of several lines',

@@ -1,7 +1,7 @@
 // The vocabulary (src/output/words.ts): each thing a person reads is said by
 // one function, and these are its words.
 import { describe, expect, it } from 'vitest';
-import { ago, campaignStatusWord, count, shownOf, didYouMean, duration, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime } from '../../src/output/words.js';
+import { ago, campaignStatusWord, count, shownOf, didYouMean, unknownName, duration, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime } from '../../src/output/words.js';
 
 describe('words', () => {
   it('says a message status as a word, with its code in a record; an unknown status as it came', () => {
@@ -74,5 +74,18 @@ describe('words', () => {
     expect(didYouMean('banana', ['table', 'json'])).toBeUndefined();
     expect(invalidValue('--by', 'contry', oneOf(['day', 'country']), ['day', 'country'])).toBe('--by: invalid value "contry" (did you mean country?): must be one of day, country');
     expect(invalidValue('--by', 'xyz', oneOf(['day']), ['day'])).toBe('--by: invalid value "xyz": must be one of day');
+  });
+
+  it('counts two neighbouring letters swapped as one slip', () => {
+    expect(didYouMean('sned', ['send', 'status', 'list', 'get'])).toBe('send');
+    expect(didYouMean('lsit', ['create', 'list'])).toBe('list');
+    expect(didYouMean('dialy', ['monthly', 'daily', 'hourly', 'minute'])).toBe('daily');
+    expect(didYouMean('tsil', ['list'])).toBeUndefined();
+  });
+
+  it('names an unknown name as typed, with where it was typed', () => {
+    expect(unknownName('command', 'sned', ['send', 'status'], 'message')).toBe('unknown command "message sned" (did you mean message send?)');
+    expect(unknownName('command', 'lnk', ['link', 'message'])).toBe('unknown command "lnk" (did you mean link?)');
+    expect(unknownName('setting', 'colour', ['output', 'base-url'])).toBe('unknown setting "colour"');
   });
 });

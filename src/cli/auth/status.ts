@@ -8,6 +8,7 @@ import { painter } from '../../output/color.js';
 import type { CommandDef } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
+import { didYouMean } from '../../output/words.js';
 import { renderRows } from '../../output/format.js';
 import { checkKey, CHECK_OPERATION, type KeyCheck } from './key-check.js';
 import { readBalance } from '../shared/balance.js';
@@ -22,7 +23,8 @@ function missing(ctx: RunContext): string | undefined {
   const settings = ctx.settings();
   const profile = settings.profile;
   if (profile.source !== 'default' && !ctx.store().profiles?.[profile.value!]) {
-    return `profile "${profile.value}" (from ${profile.origin}) does not exist; create it with \`smslink --profile ${profile.value} login\``;
+    const near = didYouMean(profile.value!, Object.keys(ctx.store().profiles ?? {}));
+    return `profile "${profile.value}" (from ${profile.origin}) does not exist${near ? ` (did you mean ${near}?)` : ''}; create it with \`smslink --profile ${profile.value} login\``;
   }
   const lacking = [!settings.baseUrl.value && 'base URL', !settings.apiKey.value && 'API key'].filter(Boolean);
   if (!lacking.length) return undefined;

@@ -6,6 +6,7 @@ import type { Command, Option } from 'commander';
 import type { CommandDef } from '../core/command.js';
 import { ARG_COMPLETIONS, COMPLETIONS, PROFILES } from '../core/flags.js';
 import { UsageError } from '../../exit-codes.js';
+import { invalidValue, oneOf } from '../../output/words.js';
 
 /** Candidates read at completion time rather than written into the script: files. */
 const FILES = '__files__';
@@ -211,7 +212,7 @@ export const COMPLETION: CommandDef = {
   ],
   async run(ctx, _opts, [shell], cmd) {
     const make = SCRIPTS[shell as string];
-    if (!make) throw new UsageError(`<shell>: invalid value "${shell}": must be bash, zsh or fish`);
+    if (!make) throw new UsageError(invalidValue('<shell>', String(shell), oneOf(Object.keys(SCRIPTS)), Object.keys(SCRIPTS)));
     ctx.stdout.write(make(commandTree(cmd.parent!)));
   },
 };

@@ -9,6 +9,7 @@ import { KEY_PROMPT, promptLine, promptSecret } from '../core/prompt.js';
 import { readStdin } from '../core/streams.js';
 import { registerSecret } from '../../secrets.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
+import { invalidValue } from '../../output/words.js';
 import { keyOf, settingArgument, show } from './setting.js';
 
 /** A value given as - (or an API key given as nothing): asked for on a terminal, else read from stdin. */
@@ -27,7 +28,8 @@ async function set(ctx: RunContext, name: string, value: string | undefined): Pr
   if (!v) throw new UsageError(`config set ${name}: the value is empty; nothing was saved`);
   if (SETTINGS[key].secret) registerSecret(v);
   const problem = SETTINGS[key].check?.(v);
-  if (problem) throw new UsageError(`config set ${name}: "${v}" ${problem}`);
+  // The key is never quoted back (it is secret, and has no rule to break).
+  if (problem) throw new UsageError(`config set ${invalidValue(name, v, problem, SETTINGS[key].choices)}`);
   const profile = ctx.profile();
   const path = await updateProfile(ctx.env, profile, (data) => (data[key] = v));
   ctx.note(`Saved ${name} = ${show(key, v)} in profile "${profile}" (${path}).`);

@@ -6,6 +6,7 @@ import { maskKey, SETTINGS, settingByName } from '../../config/resolve.js';
 import { SETTING_KEYS, type SettingKey } from '../../config/file.js';
 import { completing } from '../core/flags.js';
 import { UsageError } from '../../exit-codes.js';
+import { unknownName } from '../../output/words.js';
 
 /** The settings by the names typed on the command line. */
 export const NAMES = SETTING_KEYS.map((k) => SETTINGS[k].name).join(', ');
@@ -15,7 +16,7 @@ export const settingArgument = () => completing(new Argument('<name>', NAMES), S
 
 export function keyOf(name: string): SettingKey {
   const key = settingByName(name);
-  if (!key) throw new UsageError(`unknown setting "${name}"; settings: ${NAMES}`);
+  if (!key) throw new UsageError(`${unknownName('setting', name, SETTING_KEYS.map((k) => SETTINGS[k].name))}; settings: ${NAMES}`);
   return key;
 }
 

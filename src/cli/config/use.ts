@@ -6,6 +6,7 @@ import { updateConfigFile } from '../../config/file.js';
 import type { CommandDef } from '../core/command.js';
 import { completing } from '../core/flags.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
+import { unknownName } from '../../output/words.js';
 
 export const CONFIG_USE: CommandDef = {
   path: ['config', 'use'],
@@ -18,7 +19,7 @@ export const CONFIG_USE: CommandDef = {
       const names = Object.keys(file.profiles ?? {});
       if (!names.includes(profile) && profile !== 'default') {
         throw new UsageError(
-          `config use: there is no profile "${profile}" (profiles: ${names.join(', ') || 'none yet'}); ` +
+          `config use: ${unknownName('profile', profile, ['default', ...names])}; profiles: ${names.join(', ') || 'none yet'}; ` +
             `create it first with \`smslink --profile ${profile} config set base-url https://...\``,
         );
       }

@@ -8,6 +8,7 @@ import { ConfigError } from '../../client/errors.js';
 import type { HttpClient, Send } from '../../client/send.js';
 import { isHttpUrl, type ResolvedSettings } from '../../config/resolve.js';
 import { UsageError } from '../../exit-codes.js';
+import { didYouMean } from '../../output/words.js';
 import type { GlobalOptions } from './io.js';
 
 /** What connect needs of the run (RunContext makes it): its settings and flags, and where to say things. */
@@ -142,7 +143,10 @@ export async function connect(host: ConnectHost, choice: ClientChoice): Promise<
         await host.warn('--api-key is visible to other users in the process list; prefer SMSLINK_API_KEY or `smslink config set api-key -`.');
       }
       if (!flags.dryRun && settings.profile.source !== 'default' && !host.profiles.includes(settings.profile.value!)) {
-        throw new ConfigError(`profile "${settings.profile.value}" (from ${settings.profile.origin}) does not exist; create it with \`smslink config set --profile ${settings.profile.value} base-url https://...\``);
+        const near = didYouMean(settings.profile.value!, host.profiles);
+        throw new ConfigError(
+          `profile "${settings.profile.value}" (from ${settings.profile.origin}) does not exist${near ? ` (did you mean ${near}?)` : ''}; create it with \`smslink config set --profile ${settings.profile.value} base-url https://...\``,
+        );
       }
       // A dry run shows the request even before a key is configured.
       if (flags.dryRun && !apiKey) apiKey = 'YOUR_API_KEY';

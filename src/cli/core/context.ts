@@ -11,6 +11,7 @@ import { OUTPUT_FORMATS, resolveProfile, resolveSettings, type OutputFormat, typ
 import { painter, useColor, type Paint } from '../../output/color.js';
 import type { OutStream, View } from '../../output/format.js';
 import { UsageError } from '../../exit-codes.js';
+import { invalidValue, oneOf, unknownName } from '../../output/words.js';
 import { redact, registerSecret } from '../../secrets.js';
 import { pagerCommand, runPager, screenRows } from './pager.js';
 import { PageBuffer, ScrubbedStream } from './streams.js';
@@ -185,7 +186,7 @@ export class RunContext {
     }
     const chosen = this.settings().output.value;
     if (chosen) {
-      if (!(OUTPUT_FORMATS as readonly string[]).includes(chosen)) throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')}`);
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(chosen)) throw new UsageError(invalidValue('--output', chosen, oneOf(OUTPUT_FORMATS), OUTPUT_FORMATS));
       return chosen as OutputFormat;
     }
     return this.io.stdout.isTTY ? 'table' : 'json';
@@ -218,7 +219,8 @@ export class RunContext {
       // A table's header names its field too (`clicks` is clickCnt).
       const named = fields.map((f) => fieldNamed(f, known));
       const unknown = fields.filter((_, i) => named[i] === undefined);
-      if (unknown.length) throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')}; fields here: ${known.join(', ')}`);
+      if (unknown.length === 1) throw new UsageError(`--fields: ${unknownName('field', unknown[0], known)}; fields here: ${known.join(', ')}`);
+      if (unknown.length) throw new UsageError(`--fields: unknown fields ${unknown.map((f) => `"${f}"`).join(', ')}; fields here: ${known.join(', ')}`);
       fields = named as string[];
     }
     return {

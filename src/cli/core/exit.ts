@@ -4,9 +4,9 @@
 import { ApiError, ConfigError, TransportError, ValidationError } from '../../client/errors.js';
 import { OPERATIONS } from '../../catalog/index.js';
 import type { Issue } from '../../catalog/validate.js';
-import { DAY_FORMS } from './time.js';
 import { EXIT, EXIT_MEANINGS, ExitError, PartialError, UsageError } from '../../exit-codes.js';
-import { didYouMean } from '../../output/words.js';
+import { invalidValue } from '../../output/words.js';
+import { TIMES } from '../../catalog/shared.js';
 
 /** The exit codes with their meanings, as `smslink --help` ends. */
 export const EXIT_CODES_HELP = `Exit codes:\n${EXIT_MEANINGS.map(({ code, meaning }) => `  ${String(code).padEnd(5)}${meaning}`).join('\n')}`;
@@ -43,14 +43,13 @@ function asTyped(value: unknown): string {
 function describeIssue(operation: string, issue: Issue): string {
   const name = issue.key.includes('|') ? issue.key.split('|').map((k) => flagOf(operation, k)).join(', ') : flagOf(operation, issue.key);
   if (issue.value === undefined || issue.value === null) return `${name} ${issue.rule}`;
-  const shown = asTyped(issue.value);
-  const clipped = shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
   const param = paramOf(operation, issue.key);
-  const aliases = param?.cli?.aliases;
-  // A date flag that takes +30d says so (the catalog's rule knows only the wire's YYYY-MM-DD).
-  const also = aliases ? ` (or ${Object.keys(aliases).join(', ')})` : param?.type === 'date' && param.cli?.relative ? `, ${DAY_FORMS}` : '';
-  const near = typeof issue.value === 'string' ? didYouMean(issue.value, [...Object.keys(aliases ?? {}), ...choicesOf(operation, issue.key)]) : undefined;
-  return `${name}: invalid value "${clipped}"${near ? ` (did you mean ${near}?)` : ''}: ${issue.rule}${also}`;
+  const words = Object.keys(param?.cli?.aliases ?? {});
+  // A date flag takes every time form too (the catalog's rule knows only the wire's YYYY-MM-DD).
+  const also = words.length ? ` (or ${words.join(', ')})` : param?.type === 'date' && param.cli?.flag ? `, or a time such as +30d or 7d (${TIMES})` : '';
+  const rule = `${issue.rule}${also}`;
+  const choices = typeof issue.value === 'string' ? [...words, ...choicesOf(operation, issue.key)] : [];
+  return invalidValue(name, asTyped(issue.value), rule, choices);
 }
 
 /** The words a parameter takes, when it takes a few: its oneOf values that are words. */

@@ -7,6 +7,8 @@ import type { Command, Help, Option } from 'commander';
 import { UsageError } from '../../exit-codes.js';
 import { reflow } from '../../output/text.js';
 import type { CommandDef } from './command.js';
+import { TIME_HELP } from './time.js';
+import { unknownName } from '../../output/words.js';
 
 /** A command's examples, as its help ends. */
 export function examples(lines: readonly string[]): string {
@@ -145,20 +147,27 @@ export function helpWhenAlone(noun: Command): Command {
   });
 }
 
-/** `smslink help [command...]`: the help of that command, as `--help` gives it. */
+/** Help on a subject rather than a command: `smslink help time`. */
+const TOPICS: Readonly<Record<string, string>> = { time: TIME_HELP };
+
+/** `smslink help [command...]`: the help of that command, as `--help` gives it, or of a topic. */
 export const HELP: CommandDef = {
   path: ['help'],
-  summary: 'Show help for a command',
-  flags: (cmd) => cmd.argument('[command...]', 'a command, e.g. link list'),
-  examples: ['smslink help', 'smslink help link', 'smslink help message send'],
-  async run(_ctx, _opts, [words], cmd) {
+  summary: 'Show help for a command, or on times (`smslink help time`)',
+  flags: (cmd) => cmd.argument('[command...]', 'a command, e.g. link list, or a topic: time'),
+  examples: ['smslink help', 'smslink help link', 'smslink help message send', 'smslink help time'],
+  async run(ctx, _opts, [words], cmd) {
     let at = cmd.parent!;
     const typed = (words as string[] | undefined) ?? [];
+    const topic = typed.length === 1 ? TOPICS[typed[0].toLowerCase()] : undefined;
+    if (topic !== undefined) return void ctx.stdout.write(ctx.io.stdout.isTTY && ctx.io.stdout.columns ? fitHelpText(topic, ctx.io.stdout.columns) : topic);
     for (const [i, word] of typed.entries()) {
       const next = at.commands.find((c) => c.name() === word || c.aliases().includes(word));
       if (!next) {
         const known = at.commands.map((c) => c.name()).filter((n) => n !== 'help');
-        throw new UsageError(`help: unknown command "${typed.slice(0, i + 1).join(' ')}"; commands: ${known.join(', ')}`);
+        const choices = i === 0 ? [...known, ...Object.keys(TOPICS)] : known;
+        const kind = i === 0 ? 'command or topic' : 'command';
+        throw new UsageError(`help: ${unknownName(kind, word, choices, typed.slice(0, i).join(' '))}; ${i === 0 ? 'commands and topics' : 'commands'}: ${choices.join(', ')}`);
       }
       at = next;
     }

@@ -4,6 +4,7 @@
 
 import type { Command } from 'commander';
 import { parseDateTime, normalizePhone } from '../../catalog/rules.js';
+import { TIMES } from '../../catalog/shared.js';
 import type { Shape } from '../../catalog/types.js';
 import type { CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
@@ -38,7 +39,7 @@ export function filterFlags(cmd: Command): Command {
   return cmd
     .option('--to <number>', 'messages to this number, or numbers holding these digits (+77011234567, 7701)')
     .option('--text <substring>', 'messages whose text holds this')
-    .option('--since <time>', 'messages sent at or after this: 5m, 2h (ago), now, "YYYY-MM-DD HH:MM[:SS]" (local time)');
+    .option('--since <time>', `messages sent at or after this, e.g. 5m (ago) or 09:00 (${TIMES})`);
 }
 
 /** The flags as the control API's query (`to=...&text=...&since=...`); a bad value is a usage error naming its flag. */
@@ -55,7 +56,7 @@ export function filterQuery(ctx: RunContext, opts: CliValues): URLSearchParams {
   }
   if (typeof opts.since === 'string') {
     // The machine's local time, sent as an instant: the emulator may keep another zone (serve --tz).
-    const p = parseDateTime(timeFlag('--since', opts.since, ctx.now()))!;
+    const p = parseDateTime(timeFlag('--since', opts.since, ctx.now(), { fill: 'start' }))!;
     q.set('since', new Date(p.year, p.month - 1, p.day, p.hour, p.minute, p.second).toISOString());
   }
   return q;

@@ -5,9 +5,9 @@
 import { MESSAGE_STATUS_WORDS } from '../../catalog/codes.js';
 import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
-import { EXIT, UsageError } from '../../exit-codes.js';
+import { EXIT, ExitError, UsageError } from '../../exit-codes.js';
 import { renderRecord } from '../../output/format.js';
-import { invalidValue, statusWithCode, statusWord } from '../../output/words.js';
+import { invalidValue, notFound, statusWithCode, statusWord } from '../../output/words.js';
 import { openControl, printControlDryRun } from '../shared/emulator-control.js';
 import { inboxView } from './filter.js';
 
@@ -29,7 +29,10 @@ async function setStatus(ctx: RunContext, _opts: CliValues, idText: string, type
   const view = await inboxView(ctx, 'id');
   if (ctx.globals.dryRun) return (await printControlDryRun(ctx, 'POST', 'messages/status', body), EXIT.OK);
   const control = await openControl(ctx);
-  const answer = control.check(await control.request('POST', 'messages/status', 30_000, body), 'messages/status');
+  const asked = await control.request('POST', 'messages/status', 30_000, body);
+  // A message the emulator does not have is said as every command says it.
+  if (asked.status === 404 && typeof asked.json?.error === 'string') throw new ExitError(notFound('message', [idText.trim()]), EXIT.NOT_FOUND);
+  const answer = control.check(asked, 'messages/status');
   const message = answer.sms as Record<string, unknown>;
   await renderRecord(ctx.stdout, { ...view, primary: 'status' }, message);
   ctx.note(

@@ -6,23 +6,31 @@ import { linkDelete, linkGet } from '../../catalog/link.js';
 import { ApiError } from '../../client/errors.js';
 import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
-import { askFirst, idList, YES_OPTION } from '../core/prompt.js';
+import { askFirst, canConfirm, idList, YES_OPTION } from '../core/prompt.js';
 import { EXIT, PartialError } from '../../exit-codes.js';
 import { renderRecord } from '../../output/format.js';
-import { count } from '../../output/words.js';
+import { count, notFound } from '../../output/words.js';
 import { dryRun } from '../shared/dry-run.js';
 import { collectIds } from '../shared/ids.js';
-import { resolveLinkIds } from './ref.js';
+import { linkNotFound, resolveLinks } from './ref.js';
 
 async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Promise<number> {
   const view = await ctx.view(linkDelete);
   const typed = await collectIds(ctx, refs);
   const client = await ctx.client();
+  // No ids at all (an empty stdin) is the catalog's to refuse, naming the argument.
+  if (typed.length === 0) client.prepare(linkDelete, { ids: [] });
   // Only ids go into Link/Delete: a dry run shows them as typed when they are, else resolves nothing.
   if (ctx.globals.dryRun && typed.every((t) => /^\d+$/.test(t))) return (await dryRun(ctx, linkDelete, { ids: typed }), EXIT.OK);
-  const input = { ids: (await resolveLinkIds(client, typed)).map(String) };
+  // Before a question, every link is read, so that nothing is asked about a link that does not exist;
+  // without one, Link/Delete itself says which ids it did not find.
+  const asks = opts.yes !== true && canConfirm(ctx) && !ctx.globals.dryRun;
+  const { links, missing } = await resolveLinks(client, typed, { check: asks, concurrency: 4 });
+  if (links.length === 0) throw linkNotFound(missing);
+  const input = { ids: links.map((l) => String(l.id)) };
   if (ctx.globals.dryRun) return (await dryRun(ctx, linkDelete, input), EXIT.OK);
-  const declined = await askFirst(ctx, opts, `Delete ${count(typed.length, 'link')} (${idList(typed)})?`, 'Nothing deleted.');
+  if (missing.length && asks) ctx.note(notFound('link', missing));
+  const declined = await askFirst(ctx, opts, `Delete ${count(links.length, 'link')} (${idList(links.map((l) => l.typed))})?`, 'Nothing deleted.');
   if (declined !== undefined) return declined;
   const retriedBefore = ctx.retried;
   const result = await client.call(linkDelete, input);
@@ -38,12 +46,12 @@ async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Pr
       left = left.filter((_, i) => !gone[i]);
     }
   }
-  if (view.format === 'table' && !view.quiet) {
-    if (result.processed.length) ctx.stdout.write(`Deleted ${count(result.processed.length, 'link')}: ${result.processed.join(', ')}\n`);
-  } else {
-    await renderRecord(ctx.stdout, view, { processed: result.processed, notProcessed: left.map(Number) });
-  }
-  if (left.length) throw new PartialError(`not deleted (not found, or not yours): ${left.join(', ')}`);
+  // Links the service did not delete are named as they were typed, with those not found before.
+  const notDeleted = [...missing, ...links.filter((l) => left.includes(String(l.id))).map((l) => l.typed)];
+  if (result.processed.length === 0) throw linkNotFound(notDeleted);
+  if (view.format === 'table' && !view.quiet) ctx.stdout.write(`Deleted ${count(result.processed.length, 'link')}: ${result.processed.join(', ')}\n`);
+  else await renderRecord(ctx.stdout, view, { processed: result.processed, notProcessed: left.map(Number) });
+  if (notDeleted.length) throw new PartialError(notFound('link', notDeleted));
   return EXIT.OK;
 }
 
@@ -55,8 +63,10 @@ export const LINK_DELETE: CommandDef = {
   about: `On a terminal it first asks "Delete 2 links (417863, 417864)? [y/N]"; any
 answer but y or yes deletes nothing and exits 2. --yes skips the question;
 nothing is asked when stdin is not a terminal (a pipe, a script) or with
---dry-run. Exit code 0 when every id was deleted; otherwise the ids not
-deleted are named on stderr and the exit code is 5.`,
+--dry-run. Before the question, each link is looked up: nothing is asked
+about a link that does not exist. Exit code 0 when every link was deleted, 6
+when none was found (nothing asked, nothing deleted), 5 when some were not
+(they are named on stderr).`,
   examples: [
     'smslink link delete 417863',
     'smslink link delete 417863 --yes',

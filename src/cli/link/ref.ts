@@ -1,7 +1,7 @@
 // A person copies short links, not ids: every command that takes links
 // takes an id (all digits), a short link (a URL) or a code, and turns codes
 // and short links into ids with Link/Get. A reference that finds nothing is
-// named as it was typed.
+// named as it was typed, in the one not-found sentence (words.ts).
 
 import type { SmsLinkClient } from '../../client/client.js';
 import { linkGet } from '../../catalog/link.js';
@@ -10,6 +10,7 @@ import type { Link } from '../../catalog/types.js';
 import { withScheme } from '../../catalog/rules.js';
 import { EXIT, ExitError, UsageError } from '../../exit-codes.js';
 import { mapLimit } from '../shared/ids.js';
+import { notFound } from '../../output/words.js';
 
 export type LinkRef = { typed: string } & ({ id: number } | { code: string } | { shortLink: string });
 
@@ -37,10 +38,9 @@ export function getInput(ref: LinkRef): { id: number } | { code: string } | { sh
   return { shortLink: ref.shortLink };
 }
 
-/** A reference that found nothing: exit 6, named as typed, with where to look. */
-export function notFound(ref: LinkRef): ExitError {
-  const what = 'id' in ref ? 'no link has this id' : 'code' in ref ? 'no link has this code' : 'no link has this short link';
-  return new ExitError(`link "${ref.typed}" not found: ${what} (or it belongs to another account). \`smslink link list --query ...\` searches codes and comments.`, EXIT.NOT_FOUND);
+/** References that found nothing: exit 6, named as typed, in the words every command uses (words.ts). */
+export function linkNotFound(typed: readonly string[]): ExitError {
+  return new ExitError(notFound('link', typed), EXIT.NOT_FOUND);
 }
 
 /** Reads the link a reference names; not found is an error naming the reference. */
@@ -48,31 +48,41 @@ export async function readLink(client: SmsLinkClient, ref: LinkRef): Promise<Lin
   try {
     return await client.call(linkGet, getInput(ref));
   } catch (err) {
-    if (err instanceof ApiError && err.isNotFound) throw notFound(ref);
+    if (err instanceof ApiError && err.isNotFound) throw linkNotFound([ref.typed]);
     throw err;
   }
 }
 
-/**
- * The ids of the links referenced, in order. Ids are taken as given; codes
- * and short links are looked up (at most `concurrency` at a time), and every
- * one must be found before anything else is done.
- */
-export async function resolveLinkIds(client: SmsLinkClient, typed: readonly string[], concurrency = 4): Promise<number[]> {
-  const refs = typed.map((t) => parseLinkRef(t));
-  return mapLimit(refs, concurrency, async (ref) => ('id' in ref ? ref.id : (await readLink(client, ref)).id));
+/** A link a reference found: its id, its code when it was read, and the reference as typed. */
+export interface FoundLink {
+  id: number;
+  code?: string;
+  typed: string;
 }
 
 /**
- * The links referenced, in order, with their codes: codes and short links
- * are looked up; ids too when `codes` is asked for (a chart names links by
- * code), else taken as given.
+ * The links referenced, in order, and the references that found nothing (as
+ * typed). Codes and short links are looked up with Link/Get (at most
+ * `concurrency` at a time); ids too when `check` is asked for (whether each
+ * exists, and its code), else taken as given. Every reference is read before
+ * anything else is done, so a command can refuse what does not exist before
+ * asking or changing anything.
  */
-export async function resolveLinks(client: SmsLinkClient, typed: readonly string[], opts: { codes: boolean; concurrency: number }): Promise<Array<{ id: number; code?: string }>> {
+export async function resolveLinks(
+  client: SmsLinkClient,
+  typed: readonly string[],
+  opts: { check: boolean; concurrency: number },
+): Promise<{ links: FoundLink[]; missing: string[] }> {
   const refs = typed.map((t) => parseLinkRef(t));
-  return mapLimit(refs, opts.concurrency, async (ref) => {
-    if ('id' in ref && !opts.codes) return { id: ref.id };
-    const link = await readLink(client, ref);
-    return { id: link.id, code: link.code };
+  const found = await mapLimit(refs, opts.concurrency, async (ref): Promise<FoundLink | undefined> => {
+    if ('id' in ref && !opts.check) return { id: ref.id, typed: ref.typed };
+    try {
+      const link = await client.call(linkGet, getInput(ref));
+      return { id: 'id' in ref ? ref.id : link.id, code: link.code, typed: ref.typed };
+    } catch (err) {
+      if (err instanceof ApiError && err.isNotFound) return undefined;
+      throw err;
+    }
   });
+  return { links: found.filter((l): l is FoundLink => l !== undefined), missing: refs.filter((_, i) => found[i] === undefined).map((r) => r.typed) };
 }

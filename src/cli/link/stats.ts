@@ -12,11 +12,12 @@ import { printDryRun } from '../shared/dry-run.js';
 import type { CliValues, CommandDef } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { otherName } from '../core/flags.js';
-import { EXIT, UsageError } from '../../exit-codes.js';
+import { EXIT, PartialError, UsageError } from '../../exit-codes.js';
+import { notFound } from '../../output/words.js';
 import { renderRows } from '../../output/format.js';
 import { inputFrom } from '../shared/operation.js';
-import { timeFlag, wallMs, wireOf } from '../core/time.js';
-import { resolveLinks } from './ref.js';
+import { quoteTime, timeFlag, wallMs, wireOf } from '../core/time.js';
+import { linkNotFound, resolveLinks } from './ref.js';
 
 type StatsType = (typeof STATS_TYPES)[number];
 
@@ -67,10 +68,12 @@ async function criteria(ctx: RunContext, opts: CliValues): Promise<Record<string
   const until = rangeFlag(opts, 'until', 'to');
   const from = since.value === undefined ? undefined : timeFlag(since.flag, since.value, now, { fill: 'start' });
   const to = until.value === undefined ? undefined : timeFlag(until.flag, until.value, now, { fill: 'end' });
-  if (from !== undefined && to !== undefined && to < from) throw new UsageError(`${until.flag}: invalid value "${to}": must not be before ${since.flag} (${from})`);
+  const typed = (flag: { value?: string }, wire: string) => quoteTime(flag.value!, wire, now);
+  if (from !== undefined && to !== undefined && to < from)
+    throw new UsageError(`${until.flag}: invalid value ${typed(until, to)}: must not be before ${since.flag} ${typed(since, from)}`);
   const nowWire = formatDateTime(now);
   if (from !== undefined && to === undefined && from > nowWire)
-    throw new UsageError(`${since.flag}: invalid value "${from}": is in the future (now is ${nowWire}); there are no clicks to count yet`);
+    throw new UsageError(`${since.flag}: invalid value ${typed(since, from)}: is in the future (now is ${nowWire}); there are no clicks to count yet`);
   const type = STATS_TYPES.find((t) => t === String(base.type).toLowerCase());
   // An unknown type is the catalog's to refuse, with the choices.
   if (!type) return { ...base, dateFrom: from, dateTo: to };
@@ -118,10 +121,15 @@ async function stats(ctx: RunContext, opts: CliValues, refs: readonly string[]):
   const client = await ctx.client();
   client.prepare(linkStats, { ...base, ids: [1] });
   const typed = await collectIds(ctx, refs);
-  // A chart names links by code: ids typed by hand are looked up for theirs (not for a dry run or data output).
-  const codes = !ctx.globals.dryRun && ctx.format() === 'table' && !ctx.globals.quiet && !ctx.fields();
-  const links = await resolveLinks(client, typed, { codes, concurrency: parseConcurrency(opts.concurrency) });
-  return showStats(ctx, links, opts, base);
+  // No ids at all (an empty stdin) is the catalog's to refuse, naming the argument.
+  if (typed.length === 0) client.prepare(linkStats, { ...base, ids: [] });
+  // Link/GetStats counts nothing for a link that does not exist, as for one nobody clicked: every link is
+  // read first (Link/Get, which also gives the chart its codes), except for a dry run, which sends nothing.
+  const { links, missing } = await resolveLinks(client, typed, { check: !ctx.globals.dryRun, concurrency: parseConcurrency(opts.concurrency) });
+  if (links.length === 0) throw linkNotFound(missing);
+  const code = await showStats(ctx, links, opts, base);
+  if (missing.length) throw new PartialError(notFound('link', missing));
+  return code;
 }
 
 export const LINK_STATS: CommandDef = {
@@ -132,16 +140,17 @@ export const LINK_STATS: CommandDef = {
       .addOption(otherName(new Option('--from <time>', 'alias of --since').hideHelp(), '--since'))
       .addOption(otherName(new Option('--to <time>', 'alias of --until').hideHelp(), '--until'))
       .option('--concurrency <n>', 'requests in flight when more than 5 ids are given (default 4)'),
-  about: `--since and --until take YYYY-MM-DD (from 00:00:00, to 23:59:59), a time
-"YYYY-MM-DD HH:MM[:SS]", now, or a time ago: 30m, 12h, 7d, 2w (m minutes,
-h hours, d days, w weeks; -7d is the same as 7d, +1d is ahead). --from and
---to still work as their aliases. Times are your machine's local time.
+  about: `--since and --until take every form of \`smslink help time\` (7d is 7
+days ago); a day alone runs from 00:00:00 (--since) or to 23:59:59 (--until).
+--from and --to still work as their aliases.
 
 One interval covers at most 3 years (monthly), 90 days (daily), 1 week
 (hourly) or 3 hours (minute). Without --since and --until it is the latest
 such interval; --since alone ends now; a longer range is cut (with a
 warning). A run of periods without clicks is one line of the chart. More
-than 5 ids are split into several requests and merged.`,
+than 5 ids are split into several requests and merged. Each link is looked
+up first (the service counts no clicks for an id that is no link): exit 6
+when none exists, 5 when some do not (they are named on stderr).`,
   examples: [
     'smslink link stats 417863                       # daily, the last 90 days',
     'smslink link stats 417863 417864 --since 7d',

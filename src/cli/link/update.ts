@@ -12,7 +12,7 @@ import { renderRecord } from '../../output/format.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { inputFrom } from '../shared/operation.js';
 import { ALLOW_PAST, checkExpiry } from './expiry.js';
-import { getInput, notFound, parseLinkRef, readLink } from './ref.js';
+import { getInput, linkNotFound, parseLinkRef, readLink } from './ref.js';
 
 /** The flags of `link update` that change something. */
 const UPDATE_FLAGS = '--status, --expires, --no-expiry or --comment';
@@ -53,7 +53,7 @@ async function update(ctx: RunContext, opts: CliValues, typed: string): Promise<
   try {
     result = await client.call(linkUpdate, input);
   } catch (err) {
-    if (err instanceof ApiError && err.isNotFound) throw notFound(ref);
+    if (err instanceof ApiError && err.isNotFound) throw linkNotFound([ref.typed]);
     throw err;
   }
   // The live service answers `true`: unless the link was read before, read it back to show it as it now is.

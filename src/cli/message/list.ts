@@ -10,9 +10,8 @@ export const MESSAGE_LIST: CommandDef = followable(
   listCommand(
     messageList,
     'messages',
-    `Time criteria take YYYY-MM-DD (filled to 00:00:00 for -from and 23:59:59
-for -to), "YYYY-MM-DD HH:MM[:SS]", now, or a time ago: 30m, 12h, 7d, 2w
-(m minutes, h hours, d days, w weeks), in your machine's local time.
+    `Time criteria take every form of \`smslink help time\`: --sent-from 7d is 7
+days ago, a day alone runs from 00:00:00 (-from) or to 23:59:59 (-to).
 
 --status takes several statuses comma-separated (undelivered,rejected): the
 service takes one status per request, so each is listed on its own and the

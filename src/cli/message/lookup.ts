@@ -95,3 +95,20 @@ export async function readStatuses(client: SmsLinkClient, ids: readonly string[]
     missing: ids.filter((id) => !byId.has(Number(id))),
   };
 }
+
+/**
+ * Which of these messages, not sent yet, wait for a deferred send: those
+ * Message/List finds among their campaigns' with campaignStatus DEFERRED (a
+ * search-only value, real-service-notes.md). One request per 100 campaigns;
+ * a single send is a campaign of its own. No operation of the contract says
+ * for when a campaign is deferred.
+ */
+export async function deferredOf(client: SmsLinkClient, messages: readonly Record<string, unknown>[], concurrency: number): Promise<Set<number>> {
+  const campaigns = [...new Set(messages.filter((m) => !m.startSendTs && m.campaignId !== null && m.campaignId !== undefined).map((m) => Number(m.campaignId)))];
+  const found = new Set<number>();
+  await mapLimit(chunk(campaigns, PAGE), concurrency, async (part) => {
+    const answer = await client.call(messageList, { campaignIds: part, campaignStatus: 'DEFERRED', pageSize: PAGE, currentPage: 0 });
+    for (const m of answer.items) found.add(Number(m.id));
+  });
+  return found;
+}

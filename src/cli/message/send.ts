@@ -13,6 +13,9 @@ import type { RunContext } from '../core/context.js';
 import { readStdin } from '../core/streams.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRecord, type View } from '../../output/format.js';
+import { fromNow, recordTime } from '../../output/words.js';
+import { formatDateTime } from '../../catalog/rules.js';
+import { wallMs } from '../core/time.js';
 import { BULK_STOPS_HELP, bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from '../shared/bulk.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { inputFrom } from '../shared/operation.js';
@@ -79,9 +82,16 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
 /** What `message send --wait` shows: the send result, then the delivery. */
 const WAIT_COLUMNS = [...messageSend.output.columns, 'deliveryStatus', 'statusUpdateTs'];
 
-/** What a send shows: its result (and the delivery waited for); a table also has the status as campaignStatus. */
-function sendRecord(view: View, result: SendMessageResult, delivery: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...result, ...(view.format === 'table' ? { campaignStatus: result.status } : {}), ...delivery };
+/**
+ * What a send shows: its result (and the delivery waited for); a table also
+ * has the status as campaignStatus, and when a deferred send goes out:
+ * `2026-11-27 09:00:00 (in 13 h 51 min)`.
+ */
+function sendRecord(view: View, result: SendMessageResult, people: { at?: unknown; now: Date }, delivery: Record<string, unknown> = {}): Record<string, unknown> {
+  if (view.format !== 'table') return { ...result, ...delivery };
+  const at = typeof people.at === 'string' ? people.at : undefined;
+  const scheduled = at && `${recordTime(at)} (${fromNow((wallMs(at) - wallMs(formatDateTime(people.now))) / 1000)})`;
+  return { ...result, campaignStatus: result.status, ...(scheduled ? { scheduled } : {}), ...delivery };
 }
 
 async function send(ctx: RunContext, opts: CliValues): Promise<number> {
@@ -93,8 +103,8 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   // Checked before sending: a bad --wait-timeout found after the send would leave a sent SMS and exit 2.
   const waitOpts = opts.wait ? waitOptions(opts) : undefined;
   const view = await ctx.view(messageSend, { columns: waitOpts ? WAIT_COLUMNS : messageSend.output.columns });
-  // A table names the campaign's status as such; scripts keep the service's `status`.
-  if (view.format === 'table') view.columns = view.columns.map((c) => (c === 'status' ? 'campaignStatus' : c));
+  // A table names the campaign's status as such, and says when a deferred send goes out; scripts keep the service's fields.
+  if (view.format === 'table') view.columns = view.columns.flatMap((c) => (c !== 'status' ? [c] : input.deferredToTs ? ['campaignStatus', 'scheduled'] : ['campaignStatus']));
   if (input.text === '-') input.text = (await readStdin(ctx.io.stdin)).replace(/\r?\n$/, '');
   input.from ??= ctx.settings().sender.value;
   const client = await ctx.client();
@@ -106,7 +116,7 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   }
   const result = await client.call(messageSend, input);
   if (!waitOpts) {
-    await renderRecord(ctx.stdout, view, sendRecord(view, result));
+    await renderRecord(ctx.stdout, view, sendRecord(view, result, { at: input.deferredToTs, now: ctx.now() }));
     return EXIT.OK;
   }
   const ids = [result.messageId];
@@ -114,7 +124,7 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   ctx.note(`Sent message ${result.messageId} (campaign ${result.campaignId}); waiting for delivery`);
   const waited = await waitForDelivery(ctx, client, ids, waitOpts);
   const final = waited.records.get(result.messageId);
-  await renderRecord(ctx.stdout, view, sendRecord(view, result, { deliveryStatus: final?.status ?? null, statusUpdateTs: final?.statusUpdateTs ?? null }));
+  await renderRecord(ctx.stdout, view, sendRecord(view, result, { at: input.deferredToTs, now: ctx.now() }, { deliveryStatus: final?.status ?? null, statusUpdateTs: final?.statusUpdateTs ?? null }));
   return waitOutcome(ids, waited);
 }
 
@@ -129,9 +139,10 @@ export const MESSAGE_SEND: CommandDef = {
 brackets are removed (7 to 15 digits remain). --dry-run also shows the
 encoding (GSM-7 or UCS-2) and the number of segments.
 
---at sends later: "YYYY-MM-DD HH:MM[:SS]" in your machine's local time, or a
-time from now: +90m, +2h, +3d, +1w (the + may be left out). It must be 1 hour
-to 14 days from now.
+--at sends later, 1 hour to 14 days from now: "2026-12-01 09:00", 09:00
+(today), or a time from now with a +: +90m, +2h, +3d, +1w (\`smslink help
+time\`: 2h without the + is 2 hours ago, and refused). The record says when
+it goes out.
 
 With --from-file, each row of a CSV or NDJSON file (columns: recipient, text,
 and optionally from, name, at, validity) is one message. --text "Hi {{name}}"

@@ -8,6 +8,7 @@ import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, ExitError, PartialError } from '../../exit-codes.js';
 import { renderRecord, renderRows } from '../../output/format.js';
+import { notFound } from '../../output/words.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { collectIds, mapLimit, parseConcurrency, prepareChunks } from '../shared/ids.js';
 import { recipientsAndTexts } from './lookup.js';
@@ -35,6 +36,7 @@ async function status(ctx: RunContext, opts: CliValues, ids: string[]): Promise<
   // Rows in the order the ids were given.
   let rows: Record<string, unknown>[] = all.map((id) => byId.get(Number(id))).filter((r): r is MessageStatusRecord => r !== undefined);
   const missing = all.filter((id) => !byId.has(Number(id)));
+  if (rows.length === 0) throw new ExitError(notFound('message', missing), EXIT.NOT_FOUND);
   let view = await ctx.view(messageStatus);
   if (view.format === 'table' && !view.quiet && !view.fields && rows.length) {
     // A person at a terminal also sees whom each message went to and what it said: one Message/List per 100 ids.
@@ -52,8 +54,7 @@ async function status(ctx: RunContext, opts: CliValues, ids: string[]): Promise<
   if (all.length === 1 && rows.length === 1 && view.format === 'table') await renderRecord(ctx.stdout, view, rows[0]);
   else await renderRows(ctx.stdout, view, rows);
   if (waited) return waitOutcome(all.map(Number), waited);
-  if (missing.length && rows.length === 0) throw new ExitError(`no message found for ${missing.join(', ')} (unknown, or not yours)`, EXIT.NOT_FOUND);
-  if (missing.length) throw new PartialError(`no message found for ${missing.join(', ')} (unknown, or not yours)`);
+  if (missing.length) throw new PartialError(notFound('message', missing));
   return EXIT.OK;
 }
 

@@ -3,7 +3,7 @@
 // any ended otherwise, 3 when the wait timed out.
 
 import { FINAL_STATUSES } from '../../catalog/codes.js';
-import { statusWithCode } from '../../output/words.js';
+import { count, notFound, statusWithCode } from '../../output/words.js';
 import type { MessageStatusRecord } from '../../catalog/types.js';
 import type { SmsLinkClient } from '../../client/client.js';
 import type { Command } from 'commander';
@@ -40,7 +40,7 @@ function summary(ids: number[], records: Map<number, MessageStatusRecord>): stri
     const status = String(records.get(id)?.status ?? 'unknown');
     counts.set(status, (counts.get(status) ?? 0) + 1);
   }
-  return `${ids.length} messages: ${[...counts.entries()].map(([s, n]) => `${n} ${statusWithCode(s)}`).join(', ')}`;
+  return `${count(ids.length, 'message')}: ${[...counts.entries()].map(([s, n]) => `${n} ${statusWithCode(s)}`).join(', ')}`;
 }
 
 /** 75 s as 1:15. */
@@ -100,9 +100,9 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
     // An id the service does not know will never become final: say so, and wait for the others only.
     if (poll === 0) {
       unknown = ids.filter((id) => !records.has(id));
-      if (unknown.length === ids.length) throw new ExitError(`no message found for ${unknown.join(', ')} (unknown, or not yours)`, EXIT.NOT_FOUND);
+      if (unknown.length === ids.length) throw new ExitError(notFound('message', unknown), EXIT.NOT_FOUND);
       if (unknown.length) {
-        ctx.note(`no message found for ${unknown.join(', ')} (unknown, or not yours); waiting for the others`);
+        ctx.note(`${notFound('message', unknown)}; waiting for the others`);
         ids = ids.filter((id) => records.has(id));
       }
     }
@@ -138,7 +138,7 @@ export function waitOutcome(asked: number[], result: WaitResult): number {
     const detail = failed.map((id) => `message ${id} ${statusWithCode(String(result.records.get(id)?.status))}`).join(', ');
     throw new ExitError(`not delivered: ${detail}`, EXIT.UNDELIVERED);
   }
-  if (result.unknown.length) throw new ExitError(`all found were delivered; no message found for ${result.unknown.join(', ')}`, EXIT.PARTIAL);
+  if (result.unknown.length) throw new ExitError(`all found were delivered; ${notFound('message', result.unknown)}`, EXIT.PARTIAL);
   return EXIT.OK;
 }
 

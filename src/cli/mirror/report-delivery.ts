@@ -4,6 +4,7 @@
 import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
+import { invalidValue, oneOf } from '../../output/words.js';
 import { renderRows, type Row } from '../../output/format.js';
 import { accountCurrency } from '../shared/currency.js';
 import { mirrorFor, period, reportFlags } from './report.js';
@@ -12,7 +13,7 @@ const GROUPINGS = ['day', 'sender', 'country', 'operator'] as const;
 const DELIVERY_COLUMNS = ['messages', 'segments', 'delivered', 'undelivered', 'rejected', 'expired', 'deleted', 'pending', 'deliveryRate', 'medianSeconds', 'p90Seconds', 'cost'];
 async function delivery(ctx: RunContext, opts: CliValues): Promise<number> {
   const by = String(opts.by ?? 'day');
-  if (!(GROUPINGS as readonly string[]).includes(by)) throw new UsageError(`--by: invalid value "${by}": must be one of ${GROUPINGS.join(', ')}`);
+  if (!(GROUPINGS as readonly string[]).includes(by)) throw new UsageError(invalidValue('--by', by, oneOf(GROUPINGS), GROUPINGS));
   const range = period(ctx, opts, '7d');
   const view = await ctx.view({ output: { rows: 'array', columns: [by, ...DELIVERY_COLUMNS], primary: by } });
   const mirror = await mirrorFor(ctx, opts);

@@ -6,9 +6,10 @@
 import type { Command } from 'commander';
 import type { CliValues, GroupDef } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
-import { timeFlag } from '../core/time.js';
+import { quoteTime, timeFlag } from '../core/time.js';
 import { UsageError } from '../../exit-codes.js';
 import { formatDateTime } from '../../catalog/rules.js';
+import { TIMES } from '../../catalog/shared.js';
 import { openMirror, runSync, syncFlags, syncOptions } from './open.js';
 
 export const REPORT: GroupDef = {
@@ -23,7 +24,11 @@ export function period(ctx: RunContext, opts: CliValues, defaultSince: string): 
   const now = ctx.now();
   const since = timeFlag('--since', String(opts.since ?? defaultSince), now, { fill: 'start' });
   const until = opts.until === undefined ? formatDateTime(now) : timeFlag('--until', String(opts.until), now, { fill: 'end' });
-  if (until < since) throw new UsageError(`--until (${until}) must not be before --since (${since})`);
+  if (until < since) {
+    const sinceTyped = quoteTime(String(opts.since ?? defaultSince), since, now);
+    if (opts.until === undefined) throw new UsageError(`--since: invalid value ${sinceTyped}: is in the future (now is ${until})`);
+    throw new UsageError(`--until: invalid value ${quoteTime(String(opts.until), until, now)}: must not be before --since ${sinceTyped}`);
+  }
   return { since, until };
 }
 
@@ -43,8 +48,8 @@ export async function mirrorFor(ctx: RunContext, opts: CliValues) {
 export function reportFlags(cmd: Command, since: string): Command {
   return syncOptions(
     cmd
-      .option('--since <time>', `from this time (default ${since}): 7d, 24h, 2025-01-01, "2025-01-01 08:00"`)
-      .option('--until <time>', 'up to this time (default now)')
+      .option('--since <time>', `from this time (default ${since}), e.g. 30d or 2025-01-01 (${TIMES})`)
+      .option('--until <time>', `up to this time (default now) (${TIMES})`)
       .option('--sync', 'bring the mirror up to date first (as `smslink sync`)'),
   );
 }

@@ -10,6 +10,7 @@ import { ago } from '../../output/words.js';
 import { openMirror, runSync, syncFlags, syncOptions } from './open.js';
 import { wallMs } from '../core/time.js';
 import { formatDateTime } from '../../catalog/rules.js';
+import { TIMES } from '../../catalog/shared.js';
 
 async function status(ctx: RunContext): Promise<number> {
   const mirror = await openMirror(ctx, false);
@@ -45,7 +46,7 @@ export const SYNC: CommandDef = {
   flags: (cmd) =>
     syncOptions(
       cmd
-        .option('--since <time>', 'the first sync fetches messages sent from then on (7d, 2025-01-01); default: all')
+        .option('--since <time>', `the first sync fetches messages sent from then on, e.g. 30d or 2025-01-01; default: all (${TIMES})`)
         .option('--status', 'say what the mirror holds and how old it is; fetch nothing'),
     ),
   about: `The mirror is a SQLite file in the data directory (SMSLINK_DATA_DIR moves

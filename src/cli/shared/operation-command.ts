@@ -5,7 +5,8 @@
 
 import type { OperationSpec } from '../../catalog/types.js';
 import type { CommandDef } from '../core/command.js';
-import { EXIT } from '../../exit-codes.js';
+import { ApiError } from '../../client/errors.js';
+import { EXIT, ExitError } from '../../exit-codes.js';
 import { renderRecord, renderRows, type Row } from '../../output/format.js';
 import { dryRun } from './dry-run.js';
 import { inputFrom } from './operation.js';
@@ -15,6 +16,8 @@ export interface OperationCommandExtras {
   examples?: readonly string[];
   /** What a table says when there are no rows, from the input (`no links in campaign 9001`). */
   none?: (input: Record<string, unknown>) => string;
+  /** What the service's not-found (code 2) means, from the input: exit 6 with these words (words.ts notFound). */
+  notFound?: (input: Record<string, unknown>) => string;
 }
 
 export function operationCommand(op: OperationSpec & { command: readonly string[] }, extras: OperationCommandExtras = {}): CommandDef {
@@ -28,7 +31,10 @@ export function operationCommand(op: OperationSpec & { command: readonly string[
       const view = await ctx.view(op);
       if (ctx.globals.dryRun) return (await dryRun(ctx, op, input), EXIT.OK);
       ctx.page();
-      const result = await (await ctx.client()).call(op, input);
+      const result = await (await ctx.client()).call(op, input).catch((err: unknown) => {
+        if (extras.notFound && err instanceof ApiError && err.isNotFound) throw new ExitError(extras.notFound(input), EXIT.NOT_FOUND);
+        throw err;
+      });
       if (op.output.rows === 'self') return (await renderRecord(ctx.stdout, view, result as Row), EXIT.OK);
       const rows = (op.output.rows === 'items' ? (result as { items?: Row[] }).items : result) as Row[] | undefined;
       if (!rows?.length && view.format === 'table' && !view.quiet) ctx.note(extras.none?.(input) ?? 'Nothing found.');

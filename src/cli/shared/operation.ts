@@ -4,13 +4,14 @@
 // client to check.
 
 import { Option, type Command } from 'commander';
-import { fieldNamed } from '../../catalog/columns.js';
+import { columnInfo, fieldNamed } from '../../catalog/columns.js';
+import { invalidValue } from '../../output/words.js';
 import type { OperationSpec, ParamSpec } from '../../catalog/types.js';
 import type { CliValues } from '../core/command.js';
 import { COMPLETIONS, onlyOnce } from '../core/flags.js';
 import { UsageError } from '../../exit-codes.js';
-import { dayOf, parseTime, timeFlag, type TimeRules } from '../core/time.js';
-import { checkParam } from '../../catalog/rules.js';
+import { aheadHint, dayOf, parseTime, quoteTime, timeFlag, type TimeRules } from '../core/time.js';
+import { checkParam, formatDateTime } from '../../catalog/rules.js';
 
 function valuesOf(param: ParamSpec): string[] {
   if (param.type === 'sort') return (param.sortFields ?? []).flatMap((f) => [f, `${f}:asc`, `${f}:desc`]);
@@ -51,20 +52,25 @@ export function splitIds(values: readonly string[]): string[] {
 
 /** How a datetime parameter reads times typed on the command line (src/cli/time.ts). */
 export function timeRulesOf(param: ParamSpec): TimeRules {
-  return { fill: param.cli?.fillTime, relative: param.cli?.relative };
+  return { fill: param.cli?.fillTime };
 }
 
 /**
  * `field[:asc|desc]` values into the sort object the catalog checks. A
  * field may be named by its table header (`clicks:desc`, see fieldNamed).
+ * A field or a direction it does not know is quoted as typed.
  */
 export function parseSort(values: readonly string[], fields: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
+  const choices = [...fields, ...fields.map((f) => columnInfo(f).header).filter((h) => !/\s/.test(h))];
+  const rule = `must be FIELD, FIELD:asc or FIELD:desc; fields: ${fields.join(', ')} (or their table headers)`;
   for (const v of values) {
     const parts = v.split(':');
-    if (parts.length > 2) throw new UsageError(`--sort: invalid value "${v}": use FIELD or FIELD:asc or FIELD:desc`);
-    const [field, dir = 'asc'] = parts;
-    out[fieldNamed(field.trim(), fields) ?? field.trim()] = dir.trim().toUpperCase();
+    const [typed, dir = 'asc'] = parts.map((p) => p.trim());
+    const field = fields.length ? fieldNamed(typed, fields) : typed;
+    if (parts.length > 2 || field === undefined) throw new UsageError(invalidValue('--sort', v, rule, parts.length > 2 ? [] : choices));
+    if (!/^(asc|desc)$/i.test(dir)) throw new UsageError(invalidValue('--sort', v, 'the direction after : must be asc or desc', [`${typed}:asc`, `${typed}:desc`]));
+    out[field] = dir.toUpperCase();
   }
   return out;
 }
@@ -106,17 +112,22 @@ export function severalInputs(op: OperationSpec, input: Record<string, unknown>)
 }
 
 /**
- * A time or date flag's value as the service takes it. A value the flag
- * cannot read is the command's error, naming every form it accepts; one it
- * reads (+30m) but the catalog refuses (too soon) is named as typed, with
- * the time it stood for.
+ * A time or date flag's value as the service takes it (every form of
+ * `smslink help time`; a date flag takes the day the time falls on). A
+ * value the flag cannot read is the command's error, naming every form it
+ * accepts; one it reads (+30m) but the catalog refuses (too soon) is quoted
+ * as typed, with the time it stood for, and `+2h` offered for a `2h` that
+ * counted back where only the future will do.
  */
 function timeInput(param: ParamSpec, raw: string, now: Date): string {
   const flag = param.cli!.flag!.split(' ')[0];
-  if (param.type === 'date') return param.cli?.relative ? dayOf(raw, now) : raw;
+  if (param.type === 'date') return dayOf(raw, now);
   const value = timeFlag(flag, raw, now, timeRulesOf(param));
   const check = checkParam(param, value, { now });
-  if (!check.ok) throw new UsageError(`${flag}: invalid value "${raw}"${value === raw.trim() ? '' : ` (${value})`}: ${check.rule}`);
+  if (!check.ok) {
+    const hint = value < formatDateTime(now) ? aheadHint(raw) : '';
+    throw new UsageError(`${flag}: invalid value ${quoteTime(raw, value, now)}: ${check.rule}${hint}`);
+  }
   return value;
 }
 

@@ -313,7 +313,7 @@ export async function controlAnswer(d: ControlDeps, method: string, route: strin
     'messages/status': (b) => setStatus(d, b),
     reset: () => {
       const made = d.bench.reset();
-      return { ...made, message: `Reset: ${made.links} links, ${made.messages} messages from the seed` };
+      return { ...made, message: `Reset: ${count(made.links, 'link')}, ${count(made.messages, 'message')} from the seed` };
     },
     clock: (b) => advance(d, b),
     deliver: () => {

@@ -4,7 +4,7 @@
 // handler), so the chart and the API never disagree.
 
 import { html, type Html } from './html.js';
-import { shownOf } from '../../output/words.js';
+import { count, shownOf } from '../../output/words.js';
 import { link, links, type LinkView } from './inspect.js';
 import { LINK_HANDLERS, shortLinkOf } from '../service/link.js';
 import { badge, BASE, choice, field, pageHref, time, type InspectorPage, type PageContext } from './page.js';
@@ -78,7 +78,7 @@ function chart(periods: Period[], type: string): Html {
   const clicks = periods.reduce((a, p) => a + p.clicks, 0);
   const redirects = periods.reduce((a, p) => a + p.redirects, 0);
   const unit = type === 'hourly' ? 'hour' : 'day';
-  const summary = `Clicks and redirects per ${unit}, ${periods[0]?.label ?? ''} to ${periods.at(-1)?.label ?? ''}: ${clicks} clicks, ${redirects} redirects; at most ${max} in one ${unit}.`;
+  const summary = `Clicks and redirects per ${unit}, ${periods[0]?.label ?? ''} to ${periods.at(-1)?.label ?? ''}: ${count(clicks, 'click')}, ${count(redirects, 'redirect')}; at most ${max} in one ${unit}.`;
   return html`<figure class="chart">
     <svg viewBox="0 0 ${W} ${H + 1}" preserveAspectRatio="none" role="img" aria-labelledby="chart-title">
       <title id="chart-title">${summary}</title>

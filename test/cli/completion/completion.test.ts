@@ -99,6 +99,6 @@ describe('smslink completion', () => {
   it('an unknown shell is a usage error', async () => {
     const r = await runCli(['completion', 'tcsh']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('must be bash, zsh or fish');
+    expect(r.stderr).toContain('<shell>: invalid value "tcsh": must be one of bash, zsh, fish');
   });
 });

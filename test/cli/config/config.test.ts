@@ -109,7 +109,7 @@ describe('config', () => {
     await cli(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.example.com']);
     const r = await cli(['config', 'use', 'stagign']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('there is no profile "stagign" (profiles: staging); create it first with `smslink --profile stagign config set base-url https://...`');
+    expect(r.stderr).toContain('config use: unknown profile "stagign" (did you mean staging?); profiles: staging; create it first with `smslink --profile stagign config set base-url https://...`');
     expect((await cli(['config', 'get', 'base-url', '--profile', 'staging'])).code).toBe(0);
     expect((await cli(['config', 'use', 'default'])).code).toBe(0);
   });
@@ -126,7 +126,7 @@ describe('config', () => {
     expect((await cli(['config', 'set', 'colour', 'red'])).stderr).toMatch(/unknown setting "colour"; settings: api-key, base-url/);
     const bad = await cli(['config', 'set', 'output', 'xml']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/"xml" must be one of table, json, ndjson, csv, tsv/);
+    expect(bad.stderr).toContain('config set output: invalid value "xml": must be one of table, json, ndjson, csv, tsv');
     const unset = await cli(['config', 'get', 'sender']);
     expect(unset.code).toBe(6);
     expect(unset.stdout).toBe('');
@@ -140,7 +140,7 @@ describe('config', () => {
     const { cli } = setup();
     const r = await cli(['link', 'get', '1'], { env: { SMSLINK_TIMEOUT: 'soon', SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY } });
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain('timeout from SMSLINK_TIMEOUT: "soon"');
+    expect(r.stderr).toContain('timeout from SMSLINK_TIMEOUT: invalid value "soon": must be a number of seconds');
   });
 
   it('the output setting picks the default format', async () => {

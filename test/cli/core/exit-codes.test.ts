@@ -13,7 +13,7 @@ describe('exit codes', () => {
   it.each([
     [1, 1, /code 1 \(validation error\)/],
     [15, 1, /code 15 \(operation error\): boom/],
-    [2, 6, /link "1" not found: no link has this id/],
+    [2, 6, /^error: no link found for 1 \(unknown, or not yours\)$/m],
     [8, 4, /code 8 \(authentication failed.*\)[\s\S]*smslink status/],
     [9, 4, /code 9/],
     [13, 4, /code 13 \(wrong regional API server/],
@@ -92,7 +92,7 @@ describe('exit codes', () => {
     expect((await cli(['link', 'frobnicate'])).code).toBe(2);
     const r = await cli(['link', 'list', '--colour']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("unknown option '--colour'");
+    expect(r.stderr).toContain('link list: unknown option "--colour"');
   });
 
   it('--help and --version -> 0', async () => {

@@ -55,20 +55,20 @@ describe('help', () => {
   it('suggests the noun or subcommand meant by a typo', async () => {
     const noun = await runCli(['mesage', 'send', '--to', '77011234567', '--text', 'hi']);
     expect(noun.code).toBe(2);
-    expect(noun.stderr).toContain('(Did you mean message?)');
+    expect(noun.stderr).toContain('unknown command "mesage" (did you mean message?)');
     const sub = await runCli(['link', 'crate', 'https://example.com']);
     expect(sub.code).toBe(2);
-    expect(sub.stderr).toContain('(Did you mean create?)');
+    expect(sub.stderr).toContain('unknown command "link crate" (did you mean link create?)');
   });
 
   // A run that names a command builds its siblings by name and description only (Reach in run.ts).
   it('suggests a sibling of a command the run names', async () => {
     const sub = await runCli(['link', 'crate', 'list']);
     expect(sub.code).toBe(2);
-    expect(sub.stderr).toContain('(Did you mean create?)');
+    expect(sub.stderr).toContain('unknown command "link crate" (did you mean link create?)');
     const top = await runCli(['serv', 'link']);
     expect(top.code).toBe(2);
-    expect(top.stderr).toContain('(Did you mean serve?)');
+    expect(top.stderr).toContain('unknown command "serv" (did you mean serve?)');
   });
 
   it('shows the same help for a command whatever else argv names', async () => {
@@ -109,7 +109,18 @@ describe('help for people', () => {
     expect((await runCli(['help', 'link', 'list'])).stdout).toBe((await runCli(['link', 'list', '--help'])).stdout);
     const bad = await runCli(['help', 'link', 'lst']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('help: unknown command "link lst"; commands: create, get, list');
+    expect(bad.stderr).toContain('help: unknown command "link lst" (did you mean link list?); commands: create, get, list');
+  });
+
+  it.each([60, 80])('`smslink help time` says the forms and the one rule of a sign, within %i columns', async (columns) => {
+    const r = await runCli(['help', 'time'], { tty: true, columns });
+    expect(r.code).toBe(0);
+    const text = r.stdout.replace(/\s+/g, ' ');
+    for (const form of ['2026-12-01', '"2026-12-01 09:00"', '09:00', 'now', '7d', '+2h']) expect(text).toContain(form);
+    expect(text).toContain('A time without a sign counts back');
+    expect(Math.max(...r.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(columns);
+    // The root help points there.
+    expect((await runCli(['--help'])).stdout).toContain('`smslink help time` has every form');
   });
 
   it('a noun alone prints its help and exits 0, as smslink alone does; an unknown verb still exits 2', async () => {
@@ -119,7 +130,7 @@ describe('help for people', () => {
     expect((await runCli([])).code).toBe(0);
     const unknown = await runCli(['link', 'frobnicate']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("unknown command 'frobnicate'");
+    expect(unknown.stderr).toContain('unknown command "link frobnicate"');
   });
 
   it.each([60, 80, 120])('root help at %i columns: commands before flags, no line wider than the terminal', async (columns) => {

@@ -32,6 +32,15 @@ async function deleteAt(answer: string | undefined, extra: string[] = [], opts: 
 }
 
 describe('link delete at a terminal', () => {
+  it('names a link that does not exist before the question, which asks about the others only', async () => {
+    const steps = [{ waitFor: `Delete 1 link (${ids[0]})? [y/N] `, write: `y${KEYS.enter}` }];
+    const r = await runInPty(['link', 'delete', ids[0], '99999'], { env: env(), steps });
+    const screen = screenText(r.output);
+    expect(r.code, screen).toBe(5);
+    expect(screen).toContain(`no link found for 99999 (unknown, or not yours)\nDelete 1 link (${ids[0]})? [y/N] y\n`);
+    expect(await exists(ids[0])).toBe(false);
+  });
+
   it('y deletes after asking', async () => {
     const r = await deleteAt(`y${KEYS.enter}`);
     expect(r.code, r.screen).toBe(0);
@@ -82,8 +91,10 @@ describe('link delete at a terminal', () => {
   });
 
   it('a long list of ids is shortened in the question', async () => {
-    const r = await runInPty(['link', 'delete', ...ids, '9001', '9002', '9003'], { env: env(), steps: [{ waitFor: /\[y\/N\] /, write: KEYS.enter }] });
-    expect(screenText(r.output)).toContain(`Delete 6 links (${ids.join(', ')}, 9001, 9002 and 1 more)? [y/N]`);
+    const more: string[] = [];
+    for (const n of [4, 5, 6]) more.push(String(((await emu.call('Link/Create', { data: { fullLink: `https://example.com/${n}` } })).data as { id: string }).id));
+    const r = await runInPty(['link', 'delete', ...ids, ...more], { env: env(), steps: [{ waitFor: /\[y\/N\] /, write: KEYS.enter }] });
+    expect(screenText(r.output)).toContain(`Delete 6 links (${[...ids, ...more.slice(0, 2)].join(', ')} and 1 more)? [y/N]`);
     expect(r.code).toBe(2);
   });
 });

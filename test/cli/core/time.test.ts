@@ -19,10 +19,15 @@ describe('parseTime', () => {
     ['12h', {}, '2026-11-20 02:30:15'],
     ['30d', {}, '2026-10-21 14:30:15'],
     [' 7d ', {}, '2026-11-13 14:30:15'],
-    ['2h', { relative: 'ahead' }, '2026-11-20 16:30:15'],
-    ['+2h', { relative: 'ahead' }, '2026-11-20 16:30:15'],
-    ['+90m', { relative: 'ahead' }, '2026-11-20 16:00:15'],
-    ['-2h', { relative: 'ahead' }, '2026-11-20 12:30:15'],
+    // One rule for every flag: without a sign back, with + ahead.
+    ['2h', {}, '2026-11-20 12:30:15'],
+    ['+2h', {}, '2026-11-20 16:30:15'],
+    ['+90m', {}, '2026-11-20 16:00:15'],
+    ['-2h', {}, '2026-11-20 12:30:15'],
+    // HH:MM is today at that time, past or not.
+    ['09:00', {}, '2026-11-20 09:00:00'],
+    ['09:00', { fill: 'end' }, '2026-11-20 09:00:59'],
+    ['23:15:30', { fill: 'end' }, '2026-11-20 23:15:30'],
     ['2026-11-24 03:00', {}, '2026-11-24 03:00:00'],
     ['2026-11-24 03:00', { fill: 'start' }, '2026-11-24 03:00:00'],
     ['2026-11-24 03:00', { fill: 'end' }, '2026-11-24 03:00:59'],
@@ -55,6 +60,9 @@ describe('parseTime', () => {
     ['', {}],
     ['1234567d', {}],
     ['999999w', {}],
+    ['24:00', {}],
+    ['9:00', {}],
+    ['09:60', {}],
   ] as const)('%j (%j) is not a time', (text, rules) => {
     expect(parseTime(text, NOW, rules)).toBeNull();
   });
@@ -91,14 +99,14 @@ describe('timeFlag', () => {
     })();
     expect(err).toBeInstanceOf(UsageError);
     expect(err?.message).toBe(
-      '--since: invalid value "last week": must be a real time: YYYY-MM-DD, "YYYY-MM-DD HH:MM:SS", "YYYY-MM-DD HH:MM", now, ' +
-        'or a time ago such as 7d, -2w, 12h, 30m (m minutes, h hours, d days, w weeks; +1d is ahead)',
+      '--since: invalid value "last week": must be a time: YYYY-MM-DD, "YYYY-MM-DD HH:MM[:SS]", HH:MM (today), now, 7d (ago) or +2h (ahead); ' +
+        'times: `smslink help time`',
     );
   });
 
-  it('lists the forward forms for a flag that looks ahead, without a date alone', () => {
-    expect(() => timeFlag('--at', '2026-12-01', NOW, { relative: 'ahead' })).toThrow(
-      '--at: invalid value "2026-12-01": must be a real time: "YYYY-MM-DD HH:MM:SS", "YYYY-MM-DD HH:MM", or a time from now such as +2h, +90m, +3d (m minutes, h hours, d days, w weeks)',
+  it('refuses a date alone where a moment is needed (--at), without offering it', () => {
+    expect(() => timeFlag('--at', '2026-12-01', NOW)).toThrow(
+      '--at: invalid value "2026-12-01": must be a time: "YYYY-MM-DD HH:MM[:SS]", HH:MM (today), now, 7d (ago) or +2h (ahead); times: `smslink help time`',
     );
   });
 });

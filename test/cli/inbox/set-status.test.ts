@@ -79,6 +79,6 @@ describe('smslink inbox set-status', () => {
     expect((await runCli(['inbox', 'set-status', '1', 'accepted'], { env })).code).toBe(2);
     expect((await runCli(['inbox', 'set-status', 'abc', 'rejected'], { env })).stderr).toBe('error: <id>: invalid value "abc": must be a message id (a whole number from 1)\n');
     const unknown = await runCli(['inbox', 'set-status', '42', 'rejected'], { env });
-    expect(unknown).toMatchObject({ code: 6, stderr: 'error: id: no message 42 (GET /_emulator/messages lists them)\n' });
+    expect(unknown).toMatchObject({ code: 6, stderr: 'error: no message found for 42 (unknown, or not yours)\n' });
   });
 });

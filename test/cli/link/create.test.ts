@@ -42,7 +42,7 @@ describe('link create', () => {
     [['notaurl'], /<fullLink>: invalid value "notaurl": must be a URL with a scheme/],
     [['ftp://example.com/file'], /<fullLink>: invalid value "ftp:\/\/example.com\/file": only http and https links can be shortened$/m],
     [['mailto:someone@example.com'], /only http and https links can be shortened/],
-    [['https://example.com', '--expires', 'soon'], /--expires: invalid value "soon": must be a real date written YYYY-MM-DD, or a time from now such as \+30d, 2w/],
+    [['https://example.com', '--expires', 'soon'], /--expires: invalid value "soon": must be a real date written YYYY-MM-DD, or a time such as \+30d or 7d \(times: `smslink help time`\)/],
     [['https://example.com', '--status', 'on'], /--status: invalid value "on": must be 0 or 1 \(or active, inactive\)/],
     [['https://example.com', '--expires', '2026-02-30'], /--expires: invalid value "2026-02-30": must be a real date/],
     [['https://example.com', '--comment', 'x'.repeat(256)], /--comment: invalid value "x+\.\.\.": must be at most 255 characters \(got 256\)/],
@@ -56,12 +56,22 @@ describe('link create', () => {
 
   it.each([
     ['+30d', '2026-12-20'],
-    ['2w', '2026-12-04'],
-    ['36h', '2026-11-22'],
+    ['+2w', '2026-12-04'],
+    ['+36h', '2026-11-22'],
+    ['2026-11-21 09:00', '2026-11-21'],
+    ['now', '2026-11-20'],
   ])('--expires %s is the date that far from now (%s)', async (typed, date) => {
     const r = await cli(['link', 'create', 'https://example.com', '--expires', typed], { now: () => new Date(2026, 10, 20, 14, 30) });
     expect(r.code).toBe(0);
     expect(new URLSearchParams(rec.server.requests[0].body).get('data[expirationDate]')).toBe(date);
+  });
+
+  it('--expires 2w counts back, as every time flag does: refused as past, with +2w offered', async () => {
+    const r = await cli(['link', 'create', 'https://example.com', '--expires', '2w'], { now: () => new Date(2026, 10, 20, 14, 30) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--expires: invalid value "2w" (2026-11-06): is in the past');
+    expect(r.stderr).toContain('(did you mean +2w? a time without + counts back)');
+    expect(rec.server.requests).toHaveLength(0);
   });
 
   it('names every broken rule at once', async () => {

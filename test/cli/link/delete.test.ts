@@ -20,18 +20,23 @@ describe('link delete', () => {
     const r = await cli(['link', 'delete', '1', '999']);
     expect(r.code).toBe(5);
     expect(JSON.parse(r.stdout)).toEqual({ processed: [1], notProcessed: [999] });
-    expect(r.stderr).toContain('not deleted (not found, or not yours): 999');
+    expect(r.stderr).toContain('error: no link found for 999 (unknown, or not yours)');
   });
 
-  it.each([
-    [98, { processed: ['1'], notProcessed: ['999'] }, { processed: [1], notProcessed: [999] }],
-    [99, { processed: [], notProcessed: ['998', '999'] }, { processed: [], notProcessed: [998, 999] }],
-  ])('reads the per-id detail of a code %i answer (bulk partly done / nothing processed) and exits 5', async (code, data, shown) => {
-    rec.server.respond((req) => (req.path.endsWith('Delete') ? { body: { code, data, message: '' } } : undefined));
-    const r = await cli(['link', 'delete', ...shown.processed.map(String), ...shown.notProcessed.map(String)]);
+  it('reads the per-id detail of a code 98 answer (bulk partly done) and exits 5', async () => {
+    rec.server.respond((req) => (req.path.endsWith('Delete') ? { body: { code: 98, data: { processed: ['1'], notProcessed: ['999'] }, message: '' } } : undefined));
+    const r = await cli(['link', 'delete', '1', '999']);
     expect(r.code).toBe(5);
-    expect(JSON.parse(r.stdout)).toEqual(shown);
-    expect(r.stderr).toContain(`not deleted (not found, or not yours): ${shown.notProcessed.join(', ')}`);
+    expect(JSON.parse(r.stdout)).toEqual({ processed: [1], notProcessed: [999] });
+    expect(r.stderr).toContain('error: no link found for 999 (unknown, or not yours)');
+  });
+
+  it('reads the per-id detail of a code 99 answer (nothing processed): none found, exit 6', async () => {
+    rec.server.respond((req) => (req.path.endsWith('Delete') ? { body: { code: 99, data: { processed: [], notProcessed: ['998', '999'] }, message: '' } } : undefined));
+    const r = await cli(['link', 'delete', '998', '999']);
+    expect(r.code).toBe(6);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('error: no link found for 998, 999 (unknown, or not yours)\n');
   });
 
   it.each([null, { processed: null, notProcessed: null }, { message: 'nothing processed' }])(

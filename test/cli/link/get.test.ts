@@ -39,7 +39,7 @@ describe('link get', () => {
     rec.server.respond(() => ({ body: { code: 2, data: null, message: 'Link not found' } }));
     const r = await cli(['link', 'get', '5']);
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain('link "5" not found: no link has this id');
+    expect(r.stderr).toBe('error: no link found for 5 (unknown, or not yours)\n');
   });
 
   it('control characters in data never reach the terminal from a table', async () => {
@@ -52,7 +52,7 @@ describe('link get', () => {
   it('--fields refuses a name no result has, and lists the fields', async () => {
     const r = await rec.cli(['link', 'get', '1', '--fields', 'id,shortlnk']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--fields: unknown field "shortlnk"; fields here: id, code, shortLink, fullLink, status');
+    expect(r.stderr).toContain('--fields: unknown field "shortlnk" (did you mean shortLink?); fields here: id, code, shortLink, fullLink, status');
   });
 
   it('--fields takes a field in any case, or its table header', async () => {

@@ -30,16 +30,18 @@ describe('link references', () => {
     expect(after).toMatchObject({ status: 0, comment: 'by code' });
   });
 
-  it('link delete takes codes and short links, and deletes nothing when one of them finds nothing', async () => {
+  it('link delete takes codes and short links; one that finds nothing is named, the others deleted (exit 5)', async () => {
     const a = await create('https://example.com/delete-a');
     const b = await create('https://example.com/delete-b');
-    const missing = await cli(['link', 'delete', a.code, 'zzzzzz']);
-    expect(missing.code).toBe(6);
-    expect(missing.stderr).toContain('link "zzzzzz" not found: no link has this code');
-    expect((await cli(['link', 'get', a.code])).code).toBe(0);
-    const r = await cli(['link', 'delete', a.code, b.shortLink, '-o', 'json']);
+    const c = await create('https://example.com/delete-c');
+    const some = await cli(['link', 'delete', a.code, 'zzzzzz', '-o', 'json']);
+    expect(some.code).toBe(5);
+    expect(JSON.parse(some.stdout).processed).toEqual([a.id]);
+    expect(some.stderr).toBe('error: no link found for zzzzzz (unknown, or not yours)\n');
+    expect((await cli(['link', 'get', a.code])).code).toBe(6);
+    const r = await cli(['link', 'delete', c.code, b.shortLink, '-o', 'json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).processed.sort()).toEqual([a.id, b.id].sort());
+    expect(JSON.parse(r.stdout).processed.sort()).toEqual([b.id, c.id].sort());
     expect((await cli(['link', 'get', b.shortLink])).code).toBe(6);
   });
 
@@ -51,8 +53,8 @@ describe('link references', () => {
   });
 
   it.each([
-    [['link', 'update', '99999', '--comment', 'x'], 6, 'link "99999" not found: no link has this id'],
-    [['link', 'update', 'http://127.0.0.1:1/nope', '--comment', 'x'], 6, 'link "http://127.0.0.1:1/nope" not found: no link has this short link'],
+    [['link', 'update', '99999', '--comment', 'x'], 6, 'no link found for 99999 (unknown, or not yours)'],
+    [['link', 'update', 'http://127.0.0.1:1/nope', '--comment', 'x'], 6, 'no link found for http://127.0.0.1:1/nope (unknown, or not yours)'],
     [['link', 'get', '99999999999999999999'], 2, '"99999999999999999999" is not a link id'],
     [['link', 'delete', 'not a code'], 2, '"not a code" is not a link id, code or short link'],
     [['link', 'update', '1'], 2, 'link update 1: nothing to change; give --status, --expires, --no-expiry or --comment'],

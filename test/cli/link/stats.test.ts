@@ -12,7 +12,9 @@ const rec = useRecordingServer('StatsTestKey0123456789abcdefABCDEF0123456');
 // Local time: the CLI sends the machine's wall clock.
 const now = () => new Date(2026, 10, 24, 10, 0, 0);
 const stats = (args: string[], opts: Parameters<typeof rec.cli>[1] = {}) => rec.cli(['link', 'stats', ...args], { now, ...opts });
-const sent = () => Object.fromEntries(new URLSearchParams(rec.server.requests[0].body));
+// Each link is read first (Link/Get: a link that does not exist is no link without clicks); then the statistics.
+const statsRequest = () => rec.server.requests.find((q) => /getstats$/i.test(q.path))!;
+const sent = () => Object.fromEntries(new URLSearchParams(statsRequest().body));
 
 describe('the interval sent', () => {
   it.each([
@@ -66,14 +68,15 @@ describe('the interval sent', () => {
 describe('refused with exit 2, nothing sent', () => {
   it.each([
     [['--type', 'weekly'], '--type: invalid value "weekly": must be one of monthly, daily, hourly, minute'],
-    [['--since', 'last week'], '--since: invalid value "last week": must be a real time: YYYY-MM-DD, "YYYY-MM-DD HH:MM:SS", "YYYY-MM-DD HH:MM", now, or a time ago such as 7d'],
-    [['--to', '2026-13-01'], '--to: invalid value "2026-13-01": must be a real time'],
-    [['--until', '1mo'], '--until: invalid value "1mo": must be a real time'],
+    [['--since', 'last week'], '--since: invalid value "last week": must be a time: YYYY-MM-DD, "YYYY-MM-DD HH:MM[:SS]", HH:MM (today), now, 7d (ago) or +2h (ahead)'],
+    [['--to', '2026-13-01'], '--to: invalid value "2026-13-01": must be a time'],
+    [['--until', '1mo'], '--until: invalid value "1mo": must be a time'],
     [['--since', '2d', '--from', '3d'], '--since and --from were both given ("2d" and "3d"); --from is another name for --since; it takes one value: give it once'],
     [['--until', 'now', '--to', 'now'], '--until and --to were both given ("now" and "now"); --to is another name for --until; it takes one value: give it once'],
-    [['--since', '2026-11-05', '--until', '2026-11-01'], '--until: invalid value "2026-11-01 23:59:59": must not be before --since (2026-11-05 00:00:00)'],
-    [['--since', '2026-12-01'], '--since: invalid value "2026-12-01 00:00:00": is in the future (now is 2026-11-24 10:00:00); there are no clicks to count yet'],
-    [['--from', '+1d'], '--from: invalid value "2026-11-25 10:00:00": is in the future'],
+    // Quoted as typed, with the time each stood for.
+    [['--since', '2026-11-05', '--until', '2026-11-01'], '--until: invalid value "2026-11-01" (2026-11-01 23:59:59): must not be before --since "2026-11-05" (2026-11-05 00:00:00)'],
+    [['--since', '2026-12-01'], '--since: invalid value "2026-12-01" (2026-12-01 00:00:00): is in the future (now is 2026-11-24 10:00:00); there are no clicks to count yet'],
+    [['--from', '+1d'], '--from: invalid value "+1d" (in 1 d, 2026-11-25 10:00:00): is in the future'],
   ])('%j', async (args, message) => {
     const r = await stats(['1', ...args]);
     expect(r.code).toBe(2);
@@ -92,10 +95,10 @@ describe('refused with exit 2, nothing sent', () => {
 it('help names --since and --until, their aliases, the default type and examples', async () => {
   const r = await runCli(['link', 'stats', '--help']);
   expect(r.code).toBe(0);
-  expect(r.stdout).toMatch(/--since <time>\s+start: YYYY-MM-DD \[HH:MM\[:SS\]\], or 7d for 7 days ago\s+\(alias\s+--from\)/);
-  expect(r.stdout).toMatch(/--until <time>\s+end: YYYY-MM-DD \[HH:MM\[:SS\]\], now, or 1d for a day ago\s+\(alias --to\)/);
+  expect(r.stdout).toMatch(/--since <time>\s+start, e\.g\. 7d or 2026-11-01 \(alias --from;\s+times:/);
+  expect(r.stdout).toMatch(/--until <time>\s+end, e\.g\. 1d or 2026-11-30 \(alias --to;\s+times:/);
   expect(r.stdout).toMatch(/--type <type>\s+monthly, daily, hourly or minute \(default: daily\)/);
-  expect(r.stdout).toContain('--from and\n--to still work as their aliases');
+  expect(r.stdout).toContain('--from and --to still work as their aliases');
   expect(r.stdout).toContain('smslink link stats 417863 417864 --since 7d');
 });
 
@@ -182,12 +185,12 @@ describe('the chart of real clicks (emulator)', () => {
 describe('sent and shown', () => {
   it('fills date-only --from/--to to the start and end of the day', async () => {
     await rec.cli(['link', 'stats', '1', '2', '--type', 'daily', '--from', '2026-11-01', '--to', '2026-11-30']);
-    expect(decodeURIComponent(rec.server.requests[0].body)).toBe('ids[]=1&ids[]=2&type=daily&criteria[dateFrom]=2026-11-01 00:00:00&criteria[dateTo]=2026-11-30 23:59:59');
+    expect(decodeURIComponent(statsRequest().body)).toBe('ids[]=1&ids[]=2&type=daily&criteria[dateFrom]=2026-11-01 00:00:00&criteria[dateTo]=2026-11-30 23:59:59');
   });
 
   it('keeps full timestamps as given', async () => {
     await rec.cli(['link', 'stats', '1', '--type', 'minute', '--from', '2026-11-01 10:00:00']);
-    expect(decodeURIComponent(rec.server.requests[0].body)).toContain('criteria[dateFrom]=2026-11-01 10:00:00');
+    expect(decodeURIComponent(statsRequest().body)).toContain('criteria[dateFrom]=2026-11-01 10:00:00');
   });
 
   it('keys columns by link id and draws bars scaled to the busiest period, then totals, links named by code', async () => {
@@ -212,7 +215,7 @@ describe('sent and shown', () => {
 
   it.each([
     [['1', '--type', 'weekly'], /--type: invalid value "weekly": must be one of monthly, daily, hourly, minute/],
-    [['1', '--type', 'daily', '--from', '2026-11-05', '--to', '2026-11-01'], /--to: invalid value "2026-11-01 23:59:59": must not be before/],
+    [['1', '--type', 'daily', '--from', '2026-11-05', '--to', '2026-11-01'], /--to: invalid value "2026-11-01" \(2026-11-01 23:59:59\): must not be before --from "2026-11-05"/],
   ])('%j is refused with exit 2', async (args, message) => {
     const r = await rec.cli(['link', 'stats', ...args]);
     expect(r.code).toBe(2);

@@ -117,6 +117,9 @@ describe('message get against the emulator', () => {
     await emu.call('Message/SendSmsMessage', { recipient: '77011234568', text: 'second' });
     emu.clock.advance(60_000);
     await emu.call('Message/SendSmsMessage', { recipient: '77071234569', text: 'later' });
+    // The emulator's zone is UTC; its clock is 2025-01-15 10:01.
+    const deferred = await emu.call('Message/SendSmsMessage', { recipient: '77071234570', text: 'tonight', params: { deferredToTs: '2025-01-15 20:00:00' } });
+    expect(deferred.code).toBe(0);
   });
   afterAll(() => emu.close());
   const env = () => ({ SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key });
@@ -135,5 +138,17 @@ describe('message get against the emulator', () => {
     // Found by its send time, and (not sent yet) by its status.
     expect(got[1].startSendTs).toMatch(/^2025-01-15 /);
     expect(got[0].startSendTs).toBeNull();
+  });
+
+  it('a message that waits for a deferred send says so where the send time goes, not `sent -`', async () => {
+    const r = await runCli(['message', 'get', '4', '3', '--no-color'], { env: env(), tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    const [deferred, notYet] = r.stdout.split('\n\n');
+    expect(deferred).toMatch(/^sent +not yet: scheduled for later$/m);
+    // Not sent yet, and not deferred: nothing to say yet.
+    expect(notYet).toMatch(/^sent +-$/m);
+    // Scripts keep the service's field.
+    const json = JSON.parse((await runCli(['message', 'get', '4', '-o', 'json'], { env: env() })).stdout);
+    expect(json[0].startSendTs).toBeNull();
   });
 });

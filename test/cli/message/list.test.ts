@@ -62,14 +62,14 @@ describe('message list', () => {
   it('keeps to the contract: --sort id, which only the live service takes, is refused before anything is sent', async () => {
     const r = await cli(['message', 'list', '--sort', 'id:asc']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('cannot sort by "id"; fields: campaignId, from, to, text, status, startSendTs, statusUpdateTs, segNum');
+    expect(r.stderr).toContain('--sort: invalid value "id:asc": must be FIELD, FIELD:asc or FIELD:desc; fields: campaignId, from, to, text, status, startSendTs, statusUpdateTs, segNum');
     expect(rec.server.requests).toHaveLength(0);
   });
 
   it('a time criterion it cannot read names the flag and the forms (exit 2)', async () => {
     const r = await cli(['message', 'list', '--sent-from', 'yesterday']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--sent-from: invalid value "yesterday": must be a real time: YYYY-MM-DD, "YYYY-MM-DD HH:MM:SS"');
+    expect(r.stderr).toContain('--sent-from: invalid value "yesterday": must be a time: YYYY-MM-DD, "YYYY-MM-DD HH:MM[:SS]", HH:MM (today), now, 7d (ago) or +2h (ahead)');
     expect(rec.server.requests).toHaveLength(0);
   });
 

@@ -52,7 +52,7 @@ describe('message send', () => {
     [['--to', '77011234567'], /--text is required/],
     [['--to', '77011234567', '--text', 'x', '--validity', '30'], /--validity: invalid value "30": must be between 60 and 1440/],
     [['--to', '77011234567', '--text', 'x', '--at', '2020-01-01 10:00:00'], /--at: invalid value "2020-01-01 10:00:00": must be between 1 hour and 14 days from now/],
-    [['--to', '77011234567', '--text', 'x', '--at', 'tomorrow'], /--at: .*YYYY-MM-DD HH:MM:SS/],
+    [['--to', '77011234567', '--text', 'x', '--at', 'tomorrow'], /--at: invalid value "tomorrow": must be a time: "YYYY-MM-DD HH:MM\[:SS\]"/],
   ])('%j is refused with exit 2 and nothing is sent', async (args, message) => {
     const r = await cli(['message', 'send', ...args]);
     expect(r.code).toBe(2);
@@ -64,9 +64,10 @@ describe('message send', () => {
     const now = () => new Date(2026, 10, 20, 14, 30, 15);
     it.each([
       ['+2h', '2026-11-20 16:30:15'],
-      ['90m', '2026-11-20 16:00:15'],
+      ['+90m', '2026-11-20 16:00:15'],
       ['+13d', '2026-12-03 14:30:15'],
       ['2026-11-24 03:00', '2026-11-24 03:00:00'],
+      ['16:00', '2026-11-20 16:00:00'],
     ])('--at %s sends %s', async (at, wire) => {
       const r = await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--at', at], { now });
       expect(r.code).toBe(0);
@@ -75,11 +76,15 @@ describe('message send', () => {
 
     it.each([
       // The value as typed, then the time it stood for.
-      ['+30m', /--at: invalid value "\+30m" \(2026-11-20 15:00:15\): must be between 1 hour and 14 days from now/],
-      ['+15d', /--at: invalid value "\+15d" \(2026-12-05 14:30:15\): must be between 1 hour and 14 days from now/],
-      ['-2h', /--at: invalid value "-2h" \(2026-11-20 12:30:15\): must be between 1 hour and 14 days from now/],
-      ['2026-11-24', /--at: invalid value "2026-11-24": must be a real time: "YYYY-MM-DD HH:MM:SS", "YYYY-MM-DD HH:MM", or a time from now such as \+2h/],
-      ['in 2 hours', /--at: invalid value "in 2 hours": must be a real time: .* \(m minutes, h hours, d days, w weeks\)/],
+      ['+30m', /--at: invalid value "\+30m" \(in 30 min, 2026-11-20 15:00:15\): must be between 1 hour and 14 days from now$/m],
+      ['+15d', /--at: invalid value "\+15d" \(in 15 d, 2026-12-05 14:30:15\): must be between 1 hour and 14 days from now$/m],
+      ['-2h', /--at: invalid value "-2h" \(2 h ago, 2026-11-20 12:30:15\): must be between 1 hour and 14 days from now$/m],
+      // Without a sign a time counts back, on --at as on every time flag: 2h is 2 hours ago, and +2h is offered.
+      ['2h', /--at: invalid value "2h" \(2 h ago, 2026-11-20 12:30:15\): must be between 1 hour and 14 days from now \(did you mean \+2h\? a time without \+ counts back\)/],
+      ['90m', /--at: invalid value "90m" \(1 h 30 min ago, 2026-11-20 13:00:15\): .* \(did you mean \+90m\?/],
+      ['09:00', /--at: invalid value "09:00" \(2026-11-20 09:00:00\): must be between 1 hour and 14 days from now$/m],
+      ['2026-11-24', /--at: invalid value "2026-11-24": must be a time: "YYYY-MM-DD HH:MM\[:SS\]", HH:MM \(today\), now, 7d \(ago\) or \+2h \(ahead\)/],
+      ['in 2 hours', /--at: invalid value "in 2 hours": must be a time: .*; times: `smslink help time`/],
     ])('--at %s is refused with exit 2 and nothing is sent', async (at, message) => {
       const r = await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--at', at], { now });
       expect(r.code).toBe(2);
@@ -88,9 +93,20 @@ describe('message send', () => {
     });
   });
 
+  it('a scheduled send says when it goes out, and in how long; scripts keep the service\'s fields', async () => {
+    const now = () => new Date(2026, 10, 26, 19, 9, 0);
+    const table = await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--at', '2026-11-27 09:00', '--no-color'], { now, tty: true });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^scheduled +2026-11-27 09:00:00 \(in 13 h 51 min\)$/m);
+    const json = JSON.parse((await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--at', '+2h'], { now })).stdout);
+    expect(json).not.toHaveProperty('scheduled');
+    const plain = await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '--no-color'], { now, tty: true });
+    expect(plain.stdout).not.toContain('scheduled');
+  });
+
   it('help says which times --at takes, with examples', async () => {
     const r = await cli(['message', 'send', '--help']);
-    expect(r.stdout).toContain('or a\ntime from now: +90m, +2h, +3d, +1w (the + may be left out)');
+    expect(r.stdout).toContain('or a time from now with a +: +90m, +2h, +3d, +1w');
     expect(r.stdout).toContain('--at +2h');
     expect(r.stdout).toContain('--at "2026-12-01 09:00"');
   });

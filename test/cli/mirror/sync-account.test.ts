@@ -95,7 +95,7 @@ describe('sync after the account was reset', () => {
     await post(emu, 'reset');
     await send(emu, '77015550000', 'After the reset');
     const fewer = await cli(['sync', '--json']);
-    expect(fewer.stderr).toMatch(/the account has 1 messages, the mirror 5|newest message is 1, the mirror's 5/);
+    expect(fewer.stderr).toMatch(/the account has 1 message, the mirror 5|newest message is 1, the mirror's 5/);
     expect(json((await cli(['search', 'reset', '--json'])).stdout)).toEqual([expect.objectContaining({ text: 'After the reset' })]);
   });
 

@@ -1,0 +1,61 @@
+// Commander's Command, with a mistyped command or flag said where it is, in
+// the vocabulary's words (src/output/words.ts unknownName): `message sned
+// --to 1` is an unknown command "sned", not an unknown option "--to", at
+// every level of the tree. program.ts builds the whole tree from this class.
+
+import { Command } from 'commander';
+import { unknownName } from '../../output/words.js';
+
+/** `link list` for a subcommand, nothing for the program: the words a person typed to reach a command. */
+function pathOf(cmd: Command): string {
+  const path: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) path.unshift(c.name());
+  return path.join(' ');
+}
+
+export class SmslinkCommand extends Command {
+  /** Subcommands (`program.command(name)`) are of this class too. */
+  override createCommand(name?: string): SmslinkCommand {
+    return new SmslinkCommand(name);
+  }
+
+  /**
+   * Commander calls this for the first flag a command does not know. In a
+   * group (`message`), a word before that flag is a subcommand that does not
+   * exist: that is the mistake to name, not the flag meant for it.
+   */
+  unknownOption(flag: string): never {
+    const first = this.args[0];
+    if (this.commands.length && first !== undefined && !first.startsWith('-')) return this.unknownCommand();
+    const name = flag.split('=')[0];
+    // Its own flags and those of the commands above it (the global ones), as commander offers them.
+    const flags: string[] = [];
+    const add = (c: Command | null): void => {
+      if (!c) return;
+      flags.push(...c.options.filter((o) => !o.hidden && o.long).map((o) => o.long!));
+      add(c.parent);
+    };
+    add(this);
+    const path = pathOf(this);
+    this.error(`error: ${path ? `${path}: ` : ''}${unknownName('option', name, name.startsWith('--') ? flags : [])}`, { code: 'commander.unknownOption', exitCode: 2 });
+  }
+
+  /**
+   * Commander calls this for words a command takes no argument for. A
+   * command with subcommands of its own (`serve`: init, wait) takes the
+   * first for a subcommand that does not exist.
+   */
+  _excessArguments(received: unknown[]): void {
+    if (this.commands.length) this.unknownCommand();
+    // The message and exit code of commander's own (too many arguments).
+    (Command.prototype as unknown as { _excessArguments(this: Command, r: unknown[]): void })._excessArguments.call(this, received);
+  }
+
+  /** Commander calls this when the first word after a group is none of its commands. */
+  unknownCommand(): never {
+    const names = this.createHelp()
+      .visibleCommands(this)
+      .flatMap((c) => [c.name(), ...c.aliases()]);
+    this.error(`error: ${unknownName('command', this.args[0], names, pathOf(this))}`, { code: 'commander.unknownCommand', exitCode: 2 });
+  }
+}

@@ -1,0 +1,66 @@
+// One rule for typos, on every command of the tree: a mistyped subcommand
+// is named, with the command meant, whatever flags follow it (people type
+// whole lines: `message sned --to 1`); a flag a real command does not know is
+// an unknown option, with the flag meant when it is a near miss.
+import { describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { buildProgram } from '../../src/cli/program.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/** `sned` for send: two neighbouring letters swapped, after the first. */
+function typo(name: string): string {
+  const i = [...name].findIndex((c, k) => k > 0 && k < name.length - 1 && c !== name[k + 1]);
+  return i < 0 ? `${name}x` : name.slice(0, i) + name[i + 1] + name[i] + name.slice(i + 2);
+}
+
+/** A command's own flags a person types after it (not --help). */
+const ownFlags = (cmd: Command) => cmd.options.filter((o) => o.long && !o.hidden && o.long !== '--help').map((o) => o.long!);
+
+interface Node {
+  path: string[];
+  cmd: Command;
+}
+
+function commands(): Node[] {
+  const io = { stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin, env: {} };
+  const out: Node[] = [];
+  const walk = (cmd: Command, path: string[]) => {
+    out.push({ path, cmd });
+    for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
+  };
+  walk(buildProgram(io, async () => {}, ['completion']), []);
+  return out;
+}
+
+const ALL = commands();
+const CHILDREN = ALL.filter((n) => n.path.length > 0);
+const LEAVES = ALL.filter((n) => n.path.length > 0 && n.cmd.commands.length === 0);
+
+describe('a mistyped command followed by flags', () => {
+  it('the walk reaches every level', () => {
+    const paths = CHILDREN.map((n) => n.path.join(' '));
+    expect(paths).toEqual(expect.arrayContaining(['link', 'link create', 'message send', 'config get', 'report delivery', 'sandbox reset', 'sync', 'help']));
+  });
+
+  it.each(CHILDREN.map((n) => [n.path.join(' '), n] as const))('%s, mistyped, then its own flag: the command is named', async (_name, { path, cmd }) => {
+    const mistyped = [...path.slice(0, -1), typo(path.at(-1)!)];
+    const flag = ownFlags(cmd)[0] ?? '--all';
+    const r = await runCli([...mistyped, flag, 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(`error: unknown command "${mistyped.join(' ')}" (did you mean ${path.join(' ')}?)`);
+    expect(r.stderr).not.toContain('unknown option');
+  });
+});
+
+describe('an unknown flag on a real command', () => {
+  it.each(LEAVES.map((n) => [n.path.join(' '), n] as const))('%s: an unknown option, the near miss offered', async (_name, { path, cmd }) => {
+    const far = await runCli([...path, '--zzqqx']);
+    expect(far.code).toBe(2);
+    expect(far.stderr.split('\n')[0]).toBe(`error: ${path.join(' ')}: unknown option "--zzqqx"`);
+    const flag = ownFlags(cmd)[0];
+    if (!flag) return;
+    const near = await runCli([...path, flag.slice(0, -1)]);
+    expect(near.code).toBe(2);
+    expect(near.stderr.split('\n')[0]).toBe(`error: ${path.join(' ')}: unknown option "${flag.slice(0, -1)}" (did you mean ${flag}?)`);
+  });
+});
