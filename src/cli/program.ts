@@ -51,6 +51,8 @@ function named(argv: readonly string[], def: Definition): boolean {
 
 /** Arguments, flags, help and action of a command. */
 function fill(cmd: Command, def: CommandDef, runner: Runner): void {
+  // A noun takes any words (to name a mistyped verb); its commands inherit that from commander unless told.
+  cmd.allowExcessArguments(false);
   if (def.operation) addParams(cmd, def.operation, def.skip);
   def.flags?.(cmd);
   cmd.addHelpText('after', helpAfter(def.about, def.examples));

@@ -64,3 +64,14 @@ describe('an unknown flag on a real command', () => {
     expect(near.stderr.split('\n')[0]).toBe(`error: ${path.join(' ')}: unknown option "${flag.slice(0, -1)}" (did you mean ${flag}?)`);
   });
 });
+
+describe('a word too many', () => {
+  // A noun takes any word (to name a mistyped verb); its commands must not inherit that and drop a word silently.
+  const fixed = LEAVES.filter((n) => !n.cmd.registeredArguments.some((a) => a.variadic) && n.path.join(' ') !== 'status');
+  it.each(fixed.map((n) => [n.path.join(' '), n] as const))('%s refuses an argument more than it takes', async (_name, { path, cmd }) => {
+    const args = cmd.registeredArguments.map(() => '1');
+    const r = await runCli([...path, ...args, 'extra', '--dry-run']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('too many arguments');
+  });
+});
