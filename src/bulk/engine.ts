@@ -10,7 +10,7 @@
 import type { CheckContext } from '../catalog/rules.js';
 import type { SmsLinkClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
-import type { OutStream, View } from '../output/format.js';
+import type { OutStream, RowWriter, View } from '../output/format.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { count } from '../output/words.js';
 import { columnsOf, InputReadError, openInput, readAllRows, readRows, type InputFile, type InputRow } from './input.js';
@@ -20,7 +20,7 @@ import { Limiter } from './limiter.js';
 import { Progress } from './progress.js';
 import { reconcilerFor, type Reconciler } from './reconcile.js';
 import { Results } from './results.js';
-import { Sender } from './sender.js';
+import { Sender, type SenderOptions } from './sender.js';
 import { check, type BulkSpec } from './spec.js';
 import { summarize } from './summary.js';
 
@@ -116,7 +116,58 @@ export async function runBulk(host: BulkHost, spec: BulkSpec, opts: BulkOptions)
   }
 }
 
+/** Where a run's results go: the writer of its view, and the progress bar it takes off its line first. */
+interface Output {
+  view: View;
+  writer: RowWriter;
+  /** The bar, once there is one (a run that sends). */
+  bar: { progress?: Progress };
+}
+
+/** What pass 1 learnt: how many rows, the rows themselves when the input is small enough to keep, and their segments when counted. */
+interface Counted {
+  total: number;
+  kept?: InputRow[];
+  segments: number | null;
+}
+
 async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, input: InputFile): Promise<number> {
+  // --dry-run sends nothing: it checks every row and shows the first request.
+  const validateOnly = opts.validateOnly || host.dryRun;
+  const output = await openOutput(host, spec, input, validateOnly);
+  // "Now" for rules relative to the present, read when a row has such a value (most have none).
+  const rules: CheckContext = {
+    get now() {
+      return host.now();
+    },
+  };
+  if (validateOnly) return checkRows(host, spec, input, output.writer, rules);
+  // The segments of every row, for the estimate a run that sends is shown first (host.beforeSend).
+  const counted = await countRows(input, host.beforeSend ? spec.segmentsOf : undefined);
+  if (counted.total === 0) {
+    await output.writer.end();
+    host.note(`${input.label} has no rows; nothing to do.`);
+    return EXIT.OK;
+  }
+  const declined = await host.beforeSend?.({ rows: counted.total, segments: counted.segments });
+  if (declined !== undefined) {
+    await output.writer.end();
+    return declined;
+  }
+  const client = await host.client();
+  // No key or base URL: say so now, before a journal says anything was sent.
+  client.assertReady();
+  const rows = () => counted.kept ?? readRows(input);
+  const journal = await openJournal(host, spec, opts, input);
+  // Read before suspect() deals with it, for the summary.
+  const damaged = journal?.damage;
+  if (journal && damaged) journal.suspect(await notDone(journal, rows(), spec, rules));
+  const ctx: SendContext = { client, journal, output, total: counted.total, rows, rules, damaged };
+  return report(host, spec, opts, ctx, await sendRows(host, spec, opts, ctx));
+}
+
+/** Checks the columns, and opens the output of result rows (or of bad rows, when nothing is sent). */
+async function openOutput(host: BulkHost, spec: BulkSpec, input: InputFile, validateOnly: boolean): Promise<Output> {
   let columnNames: string[];
   try {
     columnNames = await columnsOf(input);
@@ -124,172 +175,231 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
     throw unreadable(input, err, 0);
   }
   spec.checkColumns(columnNames);
-  // --dry-run sends nothing: it checks every row and shows the first request.
-  const validateOnly = opts.validateOnly || host.dryRun;
   const { RowWriter } = await import('../output/format.js');
   const columns = validateOnly ? ['row', 'column', 'error'] : ['row', 'state', ...spec.resultColumns, 'error'];
   const view = await host.view(columns, validateOnly ? 'row' : spec.primary);
   // Results printed to the terminal the bar is on take the bar off its line first (the next redraw puts it back): else each result line would start with a copy of the bar.
-  let progress: Progress | undefined = undefined;
+  const bar: Output['bar'] = {};
   const sameTerminal = host.stdout.isTTY === true && host.stderr.isTTY === true;
-  const out = sameTerminal ? { isTTY: true, columns: host.stdout.columns, write: (s: string) => (progress?.clear(), host.stdout.write(s)) } : host.stdout;
-  const writer = new RowWriter(out, view);
-  // "Now" for rules relative to the present, read when a row has such a value (most have none).
-  const rules: CheckContext = {
-    get now() {
-      return host.now();
-    },
-  };
+  const out = sameTerminal ? { isTTY: true, columns: host.stdout.columns, write: (s: string) => (bar.progress?.clear(), host.stdout.write(s)) } : host.stdout;
+  return { view, writer: new RowWriter(out, view), bar };
+}
 
-  // Pass 1: every row is read (a file that cannot be read stops the run before anything is sent) and counted.
-  // Only --validate-only and --dry-run check rows here: a run that sends checks each row in pass 2, right
-  // before sending it, and checking it here as well would do the same work twice for nothing.
+/**
+ * --validate-only and --dry-run: every row is checked and each bad one
+ * printed; nothing is sent. Exit 2 when any row is bad.
+ */
+async function checkRows(host: BulkHost, spec: BulkSpec, input: InputFile, writer: RowWriter, rules: CheckContext): Promise<number> {
   let total = 0;
   let lastRow = 0;
   let invalid = 0;
   let firstValid: Record<string, unknown> | undefined;
-  let kept: InputRow[] | undefined;
-  // The segments of every row, for the estimate a run that sends is shown first (host.beforeSend).
-  const segmentsOf = !validateOnly && host.beforeSend ? spec.segmentsOf : undefined;
-  let segments = 0;
   try {
-    if (input.size <= KEEP_ROWS_MAX_BYTES) kept = await readAllRows(input);
-    if (kept && !validateOnly && !segmentsOf) total = kept.length;
-    else {
-      for await (const r of kept ?? readRows(input)) {
-        total += 1;
-        lastRow = r.row;
-        if (segmentsOf) segments += segmentsOf(r.fields);
-        if (!validateOnly) continue;
-        const checked = check(rules, spec, r.fields, r.error);
-        firstValid ??= checked.input;
-        if (checked.problems.length) {
-          invalid += 1;
-          await writer.write(checked.problems.map((p) => ({ row: r.row, column: p.column, error: p.rule })));
-        }
+    const rows = input.size <= KEEP_ROWS_MAX_BYTES ? await readAllRows(input) : readRows(input);
+    for await (const r of rows) {
+      total += 1;
+      lastRow = r.row;
+      const checked = check(rules, spec, r.fields, r.error);
+      firstValid ??= checked.input;
+      if (checked.problems.length) {
+        invalid += 1;
+        await writer.write(checked.problems.map((p) => ({ row: r.row, column: p.column, error: p.rule })));
       }
     }
   } catch (err) {
     throw unreadable(input, err, lastRow);
   }
-  if (validateOnly) {
-    await writer.end();
-    host.note(`${count(total, 'row')} checked: ${total - invalid} valid, ${invalid} invalid. Nothing was sent.`);
-    if (host.dryRun && firstValid) {
-      const req = (await host.client()).prepare(spec.op, firstValid);
-      host.note(`dry run: ${count(total - invalid, 'request')} like this one would be sent:\n${req.method} ${req.redactedUrl}\nbody: ${req.body}`);
+  await writer.end();
+  host.note(`${count(total, 'row')} checked: ${total - invalid} valid, ${invalid} invalid. Nothing was sent.`);
+  if (host.dryRun && firstValid) {
+    const req = (await host.client()).prepare(spec.op, firstValid);
+    host.note(`dry run: ${count(total - invalid, 'request')} like this one would be sent:\n${req.method} ${req.redactedUrl}\nbody: ${req.body}`);
+  }
+  return invalid ? EXIT.USAGE : EXIT.OK;
+}
+
+/**
+ * Pass 1 of a run that sends: every row is read (a file that cannot be read
+ * stops the run before anything is sent) and counted, with its segments
+ * when `segmentsOf` counts them (the estimate shown first: host.beforeSend).
+ * Rows are checked in pass 2, right before each is sent: checking them here
+ * as well would do the same work twice.
+ */
+async function countRows(input: InputFile, segmentsOf: BulkSpec['segmentsOf']): Promise<Counted> {
+  let total = 0;
+  let lastRow = 0;
+  let segments = 0;
+  let kept: InputRow[] | undefined;
+  try {
+    if (input.size <= KEEP_ROWS_MAX_BYTES) kept = await readAllRows(input);
+    if (kept && !segmentsOf) return { total: kept.length, kept, segments: null };
+    for await (const r of kept ?? readRows(input)) {
+      total += 1;
+      lastRow = r.row;
+      if (segmentsOf) segments += segmentsOf(r.fields);
     }
-    return invalid ? EXIT.USAGE : EXIT.OK;
+  } catch (err) {
+    throw unreadable(input, err, lastRow);
   }
-  if (total === 0) {
-    await writer.end();
-    host.note(`${input.label} has no rows; nothing to do.`);
-    return EXIT.OK;
-  }
-  const declined = await host.beforeSend?.({ rows: total, segments: segmentsOf ? segments : null });
-  if (declined !== undefined) {
-    await writer.end();
-    return declined;
-  }
+  return { total, kept, segments: segmentsOf ? segments : null };
+}
 
-  const client = await host.client();
-  // No key or base URL: say so now, before a journal says anything was sent.
-  client.assertReady();
-
+/** The run's journal (none for stdin without --journal), started over with --fresh. */
+async function openJournal(host: BulkHost, spec: BulkSpec, opts: BulkOptions, input: InputFile): Promise<Journal | undefined> {
   const journalPath = opts.journal ?? (input.fromStdin ? undefined : `${input.named}.journal`);
-  if (!journalPath) await host.warn('reading stdin without --journal: this run cannot be resumed; pass --journal FILE to make it resumable');
+  if (!journalPath) {
+    await host.warn('reading stdin without --journal: this run cannot be resumed; pass --journal FILE to make it resumable');
+    return undefined;
+  }
   const { redact } = await import('../secrets.js');
-  const journal = journalPath
-    ? await Journal.open(
-        journalPath,
-        { command: spec.command, input: input.label, target: targetOf(host.target()) },
-        { inputPath: input.named, scrub: redact },
-      )
-    : undefined;
+  const journal = await Journal.open(
+    journalPath,
+    { command: spec.command, input: input.label, target: targetOf(host.target()) },
+    { inputPath: input.named, scrub: redact },
+  );
   if (opts.fresh) {
-    const done = journal?.counts().done ?? 0;
+    const done = journal.counts().done;
     await host.warn(
       done
         ? `--fresh: every row is sent again, the ${count(done, 'row')} the journal records as done included: what they made before will exist twice`
         : '--fresh: every row is sent, whatever the journal says (it records none as done)',
     );
-    journal?.fresh();
+    journal.fresh();
   }
-  // Read before suspect() deals with it, for the summary.
-  const damaged = journal?.damage;
-  if (journal && damaged) journal.suspect(await notDone(journal, kept ?? readRows(input), spec, rules));
+  return journal;
+}
 
+/** What pass 2 needs beyond the command and its flags. */
+interface SendContext {
+  client: SmsLinkClient;
+  journal: Journal | undefined;
+  output: Output;
+  total: number;
+  /** The input's rows, read again at each call. */
+  rows: () => AsyncIterable<InputRow> | Iterable<InputRow>;
+  rules: CheckContext;
+  damaged: string | undefined;
+}
+
+/** How pass 2 went, for the summary. */
+interface Sent {
+  sender: Sender;
+  results: Results;
+  earlier: { found: number; absent: number };
+  inFlightAtStop: number;
+}
+
+/** The parts of pass 2, made for one run. */
+interface Machinery {
+  reconciler: Reconciler;
+  limiter: Limiter;
+  results: Results;
+  sender: Sender;
+  sending: SenderOptions;
+  progress: Progress;
+  /** A message on stderr, the bar taken off its line first. */
+  say: (message: string) => void;
+}
+
+/**
+ * Pass 2: rows an earlier run left unknown are looked up, then every row to
+ * send is sent, with progress on stderr.
+ */
+async function sendRows(host: BulkHost, spec: BulkSpec, opts: BulkOptions, ctx: SendContext): Promise<Sent> {
+  const m = assemble(host, spec, opts, ctx);
+  const { journal } = ctx;
+  const { sender, progress } = m;
   const signal = host.signal;
+  const stops = listenForStops(host, m);
+  const earlier = { found: 0, absent: 0 };
+  progress.start();
+  try {
+    if (journal && opts.reconcile && !opts.resendUnknown) Object.assign(earlier, await settleEarlier(journal, m, ctx.damaged));
+    await sender.sendAll(ctx.rows(), ctx.rules);
+    if (!signal?.aborted && !sender.stopped && !sender.halt && opts.reconcile) await sender.settleLost();
+    else sender.giveUpLost();
+  } finally {
+    stops.detach();
+    progress.stop();
+    await m.results.finish();
+    journal?.close();
+    await ctx.output.writer.end();
+  }
+  return { sender, results: m.results, earlier, inFlightAtStop: stops.inFlightAtStop() };
+}
+
+/** Makes the parts of pass 2: the limiter, the results' way out, the sender, the bar. */
+function assemble(host: BulkHost, spec: BulkSpec, opts: BulkOptions, ctx: SendContext): Machinery {
+  const { client, journal, output } = ctx;
   const reconciler = reconcilerFor(spec.command, client);
-  const limiter = new Limiter(opts.concurrency, opts.rate, signal);
-  const quiet = view.quiet === true;
-  const results = new Results(writer, journal, {
-    ordered: quiet || view.format === 'table',
+  const limiter = new Limiter(opts.concurrency, opts.rate, host.signal);
+  const quiet = output.view.quiet === true;
+  const results = new Results(output.writer, journal, {
+    ordered: quiet || output.view.format === 'table',
     // -q and table wait for the oldest row still out; this many rows may finish meanwhile.
     window: Math.max(1000, opts.concurrency * 50),
     quiet,
-    note: (m) => host.note(m),
+    note: (message) => host.note(message),
     pipe: host.stdoutIsPipe,
   });
-  const unsettled = new Map<string, string>();
-  const sender = new Sender(spec, client, journal, results, reconciler, limiter, signal, {
-    resendUnknown: opts.resendUnknown,
-    reconcile: opts.reconcile,
-    unsettled,
-  });
-  progress = new Progress(host.stderr, host.stderr.isTTY === true, total, () => sender.counts);
+  const sending: SenderOptions = { resendUnknown: opts.resendUnknown, reconcile: opts.reconcile, unsettled: new Map() };
+  const sender = new Sender(spec, client, journal, results, reconciler, limiter, host.signal, sending);
+  const progress = new Progress(host.stderr, host.stderr.isTTY === true, ctx.total, () => sender.counts);
+  output.bar.progress = progress;
   const say = (message: string) => {
     progress.clear();
     host.note(message);
   };
+  return { reconciler, limiter, results, sender, sending, progress, say };
+}
+
+/** Ctrl-C says what it waits for; a second one stops at once (the rows in flight are unknown then). */
+function listenForStops(host: BulkHost, m: Machinery): { detach(): void; inFlightAtStop(): number } {
+  const signal = host.signal;
   const onInterrupt = () => {
     // A closed output gets the one line of the summary, nothing more (a script's log stays short).
     if (signal?.reason === 'stdout-closed') return;
     // Requests still waiting for their answer (a slot is also held while its result is printed).
-    const n = sender.counts.inFlight;
-    say(n ? `stopping: waiting for ${count(n, 'request')} in flight (Ctrl-C again to stop now)` : 'stopping');
+    const n = m.sender.counts.inFlight;
+    m.say(n ? `stopping: waiting for ${count(n, 'request')} in flight (Ctrl-C again to stop now)` : 'stopping');
   };
   let inFlightAtStop = 0;
   const onStop = () => {
-    inFlightAtStop = sender.stop();
+    inFlightAtStop = m.sender.stop();
   };
   signal?.addEventListener('abort', onInterrupt);
   host.stopNow?.addEventListener('abort', onStop);
+  return {
+    detach() {
+      signal?.removeEventListener('abort', onInterrupt);
+      host.stopNow?.removeEventListener('abort', onStop);
+    },
+    inFlightAtStop: () => inFlightAtStop,
+  };
+}
 
-  const earlier = { found: 0, absent: 0 };
-  progress.start();
-  try {
-    if (journal && opts.reconcile && !opts.resendUnknown) Object.assign(earlier, await settleEarlier(journal, reconciler, limiter, unsettled, say, damaged));
-    await sender.sendAll(kept ?? readRows(input), rules);
-    if (!signal?.aborted && !sender.stopped && !sender.halt && opts.reconcile) await sender.settleLost();
-    else sender.giveUpLost();
-  } finally {
-    signal?.removeEventListener('abort', onInterrupt);
-    host.stopNow?.removeEventListener('abort', onStop);
-    progress.stop();
-    await results.finish();
-    journal?.close();
-    await writer.end();
-  }
-
+/** The summary on stderr, and the run's exit code. */
+function report(host: BulkHost, spec: BulkSpec, opts: BulkOptions, ctx: SendContext, sent: Sent): number {
+  const { sender, results } = sent;
+  const signal = host.signal;
   const counts = sender.counts;
   // A done row no longer in the input and a new row in it: the row was changed (or one removed and one added, which looks the same).
-  const changed = journal && sender.newRows ? Math.min(sender.newRows, journal.doneGone((key) => sender.keys.has(key))) : 0;
+  const changed = ctx.journal && sender.newRows ? Math.min(sender.newRows, ctx.journal.doneGone((key) => sender.keys.has(key))) : 0;
   const halt = sender.halt;
   const ended = sender.stopped ? 'stopped' : signal?.aborted ? (signal.reason === 'stdout-closed' ? 'stdout-closed' : 'interrupted') : 'none';
   const stop = halt ? (halt instanceof ApiError ? 'refused' : 'unreachable') : ended;
   for (const line of summarize({
     command: spec.command,
-    total,
-    journal: journal?.path,
+    total: ctx.total,
+    journal: ctx.journal?.path,
     counts,
-    earlier,
+    earlier: sent.earlier,
     added: { rows: sender.newRows, changed },
-    damaged,
+    damaged: ctx.damaged,
     unknownRows: results.unknownRows,
     reconcile: opts.reconcile,
     stop,
-    inFlightAtStop,
+    inFlightAtStop: sent.inFlightAtStop,
   }))
     host.note(line);
   // The single command's error and exit code (4 for the key, 3 for the network), after the summary.
@@ -326,14 +436,9 @@ async function notDone(
  * them), absent ones are sent as failed rows are, and those the lookup could
  * not settle stay unknown (`unsettled` says why).
  */
-async function settleEarlier(
-  journal: Journal,
-  reconciler: Reconciler,
-  limiter: Limiter,
-  unsettled: Map<string, string>,
-  say: (message: string) => void,
-  damaged: string | undefined,
-): Promise<{ found: number; absent: number }> {
+async function settleEarlier(journal: Journal, m: Machinery, damaged: string | undefined): Promise<{ found: number; absent: number }> {
+  const { reconciler, limiter, say } = m;
+  const unsettled = m.sending.unsettled;
   const rows = journal.unknownRows();
   const tally = { found: 0, absent: 0 };
   if (rows.length === 0) return tally;
