@@ -14,7 +14,8 @@ import type { OutStream, RowWriter, View } from '../output/format.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { count } from '../output/words.js';
 import { columnsOf, InputReadError, openInput, readAllRows, readRows, type InputFile, type InputRow } from './input.js';
-import { canonical, RowKeys } from './identity.js';
+import { ChangedRows } from './changed.js';
+import { canonical, RowIndex } from './identity.js';
 import { Journal } from './journal.js';
 import { Limiter } from './limiter.js';
 import { Progress } from './progress.js';
@@ -52,6 +53,8 @@ export interface BulkOptions {
   reconcile: boolean;
   /** Send every row again, whatever the journal says (--fresh). */
   fresh: boolean;
+  /** Send rows an earlier run sent that changed since without asking (--resend-changed); else they are held back. */
+  resendChanged: boolean;
 }
 
 /**
@@ -77,6 +80,10 @@ export interface BulkHost {
   now(): Date;
   /** A message for the user on stderr. */
   note(message: string): void;
+  /** Whether a person can be asked a question (stdin and stderr are a terminal). */
+  canAsk(): boolean;
+  /** Asks a yes/no question (the answer defaults to no); rejects on Ctrl-C. */
+  ask(question: string): Promise<boolean>;
   warn(message: string): Promise<void>;
   /** The output view of result rows with these columns. */
   view(columns: string[], primary: string): Promise<View>;
@@ -158,11 +165,12 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
   // No key or base URL: say so now, before a journal says anything was sent.
   client.assertReady();
   const rows = () => counted.kept ?? readRows(input);
-  const journal = await openJournal(host, spec, opts, input);
+  const index = new RowIndex();
+  const journal = await openJournal(host, spec, opts, input, index);
   // Read before suspect() deals with it, for the summary.
   const damaged = journal?.damage;
-  if (journal && damaged) journal.suspect(await notDone(journal, rows(), spec, rules));
-  const ctx: SendContext = { client, journal, output, total: counted.total, rows, rules, damaged };
+  if (journal && damaged) journal.suspect(await notDone(journal, index, rows(), spec, rules));
+  const ctx: SendContext = { client, journal, index, output, total: counted.total, rows, rules, damaged };
   return report(host, spec, opts, ctx, await sendRows(host, spec, opts, ctx));
 }
 
@@ -245,7 +253,7 @@ async function countRows(input: InputFile, segmentsOf: BulkSpec['segmentsOf']): 
 }
 
 /** The run's journal (none for stdin without --journal), started over with --fresh. */
-async function openJournal(host: BulkHost, spec: BulkSpec, opts: BulkOptions, input: InputFile): Promise<Journal | undefined> {
+async function openJournal(host: BulkHost, spec: BulkSpec, opts: BulkOptions, input: InputFile, index: RowIndex): Promise<Journal | undefined> {
   const journalPath = opts.journal ?? (input.fromStdin ? undefined : `${input.named}.journal`);
   if (!journalPath) {
     await host.warn('reading stdin without --journal: this run cannot be resumed; pass --journal FILE to make it resumable');
@@ -255,7 +263,7 @@ async function openJournal(host: BulkHost, spec: BulkSpec, opts: BulkOptions, in
   const journal = await Journal.open(
     journalPath,
     { command: spec.command, input: input.label, target: targetOf(host.target()) },
-    { inputPath: input.named, scrub: redact },
+    { inputPath: input.named, scrub: redact, index },
   );
   if (opts.fresh) {
     const done = journal.counts().done;
@@ -273,6 +281,7 @@ async function openJournal(host: BulkHost, spec: BulkSpec, opts: BulkOptions, in
 interface SendContext {
   client: SmsLinkClient;
   journal: Journal | undefined;
+  index: RowIndex;
   output: Output;
   total: number;
   /** The input's rows, read again at each call. */
@@ -286,6 +295,8 @@ interface Sent {
   sender: Sender;
   results: Results;
   earlier: { found: number; absent: number };
+  /** Why the changed rows were sent again, if they were. */
+  resendWhy: 'flag' | 'answer';
   inFlightAtStop: number;
 }
 
@@ -295,6 +306,7 @@ interface Machinery {
   limiter: Limiter;
   results: Results;
   sender: Sender;
+  /** What the sender is told; changed rows are learnt after it is made. */
   sending: SenderOptions;
   progress: Progress;
   /** A message on stderr, the bar taken off its line first. */
@@ -302,8 +314,9 @@ interface Machinery {
 }
 
 /**
- * Pass 2: rows an earlier run left unknown are looked up, then every row to
- * send is sent, with progress on stderr.
+ * Pass 2: rows an earlier run left unknown are looked up, rows it sent that
+ * changed since are held back (unless --resend-changed, or a yes at a
+ * terminal), then every row to send is sent, with progress on stderr.
  */
 async function sendRows(host: BulkHost, spec: BulkSpec, opts: BulkOptions, ctx: SendContext): Promise<Sent> {
   const m = assemble(host, spec, opts, ctx);
@@ -312,9 +325,11 @@ async function sendRows(host: BulkHost, spec: BulkSpec, opts: BulkOptions, ctx: 
   const signal = host.signal;
   const stops = listenForStops(host, m);
   const earlier = { found: 0, absent: 0 };
+  let resendWhy: Sent['resendWhy'] = 'flag';
   progress.start();
   try {
     if (journal && opts.reconcile && !opts.resendUnknown) Object.assign(earlier, await settleEarlier(journal, m, ctx.damaged));
+    if (journal && !opts.fresh && sentBefore(journal)) resendWhy = await findChanged(host, spec, opts, ctx, m);
     await sender.sendAll(ctx.rows(), ctx.rules);
     if (!signal?.aborted && !sender.stopped && !sender.halt && opts.reconcile) await sender.settleLost();
     else sender.giveUpLost();
@@ -325,7 +340,7 @@ async function sendRows(host: BulkHost, spec: BulkSpec, opts: BulkOptions, ctx: 
     journal?.close();
     await ctx.output.writer.end();
   }
-  return { sender, results: m.results, earlier, inFlightAtStop: stops.inFlightAtStop() };
+  return { sender, results: m.results, earlier, resendWhy, inFlightAtStop: stops.inFlightAtStop() };
 }
 
 /** Makes the parts of pass 2: the limiter, the results' way out, the sender, the bar. */
@@ -342,8 +357,8 @@ function assemble(host: BulkHost, spec: BulkSpec, opts: BulkOptions, ctx: SendCo
     note: (message) => host.note(message),
     pipe: host.stdoutIsPipe,
   });
-  const sending: SenderOptions = { resendUnknown: opts.resendUnknown, reconcile: opts.reconcile, unsettled: new Map() };
-  const sender = new Sender(spec, client, journal, results, reconciler, limiter, host.signal, sending);
+  const sending: SenderOptions = { resendUnknown: opts.resendUnknown, reconcile: opts.reconcile, unsettled: new Map(), resendChanged: opts.resendChanged };
+  const sender = new Sender(ctx.index, spec, client, journal, results, reconciler, limiter, host.signal, sending);
   const progress = new Progress(host.stderr, host.stderr.isTTY === true, ctx.total, () => sender.counts);
   output.bar.progress = progress;
   const say = (message: string) => {
@@ -378,13 +393,52 @@ function listenForStops(host: BulkHost, m: Machinery): { detach(): void; inFligh
   };
 }
 
+/** Whether an earlier run sent any row, or may have: only then can a row have changed since. */
+function sentBefore(journal: Journal): boolean {
+  const c = journal.counts();
+  return c.done + c.sending + c.unknown > 0;
+}
+
+/**
+ * Finds the rows an earlier run sent that changed since, and tells the
+ * sender to hold them back, unless --resend-changed says to send them, or
+ * a person at a terminal does when asked. Returns which of the two did.
+ */
+async function findChanged(host: BulkHost, spec: BulkSpec, opts: BulkOptions, ctx: SendContext, m: Machinery): Promise<Sent['resendWhy']> {
+  const changed = await ChangedRows.find(ctx.journal!, ctx.index, ctx.rows(), spec, ctx.rules);
+  m.sending.changed = changed;
+  if (!changed || opts.resendChanged || !host.canAsk()) return 'flag';
+  m.progress.stop();
+  try {
+    m.sending.resendChanged = await askResend(host, changed, ctx, spec);
+  } finally {
+    m.progress.start();
+  }
+  return 'answer';
+}
+
+/**
+ * Asks, at a terminal, whether to send again the rows an earlier run sent
+ * that changed since (a Ctrl-C at the question is a no, and the run stops).
+ */
+async function askResend(host: BulkHost, changed: ChangedRows, ctx: SendContext, spec: BulkSpec): Promise<boolean> {
+  const preview = await changed.preview(ctx.index, ctx.rows(), spec, ctx.rules);
+  let yes: boolean;
+  try {
+    yes = await host.ask(changed.question(preview, (key) => spec.columnOf(key)));
+  } catch (err) {
+    if (host.signal?.aborted) return false;
+    throw err;
+  }
+  if (!yes) host.note(`Holding ${changed.count === 1 ? 'it' : 'them'} back; the other rows are sent.`);
+  return yes;
+}
+
 /** The summary on stderr, and the run's exit code. */
 function report(host: BulkHost, spec: BulkSpec, opts: BulkOptions, ctx: SendContext, sent: Sent): number {
   const { sender, results } = sent;
   const signal = host.signal;
   const counts = sender.counts;
-  // A done row no longer in the input and a new row in it: the row was changed (or one removed and one added, which looks the same).
-  const changed = ctx.journal && sender.newRows ? Math.min(sender.newRows, ctx.journal.doneGone((key) => sender.keys.has(key))) : 0;
   const halt = sender.halt;
   const ended = sender.stopped ? 'stopped' : signal?.aborted ? (signal.reason === 'stdout-closed' ? 'stdout-closed' : 'interrupted') : 'none';
   const stop = halt ? (halt instanceof ApiError ? 'refused' : 'unreachable') : ended;
@@ -394,7 +448,8 @@ function report(host: BulkHost, spec: BulkSpec, opts: BulkOptions, ctx: SendCont
     journal: ctx.journal?.path,
     counts,
     earlier: sent.earlier,
-    added: { rows: sender.newRows, changed },
+    notSentBefore: sender.notSentBefore,
+    changed: { resent: sender.resent, why: sent.resendWhy, heldRows: sender.heldRows },
     damaged: ctx.damaged,
     unknownRows: results.unknownRows,
     reconcile: opts.reconcile,
@@ -406,7 +461,7 @@ function report(host: BulkHost, spec: BulkSpec, opts: BulkOptions, ctx: SendCont
   if (halt) throw halt;
   if (stop === 'stdout-closed') return EXIT.OUTPUT_CLOSED;
   if (stop !== 'none') return EXIT.INTERRUPTED;
-  return counts.failed || counts.invalid || counts.unknown ? EXIT.PARTIAL : EXIT.OK;
+  return counts.failed || counts.invalid || counts.unknown || counts.held ? EXIT.PARTIAL : EXIT.OK;
 }
 
 /**
@@ -415,18 +470,19 @@ function report(host: BulkHost, spec: BulkSpec, opts: BulkOptions, ctx: SendCont
  */
 async function notDone(
   journal: Journal,
+  index: RowIndex,
   rows: AsyncIterable<InputRow> | Iterable<InputRow>,
   spec: BulkSpec,
   rules: CheckContext,
 ): Promise<Array<{ key: string; row: number; input: Record<string, unknown> }>> {
-  const keys = new RowKeys();
   const out = [];
   for await (const r of rows) {
     const { input } = check(rules, spec, r.fields, r.error);
     if (!input) continue;
-    const key = keys.key(canonical(input));
+    const key = index.key(canonical(input));
     if (journal.state(key) !== 'done') out.push({ key, row: r.row, input });
   }
+  index.restartCounts();
   return out;
 }
 

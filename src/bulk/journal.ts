@@ -29,10 +29,9 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
 import { count } from '../output/words.js';
+import { RowIndex, type RowState } from './identity.js';
 
-export type RowState = 'sending' | 'done' | 'failed' | 'unknown' | 'invalid';
-const CODES: Record<RowState, number> = { sending: 1, done: 2, failed: 3, unknown: 4, invalid: 5 };
-const NAMES: ReadonlyArray<RowState | undefined> = [undefined, 'sending', 'done', 'failed', 'unknown', 'invalid'];
+export type { RowState } from './identity.js';
 const VERSION = 2;
 
 export interface JournalIdentity {
@@ -85,8 +84,8 @@ interface Entry {
 }
 
 export class Journal {
-  /** Earlier runs' rows: key -> row * 8 + state code. This run's rows are not kept: each key comes once per run. */
-  readonly #states = new Map<string, number>();
+  /** Earlier runs' rows, by key (shared with the run, which keys its rows in it). This run's rows get no state there: each key comes once per run. */
+  readonly #index: RowIndex;
   /** Earlier runs' rows of unknown outcome. */
   readonly #unknown = new Map<string, UnknownRow>();
   readonly #fd: number;
@@ -108,8 +107,10 @@ export class Journal {
     readonly path: string,
     fd: number,
     private readonly scrub: (text: string) => string,
+    index: RowIndex,
   ) {
     this.#fd = fd;
+    this.#index = index;
   }
 
   /**
@@ -118,7 +119,11 @@ export class Journal {
    * it records as done were done there, and skipping them here would leave
    * them unsent.
    */
-  static async open(path: string, identity: JournalIdentity, opts: { inputPath?: string; scrub?: (text: string) => string } = {}): Promise<Journal> {
+  static async open(
+    path: string,
+    identity: JournalIdentity,
+    opts: { inputPath?: string; scrub?: (text: string) => string; index?: RowIndex } = {},
+  ): Promise<Journal> {
     if (opts.inputPath && resolve(opts.inputPath) === resolve(path)) throw new UsageError('--journal must not be the input file itself');
     let size = 0;
     try {
@@ -132,7 +137,7 @@ export class Journal {
     } catch (err) {
       throw new UsageError(`--journal: cannot write "${path}": ${(err as Error).message}`);
     }
-    const journal = new Journal(path, fd, opts.scrub ?? ((t) => t));
+    const journal = new Journal(path, fd, opts.scrub ?? ((t) => t), opts.index ?? new RowIndex());
     try {
       const tally = readTally(path);
       if (tally) journal.#created = tally.created;
@@ -236,7 +241,7 @@ export class Journal {
     const lines: string[] = [];
     for (const r of rows) {
       const row = this.#unknown.get(r.key) ?? { ...r, at: this.#created, until };
-      this.#states.set(r.key, r.row * 8 + CODES.sending);
+      this.#index.setState(r.key, 'sending');
       this.#unknown.set(r.key, row);
       lines.push(`${JSON.stringify({ row: r.row, key: r.key, state: 'sending', at: row.at, ...(row.until === undefined ? {} : { until: row.until }), input: row.input })}\n`);
     }
@@ -255,18 +260,23 @@ export class Journal {
     }
     if (entry.fresh === true) {
       // --fresh: what came before no longer counts as done (its ids still count as taken: claimedIds()), nor what damage lost.
-      this.#states.clear();
+      this.#index.clearStates();
       this.#unknown.clear();
       this.damage = undefined;
       return;
     }
     const { key, row } = entry;
-    const code = CODES[entry.state as RowState];
-    if (typeof key !== 'string' || typeof row !== 'number' || !code) return;
-    this.#states.set(key, row * 8 + code);
-    if (code === CODES.sending && typeof entry.at === 'number' && entry.input && typeof entry.input === 'object') {
+    const state = entry.state as RowState;
+    if (typeof key !== 'string' || typeof row !== 'number' || !STATES.has(state)) return;
+    try {
+      this.#index.setState(key, state);
+    } catch {
+      // a key that is no digest: not a line this journal's runs wrote
+      return;
+    }
+    if (state === 'sending' && typeof entry.at === 'number' && entry.input && typeof entry.input === 'object') {
       this.#unknown.set(key, { key, row, at: entry.at, ...(typeof entry.until === 'number' ? { until: entry.until } : {}), input: entry.input as Record<string, unknown> });
-    } else if (code === CODES.done || code === CODES.failed) this.#unknown.delete(key);
+    } else if (state === 'done' || state === 'failed') this.#unknown.delete(key);
   }
 
   #append(entry: object): void {
@@ -277,14 +287,13 @@ export class Journal {
 
   /** What an earlier run recorded for a row, if anything. */
   state(key: string): RowState | undefined {
-    const v = this.#states.get(key);
-    return v === undefined ? undefined : NAMES[v & 7];
+    return this.#index.state(key);
   }
 
   /** How many rows earlier runs left in each state. */
   counts(): Record<RowState, number> {
     const counts: Record<RowState, number> = { sending: 0, done: 0, failed: 0, unknown: 0, invalid: 0 };
-    for (const v of this.#states.values()) counts[NAMES[v & 7]!] += 1;
+    this.#index.forEachState((state) => (counts[state] += 1));
     return counts;
   }
 
@@ -296,11 +305,32 @@ export class Journal {
     });
   }
 
-  /** How many rows done in earlier runs `inInput` says are not in the input now (changed or removed since). */
-  doneGone(inInput: (key: string) => boolean): number {
-    let gone = 0;
-    for (const [key, v] of this.#states) if ((v & 7) === CODES.done && !inInput(key)) gone += 1;
-    return gone;
+  /**
+   * The values of each row earlier runs sent, or may have, that `take` says
+   * to read (once per key: the last `sending` line of a row sent several
+   * times says the same), read from the file.
+   */
+  async *sentValues(take: (key: string) => boolean): AsyncGenerator<{ key: string; row: number; input: Record<string, unknown> }> {
+    this.flushOutcomes();
+    const lines = createInterface({ input: createReadStream(this.path, 'utf8'), crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (!line.includes('"sending"')) continue;
+      let entry: Entry;
+      try {
+        entry = JSON.parse(line) as Entry;
+      } catch {
+        continue; // a line cut short by a crash
+      }
+      const { key, row, input } = entry;
+      if (entry.state !== 'sending' || typeof key !== 'string' || typeof row !== 'number' || !input || typeof input !== 'object') continue;
+      let wanted: boolean;
+      try {
+        wanted = take(key);
+      } catch {
+        continue; // a key that is no digest
+      }
+      if (wanted) yield { key, row, input: input as Record<string, unknown> };
+    }
   }
 
   /** Starts over (--fresh): every row counts as not sent. Earlier lines stay, so their ids still count as taken. */
@@ -308,7 +338,7 @@ export class Journal {
     this.#append({ fresh: true, at: new Date().toISOString() });
     // Nothing before a fresh start counts, what damage lost included.
     this.damage = undefined;
-    this.#states.clear();
+    this.#index.clearStates();
     this.#unknown.clear();
   }
 
@@ -374,8 +404,8 @@ export class Journal {
   /** Notes a row's outcome (or that it is invalid: no key); written by the next flushOutcomes(). */
   record(row: number, key: string | undefined, state: Exclude<RowState, 'sending'>, detail: Record<string, unknown> = {}): void {
     // Only earlier runs' rows are kept in memory: a lookup before the run settles them.
-    if (key !== undefined && this.#states.has(key)) {
-      this.#states.set(key, row * 8 + CODES[state]);
+    if (key !== undefined && this.#index.state(key) !== undefined) {
+      this.#index.setState(key, state);
       if (state !== 'unknown') this.#unknown.delete(key);
     }
     const id = this.#claimed && (detail.result as Record<string, unknown> | undefined)?.[this.#claimed.field];
@@ -392,6 +422,8 @@ export class Journal {
     closeSync(this.#fd);
   }
 }
+
+const STATES = new Set<unknown>(['sending', 'done', 'failed', 'unknown', 'invalid'] satisfies RowState[]);
 
 /** How every header line begins (HeaderLine: smslinkJournal comes first). */
 const HEADER_START = '{"smslinkJournal":';

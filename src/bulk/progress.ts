@@ -15,6 +15,8 @@ export interface Counts {
   /** Rows whose request may or may not have reached the service. */
   unknown: number;
   invalid: number;
+  /** Rows an earlier run sent that changed since, not sent again unasked. */
+  held?: number;
   inFlight: number;
 }
 
@@ -88,7 +90,7 @@ export class Progress {
   line(): string {
     const c = this.counts();
     const sent = c.done + c.failed + c.unknown;
-    const finished = sent + c.skipped + c.invalid;
+    const finished = sent + c.skipped + c.invalid + (c.held ?? 0);
     const rate = this.#rate(sent);
     const left = (this.total - finished) / (rate || Infinity);
     const pieces: Piece[] = [
@@ -100,6 +102,7 @@ export class Progress {
       { text: `${c.failed} failed`, shed: c.failed ? 1 : 9 },
       { text: `${c.unknown} unknown`, shed: c.unknown ? 2 : 9 },
       { text: c.invalid ? `${c.invalid} invalid` : '', shed: 2 },
+      { text: c.held ? `${c.held} held` : '', shed: 2 },
       { text: `${c.inFlight} in flight`, shed: 7 },
     ].filter((p) => p.text);
     if (!this.tty) return `progress: ${pieces.map((p) => p.text).join(', ')}`;

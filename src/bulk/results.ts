@@ -21,7 +21,8 @@ export interface Outcome {
   row: number;
   /** The row's journal key; none for a row that could not be read or checked. */
   key?: string;
-  state: Exclude<RowState, 'sending'>;
+  /** `held`: an earlier run sent the row with other values (it is not sent, nor journaled). */
+  state: Exclude<RowState, 'sending'> | 'held';
   /** The operation's data (done). */
   result?: Record<string, unknown>;
   error?: string;
@@ -122,7 +123,9 @@ export class Results {
     if (rows.length) await this.writer.write(rows.map(toOutput));
     const journal = this.journal;
     if (!journal) return;
-    for (const o of rows) journal.record(o.row, o.key, o.state, o.result ? { result: o.result, ...(o.found ? { found: true } : {}) } : { error: o.error });
+    for (const o of rows) {
+      if (o.state !== 'held') journal.record(o.row, o.key, o.state, o.result ? { result: o.result, ...(o.found ? { found: true } : {}) } : { error: o.error });
+    }
     journal.flushOutcomes();
   }
 

@@ -8,8 +8,9 @@
 import type { CheckContext } from '../catalog/rules.js';
 import type { SmsLinkClient } from '../client/client.js';
 import { ApiError, SmsLinkError, TransportError } from '../client/errors.js';
+import type { ChangedRows } from './changed.js';
 import type { InputRow } from './input.js';
-import { canonical, RowKeys } from './identity.js';
+import { canonical, wasSent, type RowIndex } from './identity.js';
 import type { Journal, UnknownRow } from './journal.js';
 import type { Limiter } from './limiter.js';
 import type { Counts } from './progress.js';
@@ -30,7 +31,14 @@ export interface SenderOptions {
   reconcile: boolean;
   /** Why each row an earlier run left unknown is still unknown (its lookup failed), by key. */
   unsettled: Map<string, string>;
+  /** Rows an earlier run sent that changed since (changed.ts), if any. */
+  changed?: ChangedRows;
+  /** Send the changed rows again (--resend-changed, or a yes at the terminal); else they are held back. */
+  resendChanged: boolean;
 }
+
+/** Held rows named in the summary; the rest are counted. */
+const HELD_NAMED = 20;
 
 /**
  * An error that every further row would meet too, so the run stops rather
@@ -44,10 +52,13 @@ function failsEveryRow(err: unknown, noneDoneSince: boolean): boolean {
 }
 
 export class Sender {
-  readonly counts: Counts & { found: number } = { skipped: 0, done: 0, failed: 0, unknown: 0, invalid: 0, inFlight: 0, found: 0 };
-  /** Rows sent that no earlier run had recorded (on a rerun): new or changed rows. */
-  newRows = 0;
-  readonly keys = new RowKeys();
+  readonly counts: Counts & { found: number } = { skipped: 0, done: 0, failed: 0, unknown: 0, invalid: 0, held: 0, inFlight: 0, found: 0 };
+  /** Rows sent that no earlier run had sent or tried (on a rerun). */
+  notSentBefore = 0;
+  /** Rows an earlier run sent, changed since, and sent again. */
+  resent = 0;
+  /** The first rows held back (changed since an earlier run sent them). */
+  readonly heldRows: number[] = [];
   /** This run's rows whose answer was lost. */
   readonly #lost: Lost[] = [];
   /** Rows in flight: their place in the output, for a stop at once. */
@@ -62,6 +73,7 @@ export class Sender {
   readonly #stop = new Promise<void>((resolve) => (this.#onStop = resolve));
 
   constructor(
+    private readonly keys: RowIndex,
     private readonly spec: BulkSpec,
     private readonly client: SmsLinkClient,
     private readonly journal: Journal | undefined,
@@ -104,7 +116,11 @@ export class Sender {
         void results.put(results.place(), { row: r.row, key, state: 'unknown', error: this.#whyHeldBack(key) });
         continue;
       }
-      if (rerun && previous === undefined) this.newRows += 1;
+      const changed = !wasSent(previous) && this.opts.changed?.holds(checked.input) === true;
+      if (changed && !this.opts.resendChanged) {
+        this.#hold(r.row, key);
+        continue;
+      }
       // -q and table print in input order: no row starts further ahead of the oldest one still out than the buffer holds.
       while (results.full && !signal?.aborted && !this.#halt) {
         if (this.#lost.some((l) => l.place === results.head)) await this.settleLost();
@@ -113,6 +129,8 @@ export class Sender {
       await limiter.ready();
       // Ctrl-C, or a failure every row would meet: the rows not started yet are not started.
       if (signal?.aborted || this.#halt) break;
+      if (changed) this.resent += 1;
+      else if (rerun && previous === undefined) this.notSentBefore += 1;
       const row = r.row;
       const input = checked.input;
       const place = results.place();
@@ -120,6 +138,14 @@ export class Sender {
     }
     // Those in flight finish, even after Ctrl-C; a stop() ends the wait at once.
     await Promise.race([limiter.idle(), this.#stop]);
+  }
+
+  /** A row an earlier run sent with other values: not sent again unasked. */
+  #hold(row: number, key: string): void {
+    this.counts.held = (this.counts.held ?? 0) + 1;
+    if (this.heldRows.length < HELD_NAMED) this.heldRows.push(row);
+    const error = 'an earlier run sent this row with other values: not sent again (--resend-changed sends it as it is now)';
+    void this.results.put(this.results.place(), { row, key, state: 'held', error });
   }
 
   #whyHeldBack(key: string): string {

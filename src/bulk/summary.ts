@@ -11,8 +11,14 @@ export interface RunSummary {
   counts: Counts & { found: number };
   /** Rows an earlier run left unknown: found in the service, or found absent (sent now). */
   earlier: { found: number; absent: number };
-  /** Rows sent that no earlier run had recorded, and how many of them replaced a done row that is no longer in the input. */
-  added: { rows: number; changed: number };
+  /** On a rerun, rows sent that no earlier run had sent or tried. */
+  notSentBefore: number;
+  /**
+   * Rows an earlier run sent that changed since: sent again (`resent`, for
+   * the reason `why`), or held back (counted in counts.held; the first few
+   * named in `heldRows`).
+   */
+  changed: { resent: number; why: 'flag' | 'answer'; heldRows: number[] };
   /** Why the journal was damaged, when it was: every row it did not show as done was looked up. */
   damaged?: string;
   /** Rows whose outcome is still unknown. */
@@ -25,9 +31,10 @@ export interface RunSummary {
 }
 
 
-function rowList(rows: number[]): string {
+/** Rows by number, the first 20 of them; `total` when only some were kept. */
+function rowList(rows: number[], total = rows.length): string {
   const sorted = [...rows].sort((a, b) => a - b);
-  return `${sorted.length === 1 ? 'row' : 'rows'} ${sorted.slice(0, 20).join(', ')}${sorted.length > 20 ? `, ... (${sorted.length} in all)` : ''}`;
+  return `${total === 1 ? 'row' : 'rows'} ${sorted.slice(0, 20).join(', ')}${total > 20 ? `, ... (${total} in all)` : ''}`;
 }
 
 export function summarize(s: RunSummary): string[] {
@@ -38,6 +45,7 @@ export function summarize(s: RunSummary): string[] {
     c.failed ? `${c.failed} failed` : '',
     c.invalid ? `${c.invalid} invalid` : '',
     c.unknown ? `${c.unknown} unknown` : '',
+    c.held ? `${c.held} held back` : '',
     c.skipped ? `${c.skipped} already done` : '',
   ].filter(Boolean);
   const lines = [`${s.command}: ${parts.join(', ')} of ${count(s.total, 'row')}${s.journal ? ` (journal: ${s.journal})` : ''}.`];
@@ -53,10 +61,18 @@ export function summarize(s: RunSummary): string[] {
         `${absent ? ` and ${absent} not there (sent now)` : ''}.`,
     );
   }
-  if (s.added.rows) {
-    const added = s.added.rows - s.added.changed;
-    const changed = s.added.changed ? `${count(s.added.changed, 'row')} changed since the last run: sent as new rows` : '';
-    lines.push(`${[added ? `${count(added, 'new row')} since the last run: sent` : '', changed].filter(Boolean).join('; ')}.`);
+  if (s.notSentBefore) lines.push(`${count(s.notSentBefore, 'row')} not sent before: sent.`);
+  if (s.changed.resent) {
+    const why = s.changed.why === 'flag' ? '--resend-changed' : 'as you answered';
+    lines.push(`${count(s.changed.resent, 'row')} sent by an earlier run and changed since: sent again (${why}).`);
+  }
+  const held = c.held ?? 0;
+  if (held) {
+    const [them, they] = held === 1 ? ['it', 'it is'] : ['them', 'they are'];
+    lines.push(
+      `Held back ${rowList(s.changed.heldRows, held)}: an earlier run sent ${held === 1 ? 'this row' : 'these rows'} with other values, ` +
+        `and sending ${them} now would send ${them} twice. Rerun with --resend-changed to send ${them} as ${they} now.`,
+    );
   }
   if (s.unknownRows.length) {
     const which = `Outcome unknown for ${rowList(s.unknownRows)}: the request may have reached the service`;
@@ -83,7 +99,7 @@ export function summarize(s: RunSummary): string[] {
  */
 function outputClosed(s: RunSummary): string {
   const c = s.counts;
-  const left = s.total - c.done - c.skipped;
+  const left = s.total - c.done - c.skipped - (c.held ?? 0);
   const unknown = s.unknownRows.length ? ` (${s.unknownRows.length} of them unknown: the rerun looks them up before sending)` : '';
   const rerun = s.journal ? `rerun the same command to send them (journal: ${s.journal})` : 'no journal was kept (stdin without --journal): a rerun sends every row';
   return `${s.command}: the output was closed after ${c.done + c.skipped} of ${count(s.total, 'row')} were done; ${count(left, 'row')} left${unknown}: ${rerun}.`;
@@ -92,7 +108,7 @@ function outputClosed(s: RunSummary): string {
 /** A run stopped because every row would fail the same way: what was not sent, and what the rerun does. */
 function halted(s: RunSummary): string {
   const c = s.counts;
-  const pending = s.total - c.done - c.skipped - c.failed - c.invalid - c.unknown;
+  const pending = s.total - c.done - c.skipped - c.failed - c.invalid - c.unknown - (c.held ?? 0);
   const why = s.stop === 'refused' ? 'the service refused the key, as it would for every row' : 'the service could not be reached, and no row got through';
   const where = s.journal
     ? 'they stay pending in the journal; once this is fixed, rerun the same command: it sends them and the failed rows, each once'

@@ -64,7 +64,7 @@ describe('journals', () => {
     expect(bulk.svc.created.get('77010000001')).toBe(1);
   });
 
-  it('rows are known by content: after an edit and an append, done rows are skipped and new and changed rows sent, and the summary says so', async () => {
+  it('rows are known by content: after an edit of a full link, an insert and an append, done rows are skipped and the rows not sent before are sent, and the summary says so', async () => {
     const input = file('links.csv', csvOf(links(3)));
     expect((await runCli(['link', 'create', '--from-file', input], { env: bulk.env })).code).toBe(0);
     // Row 3 (p2) is changed, two rows are appended, and a row is inserted before the others.
@@ -72,7 +72,8 @@ describe('journals', () => {
     const rerun = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env: bulk.env });
     expect(rerun.code).toBe(0);
     expect(rerun.stderr).toContain('link create: 4 done, 2 already done of 6 rows');
-    expect(rerun.stderr).toContain('3 new rows since the last run: sent; 1 row changed since the last run: sent as new rows.');
+    // Another full link is another link, not the same one changed.
+    expect(rerun.stderr).toContain('4 rows not sent before: sent.');
     expect(ndjson(rerun.stdout).map((x) => x.row).sort()).toEqual([2, 4, 6, 7]);
     expect([...bulk.svc.created.entries()].sort()).toEqual(
       ['first', 'p1', 'p2', 'p2-fixed', 'p3', 'p4', 'p5'].map((p) => [`https://example.com/${p}`, 1]),
@@ -99,7 +100,7 @@ describe('journals', () => {
     expect(bulk.server.requests.length).toBe(before);
   });
 
-  it('a journal of a run against another service is refused; other flag values or another --text make new rows, sent as such', async () => {
+  it('a journal of a run against another service is refused; another flag value or --text makes a row sent before a changed row: held back unless --resend-changed', async () => {
     const input = file('links.csv', csvOf(links(2)));
     const trial = await runCli(['--sandbox', 'link', 'create', '--from-file', input], { env: { SMSLINK_DATA_DIR: tempDir() } });
     expect(trial.code).toBe(0);
@@ -112,9 +113,13 @@ describe('journals', () => {
     const more = file('more.csv', 'fullLink\nhttps://example.com/x\n');
     expect((await runCli(['link', 'create', '--from-file', more, '--comment', 'spring'], { env: bulk.env })).code).toBe(0);
     const autumn = await runCli(['link', 'create', '--from-file', more, '--comment', 'autumn'], { env: bulk.env });
-    expect(autumn.code).toBe(0);
-    expect(autumn.stderr).toContain('1 row changed since the last run: sent as new rows');
+    expect(autumn.code).toBe(5);
+    expect(autumn.stderr).toContain('Held back row 2: an earlier run sent this row with other values, and sending it now would send it twice. Rerun with --resend-changed');
     const forms = () => bulk.server.requests.map((q) => new URLSearchParams(q.body).get('data[comment]'));
+    expect(forms()).toEqual(['spring']);
+    const resent = await runCli(['link', 'create', '--from-file', more, '--comment', 'autumn', '--resend-changed'], { env: bulk.env });
+    expect(resent.code).toBe(0);
+    expect(resent.stderr).toContain('1 row sent by an earlier run and changed since: sent again (--resend-changed).');
     expect(forms()).toEqual(['spring', 'autumn']);
     const again = await runCli(['link', 'create', '--from-file', more, '--comment', 'spring'], { env: bulk.env });
     expect(again.code).toBe(0);
@@ -123,9 +128,10 @@ describe('journals', () => {
 
     const sms = file('sms.csv', 'recipient,name\n77011234567,Ann\n');
     expect((await runCli(['message', 'send', '--from-file', sms, '--text', 'Hi {{name}}'], { env: bulk.env })).code).toBe(0);
-    const reworded = await runCli(['message', 'send', '--from-file', sms, '--text', 'Hi {{name}}!'], { env: bulk.env });
-    expect(reworded.code).toBe(0);
-    expect(bulk.server.requests.slice(2).map((q) => new URLSearchParams(q.body).get('text'))).toEqual(['Hi Ann', 'Hi Ann!']);
+    const reworded = await runCli(['message', 'send', '--from-file', sms, '--text', 'Hi {{name}}!', '-o', 'ndjson'], { env: bulk.env });
+    expect(reworded.code).toBe(5);
+    expect(ndjson(reworded.stdout)).toEqual([expect.objectContaining({ row: 2, state: 'held', error: expect.stringContaining('--resend-changed') })]);
+    expect(bulk.server.requests.slice(2).map((q) => new URLSearchParams(q.body).get('text'))).toEqual(['Hi Ann']);
   });
 
   it('--fresh says in plain words that every row is sent again, and does it', async () => {
@@ -218,7 +224,7 @@ describe('fix a bad row and rerun (emulator)', () => {
     const rerun = await cli(['link', 'create', '--from-file', input, '-o', 'ndjson']);
     expect(rerun.code).toBe(0);
     expect(rerun.stderr).toContain('1 done, 19 already done of 20 rows');
-    expect(rerun.stderr).toContain('1 new row since the last run: sent.');
+    expect(rerun.stderr).toContain('1 row not sent before: sent.');
     expect(rerun.stderr).not.toMatch(/delete/i);
     expect(ndjson(rerun.stdout)).toEqual([expect.objectContaining({ row: 9, state: 'done' })]);
     const listed = ndjson((await cli(['link', 'list', '--all', '-o', 'ndjson', '--fields', 'fullLink'])).stdout).map((l) => l.fullLink);

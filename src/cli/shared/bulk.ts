@@ -11,6 +11,7 @@ import { UsageError } from '../../exit-codes.js';
 import { parseConcurrency, parseCount } from './ids.js';
 import { fromCli } from './operation.js';
 import type { CliValues } from '../core/command.js';
+import { canConfirm, confirm } from '../core/prompt.js';
 
 /** What the bulk engine needs of this run (src/bulk knows nothing of the CLI). */
 export function bulkHost(ctx: RunContext): BulkHost {
@@ -28,6 +29,8 @@ export function bulkHost(ctx: RunContext): BulkHost {
     target: () => (ctx.sandbox ? 'sandbox' : String(ctx.settings().baseUrl.value ?? '')),
     now: () => ctx.now(),
     note: (message) => ctx.note(message),
+    canAsk: () => canConfirm(ctx),
+    ask: (question) => confirm(ctx, question),
     warn: (message) => ctx.warn(message),
     view: (columns, primary) => ctx.view({ output: { rows: 'array', columns, primary } }),
     // Thousands of requests: undici's start-up pays for itself in CPU per request (transport.ts); and
@@ -50,6 +53,7 @@ export function bulkOptions(cmd: Command): Command {
     .option('--rate <n>', 'at most n requests per second')
     .option('--journal <file>', 'journal of row outcomes (default: beside the input file); rerun to resume')
     .option('--resend-unknown', 'send rows an earlier run left with no answer again, without looking them up first')
+    .option('--resend-changed', 'send again, without asking, rows an earlier run sent that have changed since')
     .option('--no-reconcile', 'do not look up rows whose answer was lost (they stay unknown)')
     .option('--fresh', 'send every row again, even those the journal records as done');
 }
@@ -66,6 +70,7 @@ export function bulkFlags(opts: CliValues): BulkOptions {
     resendUnknown: opts.resendUnknown === true,
     reconcile: opts.reconcile !== false,
     fresh: opts.fresh === true,
+    resendChanged: opts.resendChanged === true,
   };
 }
 
@@ -79,6 +84,7 @@ export function rejectBulkFlagsWithoutFile(opts: CliValues): void {
     ['rate', '--rate'],
     ['journal', '--journal'],
     ['resendUnknown', '--resend-unknown'],
+    ['resendChanged', '--resend-changed'],
     ['fresh', '--fresh'],
   ] as const) {
     if (opts[key] !== undefined) throw new UsageError(`${flag} only applies with --from-file`);
