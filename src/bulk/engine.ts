@@ -30,12 +30,13 @@ export type { BulkSpec, RowProblem } from './spec.js';
 /**
  * An input of at most this size is read whole and parsed at once, and pass
  * 2 sends from the rows pass 1 read: a streamed parse is a clear share of a
- * bulk run's CPU time, per pass, and a parse of the whole buffer a fraction
- * of that (a CPU profile of the bulk row of `npm run bench -- --only bulk`,
- * its command run with `node --cpu-prof`, shows both). Larger inputs are
- * streamed, twice, so memory stays flat whatever the size of the file.
+ * small run's CPU time, per pass (the bulk row of `npm run bench -- --only
+ * bulk`, 10,000 rows, run with `node --cpu-prof`, shows it). Rows held in
+ * memory cost several times their size in heap, so larger inputs are
+ * streamed, twice, and memory stays flat whatever the size of the file
+ * (`npm run bench -- --scale`).
  */
-const KEEP_ROWS_MAX_BYTES = 4 * 1024 * 1024;
+const KEEP_ROWS_MAX_BYTES = 512 * 1024;
 
 export interface BulkOptions {
   file: string;
@@ -165,7 +166,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
   // No key or base URL: say so now, before a journal says anything was sent.
   client.assertReady();
   const rows = () => counted.kept ?? readRows(input);
-  const index = new RowIndex();
+  const index = new RowIndex(counted.total);
   const journal = await openJournal(host, spec, opts, input, index);
   // Read before suspect() deals with it, for the summary.
   const damaged = journal?.damage;
@@ -203,8 +204,8 @@ async function checkRows(host: BulkHost, spec: BulkSpec, input: InputFile, write
   let invalid = 0;
   let firstValid: Record<string, unknown> | undefined;
   try {
-    const rows = input.size <= KEEP_ROWS_MAX_BYTES ? await readAllRows(input) : readRows(input);
-    for await (const r of rows) {
+    // Streamed whatever the size: a check reads each row once, and rows held in memory cost several times their size.
+    for await (const r of readRows(input)) {
       total += 1;
       lastRow = r.row;
       const checked = check(rules, spec, r.fields, r.error);

@@ -41,82 +41,88 @@ const NAMES: ReadonlyArray<RowState | undefined> = [undefined, 'sending', 'done'
 /** A row an earlier run sent, or may have: what a rerun never sends again unasked. */
 export const wasSent = (state: RowState | undefined) => state === 'done' || state === 'sending' || state === 'unknown';
 
-// A digest's word in the table: the state of its first row in the journal (3 bits), two marks, and the count of rows.
-const STATE = 7;
+// A digest's flags in the table (bit 0 is the table's): the state of its first row in the journal, two marks, and whether a row of this input came with it.
+const STATE_SHIFT = 1;
+const STATE = 7 << STATE_SHIFT;
 /** The journal's row is sent and no row of the input has its values now: gone (changed or removed). */
-const GONE = 8;
+const GONE = 16;
 /** A gone row already paired with a row of the input (changed.ts). */
-const PAIRED = 16;
-const COUNT_SHIFT = 5;
-/** The state and the marks, below the count. */
-const LOW = (1 << COUNT_SHIFT) - 1;
-const COUNT_MAX = 2 ** (32 - COUNT_SHIFT) - 1;
+const PAIRED = 32;
+/** A row of this input came with this digest. */
+const SEEN = 64;
 
 /**
  * Every row of the input and of the journal by its digest, in a compact
- * table: how many rows of this input came with each digest so far (which
- * makes their keys), and what earlier runs recorded for them. The state of
- * a second, third... row with the same values sits in a Map of its own: few
- * files repeat a row.
+ * table (12 bytes a digest): which digests rows of this input came with so
+ * far (which makes their keys), and what earlier runs recorded for them.
+ * What few files have, several rows with the same values, sits in Maps of
+ * its own: how many came, and what the journal says of the second, third...
  */
 export class RowIndex {
-  readonly #table = new DigestTable(1);
-  /** Earlier runs' states of keys `digest.n` with n > 1 (with GONE and PAIRED). */
+  readonly #table: DigestTable;
+  /** Rows of this input with the same digest, when more than one came. */
+  readonly #repeats = new Map<string, number>();
+  /** Earlier runs' flags of keys `digest.n` with n > 1 (state, GONE and PAIRED). */
   readonly #later = new Map<string, number>();
   readonly #words = new Uint32Array(3);
+
+  /** `rows`: how many rows the input has (the journal's are mostly the same), to make room at once. */
+  constructor(rows = 0) {
+    this.#table = new DigestTable(0, rows);
+  }
 
   /** The key of the next row with these values (canonical JSON), counting rows with the same values. */
   key(canonicalValues: string): string {
     const digest = digestOf(canonicalValues);
-    const slot = this.#table.find(digestWords(digest, this.#words), true);
-    const word = this.#table.get(slot, 0);
-    const n = (word >>> COUNT_SHIFT) + 1;
-    if (n > COUNT_MAX) throw new Error(`more than ${COUNT_MAX} rows with the same values`);
-    this.#table.set(slot, 0, (n << COUNT_SHIFT) | (word & LOW));
-    return n === 1 ? digest : `${digest}.${n}`;
+    const table = this.#table;
+    const slot = table.find(digestWords(digest, this.#words), true);
+    const flags = table.flags(slot);
+    if ((flags & SEEN) === 0) {
+      table.setFlags(slot, flags | SEEN);
+      return digest;
+    }
+    const n = (this.#repeats.get(digest) ?? 1) + 1;
+    this.#repeats.set(digest, n);
+    return `${digest}.${n}`;
   }
 
   /** Counts rows from the start again: the input is read once more, and its rows get the same keys. */
   restartCounts(): void {
     const table = this.#table;
-    table.forEach((slot) => table.set(slot, 0, table.get(slot, 0) & LOW));
+    table.forEach((slot) => table.setFlags(slot, table.flags(slot) & ~SEEN));
+    this.#repeats.clear();
   }
 
-  /** The word of a key: its slot's (first row) or the later Map's; undefined for a key the index never saw. */
-  #word(key: string): { slot: number; later?: string; word: number } | undefined {
-    const dot = key.indexOf('.', 16);
-    if (dot < 0) {
+  /** The flags of a key: its slot's (first row) or the later Map's; undefined for a key the index never saw. */
+  #flags(key: string): { slot: number; later?: string; flags: number } | undefined {
+    if (key.indexOf('.', 16) < 0) {
       const slot = this.#table.find(digestWords(key, this.#words), false);
-      return slot < 0 ? undefined : { slot, word: this.#table.get(slot, 0) };
+      return slot < 0 ? undefined : { slot, flags: this.#table.flags(slot) };
     }
-    const word = this.#later.get(key);
-    return word === undefined ? undefined : { slot: -1, later: key, word };
-  }
-
-  #setWord(key: string, word: number): void {
-    const dot = key.indexOf('.', 16);
-    if (dot >= 0) {
-      this.#later.set(key, word);
-      return;
-    }
-    const slot = this.#table.find(digestWords(key, this.#words), true);
-    this.#table.set(slot, 0, (this.#table.get(slot, 0) & ~LOW) | (word & LOW));
+    const flags = this.#later.get(key);
+    return flags === undefined ? undefined : { slot: -1, later: key, flags };
   }
 
   /** What earlier runs recorded for a key. Throws on a key that is no digest (journal.ts skips such a line). */
   state(key: string): RowState | undefined {
-    const w = this.#word(key);
-    return w ? NAMES[w.word & STATE] : undefined;
+    const f = this.#flags(key);
+    return f ? NAMES[(f.flags & STATE) >> STATE_SHIFT] : undefined;
   }
 
   setState(key: string, state: RowState): void {
-    this.#setWord(key, CODES[state]);
+    const code = CODES[state] << STATE_SHIFT;
+    if (key.indexOf('.', 16) >= 0) {
+      this.#later.set(key, code);
+      return;
+    }
+    const slot = this.#table.find(digestWords(key, this.#words), true);
+    this.#table.setFlags(slot, (this.#table.flags(slot) & SEEN) | code);
   }
 
   /** Forgets every state (--fresh). */
   clearStates(): void {
     const table = this.#table;
-    table.forEach((slot) => table.set(slot, 0, table.get(slot, 0) & ~LOW));
+    table.forEach((slot) => table.setFlags(slot, table.flags(slot) & SEEN));
     this.#later.clear();
   }
 
@@ -124,10 +130,10 @@ export class RowIndex {
   forEachState(fn: (state: RowState) => void): void {
     const table = this.#table;
     table.forEach((slot) => {
-      const state = NAMES[table.get(slot, 0) & STATE];
+      const state = NAMES[(table.flags(slot) & STATE) >> STATE_SHIFT];
       if (state) fn(state);
     });
-    for (const word of this.#later.values()) fn(NAMES[word & STATE]!);
+    for (const flags of this.#later.values()) fn(NAMES[(flags & STATE) >> STATE_SHIFT]!);
   }
 
   /**
@@ -139,33 +145,34 @@ export class RowIndex {
     let gone = 0;
     const table = this.#table;
     table.forEach((slot) => {
-      const word = table.get(slot, 0);
-      const sent = wasSent(NAMES[word & STATE]);
-      if (sent && word >>> COUNT_SHIFT === 0) gone += 1;
-      table.set(slot, 0, sent && word >>> COUNT_SHIFT === 0 ? word | GONE : word & ~GONE);
-    });
-    for (const [key, word] of this.#later) {
-      const n = Number(key.slice(key.indexOf('.', 16) + 1));
-      const first = table.find(digestWords(key, this.#words), false);
-      const count = first < 0 ? 0 : table.get(first, 0) >>> COUNT_SHIFT;
-      const isGone = wasSent(NAMES[word & STATE]) && count < n;
+      const flags = table.flags(slot);
+      const isGone = wasSent(NAMES[(flags & STATE) >> STATE_SHIFT]) && (flags & SEEN) === 0;
       if (isGone) gone += 1;
-      this.#later.set(key, isGone ? word | GONE : word & ~GONE);
+      table.setFlags(slot, isGone ? flags | GONE : flags & ~GONE);
+    });
+    for (const [key, flags] of this.#later) {
+      const dot = key.indexOf('.', 16);
+      const digest = key.slice(0, dot);
+      const first = table.find(digestWords(digest, this.#words), false);
+      const count = first >= 0 && (table.flags(first) & SEEN) !== 0 ? (this.#repeats.get(digest) ?? 1) : 0;
+      const isGone = wasSent(NAMES[(flags & STATE) >> STATE_SHIFT]) && count < Number(key.slice(dot + 1));
+      if (isGone) gone += 1;
+      this.#later.set(key, isGone ? flags | GONE : flags & ~GONE);
     }
     return gone;
   }
 
   /** Whether a key is a row markGone() found gone, not paired with a row of the input yet. */
   isGone(key: string): boolean {
-    const w = this.#word(key);
-    return w !== undefined && (w.word & (GONE | PAIRED)) === GONE;
+    const f = this.#flags(key);
+    return f !== undefined && (f.flags & (GONE | PAIRED)) === GONE;
   }
 
   /** Pairs a gone row with a row of the input (changed.ts): it is not paired again. */
   pairGone(key: string): void {
-    const w = this.#word(key);
-    if (!w) return;
-    if (w.later) this.#later.set(w.later, w.word | PAIRED);
-    else this.#table.set(w.slot, 0, w.word | PAIRED);
+    const f = this.#flags(key);
+    if (!f) return;
+    if (f.later) this.#later.set(f.later, f.flags | PAIRED);
+    else this.#table.setFlags(f.slot, f.flags | PAIRED);
   }
 }
