@@ -13,6 +13,7 @@
 // Ctrl-C too. Not part of CI.
 //
 //   npm run bench [-- --runs 20] [--duration 10] [--only version,help,...] [--timer node|hyperfine] [--keep-node-env]
+//   npm run bench -- --scale [--sizes 100000,1000000] [--only bulk-run,...]   (growth: see SCALE below)
 
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -38,6 +39,8 @@ const { values: opts } = parseArgs({
     only: { type: 'string' },
     timer: { type: 'string' },
     'keep-node-env': { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
+    sizes: { type: 'string', default: '100000,1000000' },
   },
 });
 const RUNS = Number(opts.runs);
@@ -427,6 +430,143 @@ const ROWS = {
   },
 };
 
+// ---------------------------------------------------------------- scale (--scale)
+
+/**
+ * `npm run bench -- --scale`: how time and peak RSS grow with the work. Each
+ * case runs once at each size (--sizes); its row gives the time and peak RSS
+ * of both and the ratio of the times, against two budgets: peak RSS at most
+ * SCALE_RSS_MB at every size, and time growing at most SCALE_SLACK times as
+ * fast as the work (12x for 10x the rows). It takes minutes (a million rows
+ * go through `smslink serve`); not part of CI. To add a case: a name, what
+ * it measures, and measure(size, ctx) resolving with one run of the bin
+ * (smslink() with its rssFile), making what it needs with ctx.
+ */
+const SCALE_RSS_MB = 150;
+const SCALE_SLACK = 1.2;
+
+/** What the cases of one --scale run share: an emulator started on first use, and a scratch object per size. */
+function scaleContext() {
+  let emulator;
+  const scratch = new Map();
+  return {
+    async env() {
+      emulator ??= startEmulator();
+      const { url } = await emulator;
+      return { SMSLINK_BASE_URL: url, SMSLINK_API_KEY: KEY };
+    },
+    /** Things a case leaves for another at this size (a file sent, to rerun). */
+    at(size) {
+      if (!scratch.has(size)) scratch.set(size, {});
+      return scratch.get(size);
+    },
+    rssFile: (name, size) => join(tmp, `rss-${name}-${size}`),
+    async stop() {
+      if (emulator) await (await emulator).stop();
+    },
+  };
+}
+
+/** Writes a file of a header and `rows` lines, streamed (a million rows never sit in memory). */
+async function writeRows(path, header, rows, line) {
+  const out = createWriteStream(path);
+  out.write(`${header}\n`);
+  for (let i = 0; i < rows; i++) if (!out.write(`${line(i)}\n`)) await once(out, 'drain');
+  out.end();
+  await once(out, 'close');
+  return path;
+}
+
+/** The two bulk commands of the scale cases, each with its input of n rows (numbers and links unique per size). */
+const BULK = {
+  links: {
+    input: (n) => writeRows(join(tmp, `scale-links-${n}.csv`), 'fullLink,comment', n, (i) => `https://example.com/scale-${n}/${i},row ${i}`),
+    args: (input) => ['link', 'create', '--from-file', input, '--concurrency', '16', '-o', 'ndjson'],
+  },
+  sms: {
+    input: (n) => writeRows(join(tmp, `scale-sms-${n}.csv`), 'recipient,name,code', n, (i) => `7${String(n).length}${String(i).padStart(9, '0')},Client ${i},${1000 + (i % 9000)}`),
+    args: (input) => ['message', 'send', '--from-file', input, '--text', 'Hi {{name}}, your code is {{code}}', '--concurrency', '16', '-o', 'ndjson'],
+  },
+};
+
+/** A first bulk run of n rows (its journal made afresh); the file is left for the rerun case. */
+async function bulkRun(kind, n, ctx, rssFile) {
+  const input = await BULK[kind].input(n);
+  rmSync(`${input}.journal`, { force: true });
+  rmSync(`${input}.journal.tally`, { force: true });
+  const run = await smslink(BULK[kind].args(input), await ctx.env(), { rssFile });
+  ctx.at(n)[kind] = input;
+  return run;
+}
+
+/** The same command again over a finished file: every row is already done. */
+async function bulkRerun(kind, n, ctx, rssFile) {
+  if (!ctx.at(n)[kind]) await bulkRun(kind, n, ctx);
+  return smslink(BULK[kind].args(ctx.at(n)[kind]), await ctx.env(), { rssFile });
+}
+
+const SCALE = {
+  'bulk-run': {
+    what: '`link create --from-file`, --concurrency 16, against `smslink serve --db :memory:`',
+    measure: (n, ctx) => bulkRun('links', n, ctx, ctx.rssFile('bulk-run', n)),
+  },
+  'bulk-rerun': {
+    what: 'the same `link create` again, every row already done (the journal read, nothing sent)',
+    measure: (n, ctx) => bulkRerun('links', n, ctx, ctx.rssFile('bulk-rerun', n)),
+  },
+  'bulk-send': {
+    what: '`message send --from-file` with a --text template, --concurrency 16, against `smslink serve`',
+    measure: (n, ctx) => bulkRun('sms', n, ctx, ctx.rssFile('bulk-send', n)),
+  },
+  'bulk-send-rerun': {
+    what: 'the same `message send` again, every row already done',
+    measure: (n, ctx) => bulkRerun('sms', n, ctx, ctx.rssFile('bulk-send-rerun', n)),
+  },
+  'bulk-validate': {
+    what: '`link create --from-file --validate-only`',
+    async measure(n, ctx) {
+      const input = ctx.at(n).links ?? (await BULK.links.input(n));
+      return smslink(['link', 'create', '--from-file', input, '--validate-only'], {}, { rssFile: ctx.rssFile('bulk-validate', n) });
+    },
+  },
+};
+
+async function scaleMain() {
+  const sizes = opts.sizes.split(',').map(Number);
+  if (sizes.length < 2 || !sizes.every((n) => Number.isInteger(n) && n > 0)) throw new Error('--sizes: two or more whole numbers, e.g. 100000,1000000');
+  const only = opts.only?.split(',');
+  const ids = only ?? Object.keys(SCALE);
+  for (const id of ids) if (!SCALE[id]) throw new Error(`unknown --scale case "${id}"; cases: ${Object.keys(SCALE).join(', ')}`);
+  mkdirSync(join(tmp, 'config'));
+  const info = machine();
+  process.stderr.write(`smslink bench --scale: ${info.cpu}, ${info.cores} cores, Node ${info.node}; sizes ${sizes.join(', ')}\n`);
+  const ctx = scaleContext();
+  const rows = [];
+  try {
+    for (const id of ids) {
+      const runs = [];
+      for (const size of sizes) {
+        process.stderr.write(`  ${id} at ${size} ...`);
+        const run = await SCALE[id].measure(size, ctx);
+        runs.push({ size, seconds: run.ms / 1000, maxRssMb: run.maxRssMb });
+        process.stderr.write(` ${(run.ms / 1000).toFixed(1)} s, ${run.maxRssMb.toFixed(0)} MB\n`);
+      }
+      const [small, large] = [runs[0], runs.at(-1)];
+      const ratio = large.seconds / small.seconds;
+      const ratioBudget = SCALE_SLACK * (large.size / small.size);
+      const peak = Math.max(...runs.map((r) => r.maxRssMb));
+      rows.push({ id, what: SCALE[id].what, runs, ratio, budget: `time <= ${ratioBudget.toFixed(0)}x, RSS <= ${SCALE_RSS_MB} MB`, pass: ratio <= ratioBudget && peak <= SCALE_RSS_MB });
+    }
+  } finally {
+    await ctx.stop();
+  }
+  if (!only) writeFileSync(join(ROOT, 'bench/scale-results.json'), `${JSON.stringify({ date: new Date().toISOString(), machine: info, sizes, rows }, null, 2)}\n`);
+  const header = ['case', ...sizes.map((n) => `${n.toLocaleString('en')} rows`), 'time ratio', 'budget', 'result'];
+  const lines = [header, header.map(() => '---'), ...rows.map((r) => [r.id, ...r.runs.map((x) => `${x.seconds.toFixed(1)} s, ${x.maxRssMb.toFixed(0)} MB`), r.ratio.toFixed(1), r.budget, r.pass ? 'pass' : 'FAIL'])];
+  process.stdout.write(`${lines.map((c) => `| ${c.join(' | ')} |`).join('\n')}\n`);
+  return rows.every((r) => r.pass) ? 0 : 1;
+}
+
 // ---------------------------------------------------------------- main
 
 function machine() {
@@ -471,7 +611,7 @@ async function main() {
 }
 
 try {
-  process.exitCode = await main();
+  process.exitCode = await (opts.scale ? scaleMain() : main());
 } finally {
   for (const child of children) child.kill('SIGTERM');
   cleanup();
