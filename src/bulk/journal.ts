@@ -29,7 +29,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
 import { count } from '../output/words.js';
-import { RowIndex, type RowState } from './identity.js';
+import { DigestSet, RowIndex, type RowState } from './identity.js';
 
 export type { RowState } from './identity.js';
 const VERSION = 2;
@@ -95,7 +95,7 @@ export class Journal {
   #sending: string[] = [];
   #sendingWritten: Promise<void> | undefined;
   /** Ids of the results recorded, once a lookup asked for them. */
-  #claimed: { field: string; ids: Set<string> } | undefined;
+  #claimed: { field: string; ids: DigestSet } | undefined;
   /** Lines of rows in the file (the header not counted), for the tally. */
   #lines = 0;
   #created = Date.now();
@@ -347,10 +347,10 @@ export class Journal {
    * what a lookup must not take for a lost row. Read from the file the first
    * time a lookup needs it (most runs never do), then kept up to date.
    */
-  async claimedIds(field: string): Promise<Set<string>> {
+  async claimedIds(field: string): Promise<DigestSet> {
     if (this.#claimed) return this.#claimed.ids;
     this.flushOutcomes();
-    const ids = new Set<string>();
+    const ids = new DigestSet();
     const lines = createInterface({ input: createReadStream(this.path, 'utf8'), crlfDelay: Infinity });
     for await (const line of lines) {
       if (!line.includes('"done"')) continue;

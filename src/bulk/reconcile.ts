@@ -22,6 +22,7 @@
 import type { SmsLinkClient } from '../client/client.js';
 import type { Link, Message } from '../catalog/types.js';
 import { formatDateTime, LINKS_IN_TEXT } from '../catalog/rules.js';
+import type { Claimed } from './identity.js';
 import type { UnknownRow } from './journal.js';
 
 export type Settled = { kind: 'found'; result: Record<string, unknown> } | { kind: 'absent' } | { kind: 'failed'; error: string };
@@ -34,7 +35,7 @@ export interface Reconciler {
   readonly idField: string;
   /** What was made: the thing itself (a link, a message). */
   readonly what: string;
-  settle(rows: UnknownRow[], claimed: Set<string>, slot: Slot): Promise<Map<string, Settled>>;
+  settle(rows: UnknownRow[], claimed: Claimed, slot: Slot): Promise<Map<string, Settled>>;
 }
 
 const HOUR = 3_600_000;
@@ -74,7 +75,7 @@ export function reconcilerFor(command: string, client: SmsLinkClient): Reconcile
 function assign<T extends { id: number }>(
   rows: UnknownRow[],
   candidates: T[],
-  claimed: Set<string>,
+  claimed: Claimed,
   signature: { ofRow(row: UnknownRow): string; ofCandidate(c: T): string | undefined },
   resultOf: (c: T) => Record<string, unknown>,
   out: Map<string, Settled>,

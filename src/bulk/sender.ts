@@ -10,7 +10,7 @@ import type { SmsLinkClient } from '../client/client.js';
 import { ApiError, SmsLinkError, TransportError } from '../client/errors.js';
 import type { ChangedRows } from './changed.js';
 import type { InputRow } from './input.js';
-import { canonical, wasSent, type RowIndex } from './identity.js';
+import { canonical, DigestSet, wasSent, type RowIndex } from './identity.js';
 import type { Journal, UnknownRow } from './journal.js';
 import type { Limiter } from './limiter.js';
 import type { Counts } from './progress.js';
@@ -64,7 +64,7 @@ export class Sender {
   /** Rows in flight: their place in the output, for a stop at once. */
   readonly #inFlight = new Map<number, { key: string; place: number | undefined; sent: boolean }>();
   /** Ids made by this run, when there is no journal to read them from. */
-  readonly #ids: Set<string> | undefined;
+  readonly #ids: DigestSet | undefined;
   /** The second Ctrl-C came: nothing more is waited for, printed or journaled for the rows in flight. */
   #stopped = false;
   /** The error that stopped the run because every row would fail with it (see failsEveryRow). */
@@ -83,7 +83,7 @@ export class Sender {
     private readonly signal: AbortSignal | undefined,
     private readonly opts: SenderOptions,
   ) {
-    this.#ids = journal ? undefined : new Set();
+    this.#ids = journal ? undefined : new DigestSet();
   }
 
   /**
@@ -199,7 +199,8 @@ export class Sender {
     const lost = this.#lost.splice(0);
     if (lost.length === 0) return;
     const field = this.reconciler.idField;
-    const claimed = this.journal ? await this.journal.claimedIds(field) : new Set(this.#ids);
+    // This run's rows and the journal's claim what they made; so do the results not journaled yet.
+    const claimed = this.journal ? await this.journal.claimedIds(field) : this.#ids!;
     for (const id of this.results.pendingIds(field)) claimed.add(id);
     const settled = await this.reconciler.settle(lost, claimed, (request) => this.limiter.run(request));
     if (this.#stopped) return;

@@ -102,6 +102,19 @@ describe('a row whose answer was lost in this run', () => {
     expect(sent.map((m) => m.text)).toEqual([expect.stringMatching(/^Sale: http:\/\/127\.0\.0\.1:\d+\/\w+ today$/), expect.anything()]);
   });
 
+  it('reading stdin without a journal, the lookup never takes what another row of the run made', async () => {
+    const svc = await emulator({ lose: (op, n) => op === 'link/create' && n === 2 });
+    // Two identical rows: the first is made and answered, the second is made and its answer lost.
+    const stdin = 'fullLink,comment\nhttps://example.com/twin,twin\nhttps://example.com/twin,twin\n';
+    const r = await runCli(['link', 'create', '--from-file', '-', '--format', 'csv', '--concurrency', '1', '-o', 'ndjson'], { env: svc.env, stdin });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('2 done (1 of them found by a lookup after their answer was lost)');
+    const rows = ndjson(r.stdout);
+    const links = await all(svc.cli, 'link', 'id');
+    expect(links).toHaveLength(2);
+    expect(new Set(rows.map((x) => String(x.id)))).toEqual(new Set(links.map((l) => String(l.id))));
+  });
+
   it('with --no-reconcile the row stays unknown, and the message says how to have it looked up', async () => {
     const svc = await emulator({ lose: (op, n) => op === 'link/create' && n === 1 });
     const input = file('links.csv', 'fullLink\nhttps://example.com/nr\n');
