@@ -6,6 +6,7 @@
 
 import type { CheckContext } from '../catalog/rules.js';
 import { countSegments } from '../catalog/segments.js';
+import { count } from '../output/words.js';
 import { DigestTable, digestWords } from './digest-table.js';
 import { canonical, digestOf, sameRowOf, wasSent, type RowIndex } from './identity.js';
 import type { InputRow } from './input.js';
@@ -110,16 +111,15 @@ export class ChangedRows {
   /** The question asked at a terminal before the changed rows are sent again. */
   question(preview: ChangedPreview, columnOf: (key: string) => string): string {
     const n = this.count;
-    const rows = n === 1 ? 'row was' : 'rows were';
     const them = n === 1 ? 'it' : 'them';
     const { before, after } = preview;
     const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
     const show = (values: Record<string, unknown>) => fields.map((k) => `${columnOf(k)} ${values[k] === undefined ? '(none)' : JSON.stringify(values[k])}`).join(', ');
     const message = this.command === 'message send';
     const who = message ? `to ${String(after.recipient)}` : String(after.fullLink);
-    const cost = message ? `${n} ${n === 1 ? 'message' : 'messages'}, ${preview.segments} ${preview.segments === 1 ? 'segment' : 'segments'}` : `${n} more ${n === 1 ? 'link' : 'links'}`;
+    const cost = message ? `${count(n, 'message')}, ${count(preview.segments, 'segment')}` : `${count(n, 'more link')}`;
     return [
-      `${n} ${rows} sent by an earlier run and ${n === 1 ? 'has' : 'have'} changed since: sending ${them} now sends ${them} twice. For example, row ${preview.row} (${who}):`,
+      `${count(n, 'row was', 'rows were')} sent by an earlier run and ${n === 1 ? 'has' : 'have'} changed since: sending ${them} now sends ${them} twice. For example, row ${preview.row} (${who}):`,
       `  then: ${show(before)}`,
       `  now:  ${show(after)}`,
       `Sending ${them} again costs ${cost}; the other rows are sent either way.`,
