@@ -1,11 +1,8 @@
-// The bulk engine shared by `link create --from-file` and `message send
-// --from-file`: validate every row with the catalog's rules, then send the
-// good ones with bounded concurrency and rate, journaling each outcome and
-// printing results as rows finish. Rows whose answer was lost are looked up
-// (reconcile.ts) rather than left for the user. A refused key or a service
-// out of reach stops the run, as every row would fail. Ctrl-C stops new requests
-// and lets those in flight finish; a second Ctrl-C stops at once. Either
-// way the summary is printed and the journal is right for the rerun.
+// The bulk engine of `link create --from-file` and `message send --from-file`
+// (docs/bulk.md): check every row with the catalog's rules, send the good ones
+// with bounded concurrency and rate, journal and print each outcome. Rows whose
+// answer was lost are looked up, rows sent before and changed since are held
+// back; Ctrl-C, a refused key or a service out of reach end the run cleanly.
 
 import type { CheckContext } from '../catalog/rules.js';
 import type { SmsLinkClient } from '../client/client.js';

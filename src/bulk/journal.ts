@@ -1,28 +1,8 @@
-// The bulk journal: an append-only NDJSON file recording each row's outcome,
-// so a rerun skips what was done, retries what failed and looks up what may
-// have reached the service. Rows are known by their key (identity.ts), a
-// digest of what they send, so editing or extending the file between runs
-// never sends a done row again.
-//
-// A row is marked `sending` (with its values, which a lookup needs) before
-// its request leaves, and gets its outcome after; a `sending` row without an
-// outcome (the process was killed) counts as unknown. The `sending` lines of
-// all rows that start in one turn of the event loop go out in one
-// synchronous write, and sending() resolves once they are on disk. Outcomes
-// are written in batches by flushOutcomes(), which the bulk run calls right
-// after it printed those rows: a row is never journaled done before its
-// result was shown, and if the process dies in between, the rerun looks
-// those rows up instead of sending them again.
-//
-// Beside the journal, a small tally (`<journal>.tally`) records how long it
-// is and how many lines it holds. A journal shorter than its tally (emptied,
-// cut), with fewer lines, or with a line cut short is damaged: it may have
-// lost rows that were done. A rerun then journals every row it does not show
-// as done as `sending` at some time since the journal began (suspect()), so
-// that it is looked up before it is sent, this run or the next; a `repaired`
-// line after them says the damage before it has been dealt with. A journal
-// cut inside its header line (a prefix of one, with no line end) is ours and
-// damaged too, not a foreign file: it is started again with a whole header.
+// The bulk journal (docs/bulk.md, "Journals", "A damaged journal"): an
+// append-only NDJSON file of each row's outcome by its key (identity.ts), so a
+// rerun skips what was done, retries what failed and looks up what may have
+// reached the service. A row's `sending` line is on disk before its request
+// leaves; a tally beside the journal tells when it was cut or emptied since.
 
 import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync, createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -365,7 +345,12 @@ export class Journal {
     return ids;
   }
 
-  /** Writes the outcomes noted since the last call, in one system call, secrets taken out (once for the batch). */
+  /**
+   * Writes the outcomes noted since the last call, in one system call, secrets
+   * taken out (once for the batch). The run calls it right after it printed
+   * those rows: a row is never journaled done before its result was shown, and
+   * a process killed in between leaves the row to a lookup, not to a resend.
+   */
   flushOutcomes(): void {
     if (this.#closed || this.#pending.length === 0) return;
     writeSync(this.#fd, this.scrub(this.#pending.join('')));
