@@ -18,6 +18,14 @@ import type { Reconciler } from './reconcile.js';
 import type { Outcome, Results } from './results.js';
 import { check, describeProblems, type BulkSpec } from './spec.js';
 
+/** A row whose request is under way: its place in the output, and whether it left. */
+interface Flight {
+  row: number;
+  key: string;
+  place: number | undefined;
+  sent: boolean;
+}
+
 /** A row of this run whose answer was lost, waiting for the lookup. */
 interface Lost extends UnknownRow {
   place: number | undefined;
@@ -61,8 +69,13 @@ export class Sender {
   readonly heldRows: number[] = [];
   /** This run's rows whose answer was lost. */
   readonly #lost: Lost[] = [];
-  /** Rows in flight: their place in the output, for a stop at once. */
-  readonly #inFlight = new Map<number, { key: string; place: number | undefined; sent: boolean }>();
+  /**
+   * Rows in flight, for a stop at once, each in a slot that the next row
+   * reuses: a Map, set and deleted for every row, remakes its table as it
+   * fills and empties, and those tables outlive young collections.
+   */
+  readonly #inFlight: Array<Flight | undefined> = [];
+  readonly #freeSlots: number[] = [];
   /** Ids made by this run, when there is no journal to read them from. */
   readonly #ids: DigestSet | undefined;
   /** The second Ctrl-C came: nothing more is waited for, printed or journaled for the rows in flight. */
@@ -161,9 +174,10 @@ export class Sender {
     let outcome: Outcome;
     let sent = false;
     let at = 0;
-    const flight = { key, place, sent: false };
+    const flight: Flight = { row, key, place, sent: false };
     const doneBefore = counts.done;
-    this.#inFlight.set(row, flight);
+    const slot = this.#freeSlots.pop() ?? this.#inFlight.length;
+    this.#inFlight[slot] = flight;
     counts.inFlight += 1;
     try {
       // The row passed check() a moment ago: build its request without checking it again.
@@ -181,7 +195,8 @@ export class Sender {
       outcome = { row, key, state, error: (err as Error).message };
       if (!this.#halt && failsEveryRow(err, counts.done === doneBefore)) this.#halt = err as SmsLinkError;
     } finally {
-      this.#inFlight.delete(row);
+      this.#inFlight[slot] = undefined;
+      this.#freeSlots.push(slot);
       counts.inFlight -= 1;
     }
     if (this.#stopped) return;
@@ -235,8 +250,8 @@ export class Sender {
   stop(): number {
     if (this.#stopped) return 0;
     this.#stopped = true;
-    const inFlight = [...this.#inFlight];
-    for (const [row, { key, place, sent }] of inFlight) {
+    const inFlight = this.#inFlight.filter((f) => f !== undefined).sort((a, b) => a.row - b.row);
+    for (const { row, key, place, sent } of inFlight) {
       if (!sent) {
         void this.results.put(place, null);
         continue;
@@ -247,7 +262,7 @@ export class Sender {
     this.counts.inFlight = 0;
     this.giveUpLost();
     this.#onStop?.();
-    return inFlight.filter(([, f]) => f.sent).length;
+    return inFlight.filter((f) => f.sent).length;
   }
 
   /** The error that stopped the run because every row would fail with it; undefined while rows can succeed. */

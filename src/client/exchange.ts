@@ -3,6 +3,7 @@
 // time limit (the connection included); the caller's signal ends a call at
 // once, a wait included.
 
+import { getEventListeners } from 'node:events';
 import { redact } from '../secrets.js';
 import { parseEnvelope, type Envelope } from './envelope.js';
 import { describeFailure, TransportError } from './errors.js';
@@ -19,6 +20,9 @@ export interface CallContext {
   proxy?: string;
 }
 
+/** Spare controllers kept at most: as many as attempts run at once, in practice (--concurrency). */
+const MAX_SPARE = 256;
+
 export class Exchanges {
   /**
    * The attempts in flight and the waits before a retry, each with its own
@@ -29,6 +33,8 @@ export class Exchanges {
    */
   readonly #attempts = new Set<AbortController>();
   #listening = false;
+  /** Controllers of attempts that ended unaborted, with no listener left on their signal: as good as new (#controller). */
+  readonly #spare: AbortController[] = [];
 
   constructor(
     private readonly policy: RetryOptions,
@@ -42,13 +48,14 @@ export class Exchanges {
     this.#listen();
     for (let attempt = 1; ; attempt++) {
       context.attempts = attempt;
-      const limit = new AbortController();
+      const limit = this.#controller();
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
         limit.abort(Object.assign(new Error(`no answer within ${call.timeoutMs} ms`), { code: 'SMSLINK_ATTEMPT_TIMEOUT' }));
       }, call.timeoutMs);
-      this.#attempts.add(limit);
+      // Only a caller's signal needs them all at hand (a Set added to and deleted from per attempt remakes its table, as #controller says of signals).
+      if (signal) this.#attempts.add(limit);
       let outcome: Outcome | null;
       let failure: Error | undefined;
       let answer: { status: number; env: Envelope } | undefined;
@@ -70,7 +77,8 @@ export class Exchanges {
         outcome = how;
       } finally {
         clearTimeout(timer);
-        this.#attempts.delete(limit);
+        if (signal) this.#attempts.delete(limit);
+        this.#release(limit);
       }
       const delay = outcome && retryDelay(call.idempotent, outcome, attempt, this.policy);
       if (delay === null || delay === undefined) {
@@ -82,6 +90,22 @@ export class Exchanges {
       // A retry follows only an attempt that changed nothing (or a safe one): an interrupted wait leaves no outcome unknown.
       if (signal?.aborted) throw new TransportError(call.operation, 'aborted', `${call.operation}: interrupted`, { outcomeUnknown: false, attempts: attempt });
     }
+  }
+
+  /**
+   * An attempt's controller: a spare one when there is one. Node keeps an
+   * AbortSignal through the young generation's collections even when it is
+   * dropped at once (`node --trace-gc-nvp` counts it promoted), so one new
+   * per attempt filled a bulk run's old generation with dead signals and
+   * raised its peak memory (`npm run bench -- --scale`, bulk-run).
+   */
+  #controller(): AbortController {
+    return this.#spare.pop() ?? new AbortController();
+  }
+
+  #release(limit: AbortController): void {
+    if (limit.signal.aborted || this.#spare.length >= MAX_SPARE || getEventListeners(limit.signal, 'abort').length > 0) return;
+    this.#spare.push(limit);
   }
 
   /** One listener on the caller's signal, added with the first call. */
