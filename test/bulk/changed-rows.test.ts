@@ -206,7 +206,11 @@ describe('at a terminal', () => {
     const text = 'Hello {{name}}, see you at the shop on Monday: ' + 'the new season is in. '.repeat(6);
     const r = await runInPty(['message', 'send', '--from-file', path, '--text', text, '-q'], {
       env: { ...env(), NO_COLOR: '1' },
-      steps: [{ waitFor: '[y/N] ', write: answer }],
+      // The estimate of what the file's rows come to is asked first (go on: yes), then the changed rows.
+      steps: [
+        { waitFor: 'Send 3 messages? [y/N] ', write: `y${KEYS.enter}` },
+        { waitFor: 'again? [y/N] ', write: answer },
+      ],
       columns: 200,
     });
     const messages = (await listed(['message', 'list', '--fields', 'to,text'])).filter((m) => numbers.includes(String(m.to)));
@@ -216,7 +220,7 @@ describe('at a terminal', () => {
   it('asks once for all the changed rows, with how many, a row then and now and the cost; y sends them again', async () => {
     const r = await changedAt(`y${KEYS.enter}`);
     expect(r.code, r.screen).toBe(0);
-    expect(r.screen.match(/\[y\/N\]/g)).toHaveLength(1);
+    expect(r.screen.match(/again\? \[y\/N\]/g)).toHaveLength(1);
     expect(r.screen).toContain('3 rows were sent by an earlier run and have changed since: sending them now sends them twice. For example, row 2 (to 77041000001):');
     expect(r.screen).toContain('  then: text "Helo Client 0, see you"');
     expect(r.screen).toContain('  now:  text "Hello Client 0, see you at the shop on Monday: the new season is in.');
