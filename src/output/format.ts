@@ -1,12 +1,13 @@
 // Renders results for people (table) and for scripts (json, ndjson, csv, tsv,
 // -q). Rows can be written as they arrive (bulk work, --all paging): ndjson,
 // csv and tsv print at once, json streams one array, tables print at the end.
+// csv, tsv and -q written to a terminal are escaped as tables are.
 
 import type { ValueKind } from '../catalog/types.js';
 import type { OutputFormat } from '../config/resolve.js';
 import type { Paint } from './color.js';
 import type { TableLayout } from './table.js';
-import { cellText } from './text.js';
+import { cellText, escapeControls } from './text.js';
 
 export { cellText };
 
@@ -38,6 +39,16 @@ export interface View {
   csvSafe?: boolean;
   /** Told which columns a table left out because the terminal is too narrow. */
   onHiddenColumns?: (headers: string[]) => void;
+}
+
+/**
+ * Text of csv, tsv or -q as `out` should get it: a terminal gets the service's
+ * controls and escapes shown escaped, as a table shows them (they could retitle
+ * the window, set the clipboard, clear the screen); a file or pipe gets every
+ * byte as it came. Tab and newline are kept, so the lines and columns stay.
+ */
+function forOut(out: OutStream, text: string): string {
+  return out.isTTY ? escapeControls(text) : text;
 }
 
 function csvCell(value: unknown): string {
@@ -113,7 +124,7 @@ export class RowWriter {
     if (rows.length === 0) return;
     if (view.quiet) {
       const lines = rows.flatMap((r) => primaryLines(r, view.primary));
-      if (lines.length) out.write(`${lines.join('\n')}\n`);
+      if (lines.length) out.write(forOut(out, `${lines.join('\n')}\n`));
       this.#count += rows.length;
       return;
     }
@@ -144,7 +155,7 @@ export class RowWriter {
           this.#headerDone = true;
         }
         text += rows.map((r) => cols.map((c) => cell(fieldsOf(r)[c])).join(sep)).join('\n') + '\n';
-        out.write(text);
+        out.write(forOut(out, text));
         break;
       }
       case 'table':
@@ -184,7 +195,7 @@ export async function renderRecord(out: OutStream, view: View, result: object): 
   const record = result as Row;
   if (view.quiet) {
     const lines = primaryLines(record, view.primary);
-    if (lines.length) out.write(`${lines.join('\n')}\n`);
+    if (lines.length) out.write(forOut(out, `${lines.join('\n')}\n`));
     return;
   }
   const row = view.fields?.length ? pick(record, view.fields) : record;

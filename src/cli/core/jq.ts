@@ -1,9 +1,11 @@
 // --jq EXPR, as gh has it: the command's JSON output goes through jq (the real
-// jq, compiled to WebAssembly: jq-wasm), strings printed without quotes.
-// Loaded only when --jq is given; the expression is checked before anything is sent.
+// jq, compiled to WebAssembly: jq-wasm), strings printed without quotes (at a
+// terminal, their controls escaped as a table's are). Loaded only when --jq is
+// given; the expression is checked before anything is sent.
 
 import { ExitError, EXIT, UsageError } from '../../exit-codes.js';
 import type { OutStream } from '../../output/format.js';
+import { escapeControls } from '../../output/text.js';
 import { StreamView } from './streams.js';
 
 /** jq's own text of a failure, without the wrapper's prefix and jq's `jq: error: ` (ours says error: already). */
@@ -39,7 +41,9 @@ export async function checkJq(expr: string): Promise<void> {
  * --follow) as each line is complete, so a stream stays a stream; a document
  * of several lines (json) once the command is done. Results go to `inner`:
  * strings raw, other values as JSON, indented at a terminal as jq does,
- * one per line otherwise.
+ * one per line otherwise. A terminal gets the service's control characters
+ * escaped (escapeControls): a raw string could retitle the window or clear
+ * the screen. A file or pipe gets jq's bytes.
  */
 export class JqStream extends StreamView {
   #held = '';
@@ -72,7 +76,9 @@ export class JqStream extends StreamView {
       const out = await jq(input, this.expr, flags).catch((err: unknown) => {
         throw new ExitError(`--jq: ${jqText(err)} (the command itself was carried out)`, EXIT.USAGE);
       });
-      if (out !== '') this.inner.write(out.endsWith('\n') ? out : `${out}\n`);
+      if (out === '') return;
+      const text = out.endsWith('\n') ? out : `${out}\n`;
+      this.inner.write(this.inner.isTTY ? escapeControls(text) : text);
     });
     // Seen by end(); until then a failure must not count as unhandled.
     this.#done.catch(() => {});
