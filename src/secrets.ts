@@ -1,6 +1,7 @@
 // The secrets this process knows (API keys) and the one function that takes
 // them out of any text before it is shown or written: messages, answers that
-// echo the request, journals, crash output.
+// echo the request, journals, crash output; how a key is masked when shown,
+// and the parameter names that carry one.
 
 import { encodeValue, formEncode, LONE_SURROGATE } from './client/form-encode.js';
 
@@ -40,11 +41,46 @@ export function redact(text: string): string {
 }
 
 /**
- * A key as it may be shown (config, status, the inspector): its first and
- * last 4 characters, which tell keys apart, around at most `maxStars` stars;
- * a key shorter than 20 characters as stars alone, its ends would show most of it.
+ * A key as it may be shown (config, status, serve, the inspector): always 12
+ * characters, so it tells nothing of the key's length: 8 stars and the last 4
+ * characters of a key of 16 or more (they tell keys apart), 12 stars for a
+ * shorter one, whose end would give away too much of it.
  */
-export function maskKey(key: string, maxStars = 32): string {
-  if (key.length < 20) return '*'.repeat(key.length);
-  return `${key.slice(0, 4)}${'*'.repeat(Math.min(key.length - 8, maxStars))}${key.slice(-4)}`;
+export function maskKey(key: string): string {
+  return key.length >= 16 ? `********${key.slice(-4)}` : '************';
+}
+
+/**
+ * A parameter name that carries a key, however it is spelled: apiKey in any
+ * case, with separators (api_key, api-key) and with brackets after it
+ * (apiKey[], apiKey[0]). Its value is masked wherever a request is shown,
+ * whether or not a server would take it for the key.
+ */
+export function isKeyName(name: string): boolean {
+  return /^\s*api[\s._-]?key\s*(\[[^\]]*\]\s*)*$/i.test(name);
+}
+
+/** A form's decoded fields as they may be shown: a key's value (isKeyName) as ***. */
+export function maskKeyFields(fields: Array<[string, string]>): Array<[string, string]> {
+  return fields.map(([name, value]) => [name, isKeyName(name) ? '***' : value]);
+}
+
+/** A form body (`a=1&apiKey=...`) as it may be shown: a key's value as ***, the rest as it is. */
+export function maskKeyBody(body: string): string {
+  return body
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return eq >= 0 && isKeyName(decodeName(name)) ? `${name}=***` : pair;
+    })
+    .join('&');
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }

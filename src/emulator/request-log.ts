@@ -4,7 +4,7 @@
 // this module unmasked.
 
 import type { Activity, LogEntry } from './inspector/activity.js';
-import { maskKey } from './inspector/page.js';
+import { maskKey } from '../secrets.js';
 import { NOT_MODELLED } from './service/live-modules.js';
 import type { TimeZone } from './service/time-zone.js';
 
@@ -19,7 +19,7 @@ export function outcome(e: LogEntry): string {
   return e.fault ? `${said} (fault ${e.fault})` : said;
 }
 
-/** One line of serve's request log: `2025-01-15 10:00:02  Link/Create  code 0  1.2 ms  key abcd********wxyz`. */
+/** One line of serve's request log: `2025-01-15 10:00:02  Link/Create  code 0  1.2 ms  key ********wxyz`. */
 export function requestLine(e: LogEntry, time: string): string {
   const ms = e.ms < 10 ? e.ms.toFixed(1) : String(Math.round(e.ms));
   const who = e.visit || e.control ? '' : `  key ${shownKey(e.key)}`;

@@ -212,7 +212,7 @@ describe('the request log', () => {
     await row.waitFor({ timeout: 2_000 });
     await row.locator('summary').click();
     await expect.poll(() => row.locator('dl.params').textContent()).toContain('https://example.com/opened');
-    expect(await row.locator('dl.params').textContent()).toContain('apiKeybrow********6789');
+    expect(await row.locator('dl.params').textContent()).toContain('apiKey********6789');
     expect(JSON.parse((await row.locator('pre.answer').textContent())!)).toMatchObject({ code: 0, message: '' });
     // Newer requests redraw the log; the row the reader opened stays open.
     await call('Link/Get', 'id=999');

@@ -57,8 +57,8 @@ describe('inspector pages', () => {
     expect(first.text).not.toContain('https://example.com/theirs');
     expect((await page('/_emulator/links?account=2')).text).toContain('https://example.com/theirs');
     const accounts = await page('/_emulator/accounts');
-    expect(accounts.text).toContain('Key 1 (live********ghij)');
-    expect(accounts.text).toContain('Key 2 (***********)');
+    expect(accounts.text).toContain('Key 1 (********ghij)');
+    expect(accounts.text).toContain('Key 2 (************)');
     for (const p of [first, accounts]) {
       expect(p.text).not.toContain(LONG_KEY);
       expect(p.text).not.toContain('short-key-2');
@@ -131,9 +131,9 @@ describe('the request log', () => {
     await emu.call('Link/List', {}, 'wrong-key-0123456789xyz');
     const { text } = await page('/_emulator/requests');
     expect(rows(text).map((r) => r.slice(0, 4))).toEqual([
-      ['2025-01-15 10:00:00', 'Link/List', 'code 8 authentication failed (missing, wrong or expired API key)', 'unknown key (wron********9xyz)'],
-      ['2025-01-15 10:00:00', 'Link/Get', 'code 2 record not found, or not accessible to this key', 'Key 1 (live********ghij)'],
-      ['2025-01-15 10:00:00', 'Link/Create', 'code 0 success', 'Key 1 (live********ghij)'],
+      ['2025-01-15 10:00:00', 'Link/List', 'code 8 authentication failed (missing, wrong or expired API key)', 'unknown key (********9xyz)'],
+      ['2025-01-15 10:00:00', 'Link/Get', 'code 2 record not found, or not accessible to this key', 'Key 1 (********ghij)'],
+      ['2025-01-15 10:00:00', 'Link/Create', 'code 0 success', 'Key 1 (********ghij)'],
     ]);
     expect(text).not.toContain(LONG_KEY);
     expect(text).not.toContain('wrong-key-0123456789xyz');
@@ -151,10 +151,10 @@ describe('the request log', () => {
     expect(params).toEqual([
       ['output', 'json'],
       ['api', 'v1'],
-      ['apiKey', 'live********ghij'],
-      ['apiKey', 'live********ghij'],
+      ['apiKey', '********ghij'],
+      ['apiKey', '********ghij'],
       ['data[fullLink]', 'https://example.com/?q=&lt;b&gt;'],
-      ['data[comment]', 'key live********ghij'],
+      ['data[comment]', 'key ********ghij'],
     ]);
     const answer = /<pre class="answer">([^<]*)<\/pre>/.exec(opened)![1];
     expect(JSON.parse(answer.replace(/&quot;/g, '"'))).toMatchObject({ code: 0, data: { id: '1' }, message: '' });

@@ -11,6 +11,7 @@ import { describeFailure } from '../core/exit.js';
 import { readStdin } from '../core/streams.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { printDryRun } from '../shared/dry-run.js';
+import { isKeyName, registerSecret } from '../../secrets.js';
 
 /** The result code of a call the service accepted to carry out later (real-service-notes.md). */
 const BACKGROUND_TASK = 100;
@@ -50,6 +51,8 @@ async function call(ctx: RunContext, path: string, pairs: string[], opts: CliVal
   const parts = [input, ...parsePairs(pairs).map(([k, v]) => encodeForm({ [k]: v }))].filter(Boolean);
   const client = await ctx.client();
   const req = client.prepareRaw(path, parts.join('&'));
+  // A key sent as a parameter (apiKey=..., APIKEY=..., apiKey[]=...) is a secret as --api-key is: never shown.
+  for (const [name, value] of req.fields) if (isKeyName(name)) registerSecret(value);
   if (ctx.globals.dryRun) return (await printDryRun(ctx, [req]), EXIT.OK);
   const envelope = await client.execute(req, op?.idempotent ?? false);
   // Code 100 is not an error: the service took the call as a background task, and data is its id.

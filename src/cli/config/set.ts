@@ -20,13 +20,18 @@ async function valueFromInput(ctx: RunContext, key: SettingKey, name: string): P
 
 async function set(ctx: RunContext, name: string, value: string | undefined): Promise<number> {
   const key = keyOf(name);
+  const onArgv = value !== undefined && value !== '-';
   let v = value;
-  if (v === undefined || v === '-') {
+  if (!onArgv) {
     if (v === undefined && !SETTINGS[key].secret) throw new UsageError(`config set ${name}: give a value (or - to read it from stdin)`);
     v = await valueFromInput(ctx, key, name);
   }
   if (!v) throw new UsageError(`config set ${name}: the value is empty; nothing was saved`);
   if (SETTINGS[key].secret) registerSecret(v);
+  // As --api-key does: said to a person at a terminal.
+  if (SETTINGS[key].secret && onArgv && ctx.io.stderr.isTTY) {
+    await ctx.warn(`a key given on the command line is visible to other users in the process list and stays in your shell history; \`smslink config set ${name}\` asks for it instead.`);
+  }
   const problem = SETTINGS[key].check?.(v);
   // The key is never quoted back (it is secret, and has no rule to break).
   if (problem) throw new UsageError(`config set ${invalidValue(name, v, problem, SETTINGS[key].choices)}`);

@@ -9,6 +9,7 @@ import type { HttpClient, Send } from '../../client/send.js';
 import { isHttpUrl, type ResolvedSettings } from '../../config/resolve.js';
 import { UsageError } from '../../exit-codes.js';
 import { didYouMean } from '../../output/words.js';
+import { isKeyName } from '../../secrets.js';
 import type { GlobalOptions } from './io.js';
 
 /** What connect needs of the run (RunContext makes it): its settings and flags, and where to say things. */
@@ -40,16 +41,20 @@ export interface ClientChoice {
   httpClient?: HttpClient;
 }
 
-/** A URL as it may be shown: a password in it is masked. */
+/**
+ * A proxy setting as it may be shown: what stands between the user name and
+ * the last @ is masked. Read as text, not parsed: a setting shown is one that
+ * is no proxy URL, often no URL at all (`user:secret@proxy:3128`, a port that
+ * is no number), where a parser finds no password to hide.
+ */
 function withoutCredentials(value: string): string {
-  try {
-    const url = new URL(value);
-    if (!url.password) return value;
-    url.password = '***';
-    return url.href;
-  } catch {
-    return value;
-  }
+  const at = value.lastIndexOf('@');
+  if (at < 0) return value;
+  const slashes = value.indexOf('//');
+  const start = slashes >= 0 && slashes < at ? slashes + 2 : 0;
+  const colon = value.indexOf(':', start);
+  if (colon < 0 || colon > at) return value;
+  return `${value.slice(0, colon)}:***${value.slice(at)}`;
 }
 
 /** A proxy is a scheme, a host and a port, with credentials perhaps; no path, query or fragment (undici refuses them). */
@@ -77,8 +82,9 @@ function shorten(v: string): string {
 const PHONE_FIELDS = new Set(['recipient', 'criteria[to]']);
 const TEXT_FIELDS = new Set(['text', 'criteria[text]']);
 
-/** A decoded field as --verbose shows it: phone numbers and texts masked, unless --show-pii. */
+/** A decoded field as --verbose shows it: a key never (`smslink api apikey=...`); phone numbers and texts masked, unless --show-pii. */
 function displayField(host: ConnectHost, name: string, value: string): string {
+  if (isKeyName(name)) return '***';
   if (host.flags.showPii) return value;
   if (PHONE_FIELDS.has(name)) return maskPhone(value);
   if (TEXT_FIELDS.has(name)) return shorten(value);

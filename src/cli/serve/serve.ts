@@ -2,7 +2,7 @@
 // control API and seed file (src/emulator does the work).
 
 import type { SeedData } from '../../emulator/index.js';
-import { registerSecret } from '../../secrets.js';
+import { maskKey, registerSecret } from '../../secrets.js';
 import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
@@ -58,6 +58,16 @@ function batchedLines(write: (text: string) => void): { line: (line: string) => 
   };
 }
 
+/**
+ * The accepted keys as serve names them: masked (maskKey), as any key is
+ * shown, since a terminal's scrollback and a CI log are read by others. The
+ * default (`publicKey`, "sandbox") is a public word the help gives: it is named.
+ */
+function shownKeys(keys: readonly string[], publicKey: string): string {
+  if (keys.length === 1 && keys[0] === publicKey) return `${publicKey} (the public default; --api-key or a seed file sets your own)`;
+  return keys.map(maskKey).join(', ');
+}
+
 async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
   const { startEmulator, sandboxDbPath, parseFaults, readSeedFile, checkSeed, SeedError, isLoopback, DEFAULTS, CURRENCY_CODE } = await import('../../emulator/index.js');
   if (typeof opts.faults === 'string') {
@@ -74,6 +84,13 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
   const { file: seedFile, faultSeed } = await seedOption(ctx, opts);
   const controlToken = typeof opts.controlToken === 'string' ? opts.controlToken : ctx.env.SMSLINK_CONTROL_TOKEN || undefined;
   registerSecret(controlToken);
+  // As for --api-key elsewhere: said to a person at a terminal, a script's stderr stays quiet.
+  if (ctx.io.stderr.isTTY && ctx.globals.apiKeys?.length) {
+    await ctx.warn('--api-key is visible to other users in the process list; prefer the keys of a seed file (--seed; `smslink serve init` writes one).');
+  }
+  if (ctx.io.stderr.isTTY && typeof opts.controlToken === 'string') {
+    await ctx.warn('--control-token is visible to other users in the process list; prefer SMSLINK_CONTROL_TOKEN.');
+  }
   let seed: unknown = undefined;
   if (seedFile !== undefined) {
     try {
@@ -120,8 +137,7 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
     if (err instanceof RangeError || err instanceof SyntaxError) throw new UsageError(e.message);
     throw err;
   }
-  // The emulator's own keys are what this command is asked to name: they are not scrubbed like a service key.
-  ctx.io.stdout.write(`listening on ${emulator.url}\naccepting API keys: ${emulator.keys.join(', ')}\n`);
+  ctx.io.stdout.write(`listening on ${emulator.url}\naccepting API keys: ${shownKeys(emulator.keys, DEFAULTS.apiKeys[0])}\n`);
   if (emulator.inspectorUrl) ctx.io.stdout.write(`inspector: ${emulator.inspectorUrl}\n`);
   if (options.db !== ':memory:') ctx.note(`database: ${options.db}${seedFile !== undefined ? ' (emptied, then seeded)' : ''}`);
   if (seedFile !== undefined) ctx.note(`seeded from ${seedFile}; POST ${emulator.url}/_emulator/reset goes back to it`);
@@ -169,8 +185,9 @@ export const SERVE: CommandDef = {
       .option('--no-inspector', 'no web inspector at / (the control API under /_emulator/ stays)')
       .option('--control-token <token>', 'needed by the inspector and control API (default SMSLINK_CONTROL_TOKEN); they are off on a non-loopback --host without it')
       .option('--cors <origin>', 'let the web pages of this origin (e.g. http://localhost:3000) call /service/ from a browser; other sites are refused (repeatable)', collect),
-  about: `The accepted keys are given with --api-key (repeatable); without it the key
-is "sandbox". Test numbers pick a message's fate: a recipient ending in 0000
+  about: `The accepted keys are given with --api-key (repeatable) or a seed file;
+without them the key is "sandbox". Keys are shown masked: stars and the last 4
+characters of a key of 16 or more. Test numbers pick a message's fate: a recipient ending in 0000
 is REJECTD, 1111 UNDELIV, 2222 EXPIRED, 3333 passes through PDLIVRD, anything
 else DELIVRD. Ctrl-C (or SIGTERM) stops accepting, finishes what is in flight
 and exits 0.
@@ -178,7 +195,7 @@ and exits 0.
 Each request answered prints one line on stdout: the emulator's time, the
 operation (or the short link visited), the result code, milliseconds and the
 key masked, e.g. "2025-01-15 10:00:02  Link/Create  code 0  1.2 ms  key
-test********0000". --quiet (-q) turns these lines off.
+********0000". --quiet (-q) turns these lines off.
 
 The web inspector is at the root URL: messages as conversations per number,
 links with their clicks, campaigns, accounts, the request log (each request

@@ -5,6 +5,7 @@ import type { SmsLinkClient } from '../../client/client.js';
 import type { PreparedRequest } from '../../client/request.js';
 import type { OperationSpec } from '../../catalog/types.js';
 import type { RunContext } from '../core/context.js';
+import { maskKeyBody, maskKeyFields } from '../../secrets.js';
 
 /** Fields as an object; a name given several times (ids[]=1&ids[]=2) keeps every value, in a list. */
 function groupFields(fields: Array<[string, string]>): Record<string, string | string[]> {
@@ -16,8 +17,9 @@ function groupFields(fields: Array<[string, string]>): Record<string, string | s
   return out;
 }
 
-/** --dry-run: validates, then prints the request with the key redacted. */
-export async function printDryRun(ctx: RunContext, requests: PreparedRequest[], extra: Record<string, unknown> = {}): Promise<void> {
+/** --dry-run: validates, then prints the request with the key redacted (in the URL, and any field named as a key: `smslink api` sends what it is given). */
+export async function printDryRun(ctx: RunContext, prepared: PreparedRequest[], extra: Record<string, unknown> = {}): Promise<void> {
+  const requests = prepared.map((r) => ({ ...r, fields: maskKeyFields(r.fields), body: maskKeyBody(r.body) }));
   const format = ctx.format();
   if (format === 'json' || format === 'ndjson') {
     const docs = requests.map((r) => ({

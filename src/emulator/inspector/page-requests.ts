@@ -9,7 +9,8 @@ import { shownKey } from '../request-log.js';
 import type { Activity, LogEntry } from './activity.js';
 import { KEPT_CHARS } from './activity.js';
 import { liveName, NOT_MODELLED } from '../service/live-modules.js';
-import { BASE, badge, choice, keyLabel, maskKey, pageHref, time, type InspectorPage, type PageContext } from './page.js';
+import { isKeyName, maskKey, MIN_SECRET_LENGTH } from '../../secrets.js';
+import { BASE, badge, choice, keyLabel, pageHref, time, type InspectorPage, type PageContext } from './page.js';
 import { html, count, type Html } from './html.js';
 
 const LOG_SHOWN = 200;
@@ -51,27 +52,39 @@ function filterOf(q: URLSearchParams): (e: LogEntry) => boolean {
   };
 }
 
-/** Hides the key wherever a text holds it. */
-function withoutKey(text: string, key: unknown): string {
-  return typeof key === 'string' && key.length > 0 ? text.split(key).join(maskKey(key)) : text;
+/**
+ * The keys a request carried: the one it was answered with and the value of
+ * every parameter named as a key in any case or bracket form (APIKEY=,
+ * apiKey[]=), which the service does not take but the sender meant as one
+ * (those of 8 characters or more: a shorter value could be any word).
+ */
+function keysOf(e: LogEntry): string[] {
+  const keys = typeof e.key === 'string' && e.key !== '' ? [e.key] : [];
+  for (const text of [e.query, e.body]) for (const [name, value] of new URLSearchParams(text)) if (value.length >= MIN_SECRET_LENGTH && isKeyName(name)) keys.push(value);
+  return keys;
 }
 
-/** The parameters sent, in the order sent, query first; the key masked. */
-function parameters(e: LogEntry): Array<[string, string]> {
+/** Hides the keys wherever a text holds them. */
+function withoutKeys(text: string, keys: readonly string[]): string {
+  return keys.reduce((t, key) => t.split(key).join(maskKey(key)), text);
+}
+
+/** The parameters sent, in the order sent, query first; every key masked. */
+function parameters(e: LogEntry, keys: readonly string[]): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const text of [e.query, e.body]) {
     for (const [name, value] of new URLSearchParams(text)) {
       if (out.length === PARAMS_SHOWN) return out;
-      out.push([name, name === 'apiKey' ? shownKey(value) : withoutKey(value, e.key)]);
+      out.push([withoutKeys(name, keys), isKeyName(name) ? shownKey(value) : withoutKeys(value, keys)]);
     }
   }
   return out;
 }
 
 /** The answer as indented JSON, or as sent when it is cut short or not JSON. */
-function answerText(e: LogEntry): string | null {
+function answerText(e: LogEntry, keys: readonly string[]): string | null {
   if (e.answer === null) return null;
-  const text = withoutKey(e.answer, e.key);
+  const text = withoutKeys(e.answer, keys);
   if (text.length >= KEPT_CHARS) return `${text}\n… (the first ${KEPT_CHARS} characters)`;
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
@@ -82,8 +95,9 @@ function answerText(e: LogEntry): string | null {
 
 function details(e: LogEntry): Html {
   if (e.visit) return html`<p class="sub">A visit of the short link ${e.op}: no parameters.</p>`;
-  const params = parameters(e);
-  const answer = answerText(e);
+  const keys = keysOf(e);
+  const params = parameters(e, keys);
+  const answer = answerText(e, keys);
   const cut = e.query.length >= KEPT_CHARS || e.body.length >= KEPT_CHARS || params.length === PARAMS_SHOWN;
   return html`<h3>Parameters</h3>
     ${params.length === 0 ? html`<p class="sub">None.</p>` : html`<dl class="params">${params.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`}

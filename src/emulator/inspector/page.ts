@@ -3,7 +3,7 @@
 // fetches again when the server says one of its topics changed.
 
 import { FINAL_STATUSES } from '../../catalog/codes.js';
-import { maskKey as maskSecret } from '../../secrets.js';
+import { maskKey } from '../../secrets.js';
 import type { Topic } from './activity.js';
 import type { Bench } from '../control/controls.js';
 import type { EmulatorSettings } from '../service/handler.js';
@@ -44,10 +44,7 @@ const NAV: Array<[InspectorPage['nav'], string, string]> = [
   ['controls', 'Controls', `${BASE}/controls`],
 ];
 
-/** A key as the inspector shows it: short enough for a narrow page. */
-export const maskKey = (key: string) => maskSecret(key, 8);
-
-/** "Key 2 (abcd********wxyz)": keys are told apart by their place in the list. */
+/** "Key 2 (********wxyz)": keys are told apart by their place in the list. */
 export function keyLabel(keys: readonly string[], i: number): string {
   return `Key ${i + 1} (${maskKey(keys[i])})`;
 }

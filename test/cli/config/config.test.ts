@@ -25,13 +25,13 @@ describe('config', () => {
     expect((await cli(['config', 'set', 'base-url', server.url])).code).toBe(0);
     const saved = await cli(['config', 'set', 'api-key', '-'], { stdin: `${KEY}\n` });
     expect(saved.code).toBe(0);
-    expect(saved.stderr).toContain('Stor');
+    expect(saved.stderr).toContain('Saved api-key = ********6789 in profile "default"');
     expect(saved.stderr).not.toContain(KEY);
     expect((await cli(['config', 'get', 'base-url'])).stdout).toBe(`${server.url}\n`);
-    expect((await cli(['config', 'get', 'api-key'])).stdout).toBe(`Stor${'*'.repeat(32)}6789\n`);
+    expect((await cli(['config', 'get', 'api-key'])).stdout).toBe('********6789\n');
 
     const list = JSON.parse((await cli(['config', 'list'])).stdout) as Array<{ setting: string; value: string; source: string }>;
-    expect(list.find((r) => r.setting === 'api-key')).toEqual({ setting: 'api-key', value: `Stor${'*'.repeat(32)}6789`, source: 'profile "default"' });
+    expect(list.find((r) => r.setting === 'api-key')).toEqual({ setting: 'api-key', value: '********6789', source: 'profile "default"' });
     expect(list.find((r) => r.setting === 'timeout')).toEqual({ setting: 'timeout', value: '30', source: 'default' });
 
     // The stored settings are used for requests.

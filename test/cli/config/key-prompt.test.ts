@@ -24,7 +24,7 @@ describe('config set api-key at a terminal', () => {
     expect(r.output).not.toContain(KEY);
     expect(r.output).not.toContain(KEY.slice(4, -4));
     // At 80 columns the confirmation breaks at the space before its (temporary, long) path.
-    expect(screenText(r.output)).toMatch(/^Paste your API key: \nSaved api-key = Type\*{32}6789 in profile "default"\s\(.*config\.json\)\.\n$/);
+    expect(screenText(r.output)).toMatch(/^Paste your API key: \nSaved api-key = \*{8}6789 in profile "default"\s\(.*config\.json\)\.\n$/);
     expect(JSON.parse(stored()).profiles.default.apiKey).toBe(KEY);
   });
 

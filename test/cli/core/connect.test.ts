@@ -25,4 +25,19 @@ describe('a proxy setting that is no proxy URL', () => {
     expect(r.stderr).not.toContain('unexpected error');
     expect(rec.server.requests).toHaveLength(0);
   });
+
+  it.each([
+    ['no scheme', 'user:hunter2pass@127.0.0.1:3128', 'user:***@127.0.0.1:3128'],
+    ['a port that is no number', 'http://user:hunter2pass@127.0.0.1:port', 'http://user:***@127.0.0.1:port'],
+    ['an @ in the password', 'http://user:hunter2@pass@127.0.0.1:3128/x', 'http://user:***@127.0.0.1:3128/x'],
+  ])('a malformed proxy URL (%s) is echoed without its password, from the flag and the environment', async (_what, proxy, shown) => {
+    const flag = await rec.cli(['link', 'get', '1', '--proxy', proxy]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain(`--proxy: "${shown}" is not a proxy URL`);
+    const env = await rec.cli(['link', 'get', '1'], { env: { HTTPS_PROXY: proxy } });
+    expect(env.code).toBe(4);
+    expect(env.stderr).toContain(`HTTPS_PROXY: "${shown}" is not a proxy URL`);
+    for (const r of [flag, env]) expect(r.stdout + r.stderr).not.toMatch(/hunter2|pass@/);
+    expect(rec.server.requests).toHaveLength(0);
+  });
 });
