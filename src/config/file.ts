@@ -136,9 +136,19 @@ export async function updateConfigFile(env: Env, change: (data: ConfigFile) => v
   }
 }
 
+/**
+ * What a new profile may be named: shell completion offers the names, and a
+ * name that is only these characters is never read by a shell as code
+ * (`$(...)`) or as two words. A profile saved before keeps its name.
+ */
+export const PROFILE_NAME = /^[A-Za-z0-9._-]+$/;
+
 /** Changes one profile's settings (`change` gets a copy to alter), keeping the rest of the file; returns its path. */
 export function updateProfile(env: Env, profile: string, change: (data: ProfileData) => void): Promise<string> {
   return updateConfigFile(env, (file) => {
+    if (!file.profiles?.[profile] && !PROFILE_NAME.test(profile)) {
+      throw new ConfigError(`profile "${profile}": a new profile's name is letters, digits, ".", "_" and "-" only; nothing was saved`, 'usage');
+    }
     const data = { ...(file.profiles?.[profile] ?? {}) };
     change(data);
     file.profiles = { ...file.profiles, [profile]: data };

@@ -1,6 +1,7 @@
 // `smslink completion bash|zsh|fish`: completion scripts generated from the
 // command tree itself, so they cover every command, flag and flag value the
-// catalog knows without a second list to keep in step.
+// catalog knows without a second list to keep in step. What they offer is
+// quoted for the shell: a profile or file name is inserted as text, never run.
 
 import type { Command, Option } from 'commander';
 import type { CommandDef } from '../core/command.js';
@@ -87,12 +88,22 @@ ${bashCase('_smslink_flags', tree.nodes.map((n) => [n.path, n.flags]))}
 ${bashCase('_smslink_valued', tree.nodes.map((n) => [n.path, n.valued]))}
 ${bashCase('_smslink_values', [...tree.values.entries()])}
 ${bashCase('_smslink_args', [...tree.args.entries()])}
+# Offers the candidates of $2 (one a line) that start with $1, each quoted as the shell reads it back
+# (printf %q). Never compgen -W, which expands $(...) in what it is given: a profile name is data.
+_smslink_offer() {
+  local w
+  COMPREPLY=()
+  while IFS= read -r w; do
+    [[ -n "$w" && "$w" == "$1"* ]] && COMPREPLY+=("$(printf '%q' "$w")")
+  done <<< "$2"
+}
 # Candidates: a word list, files, or the profiles of the config store (read now, by smslink itself).
 _smslink_reply() {
+  local nl=$'\\n'
   case "$1" in
-    ${FILES}) COMPREPLY=($(compgen -f -- "$2")) ;;
-    ${PROFILES}) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" config profiles -q 2>/dev/null)" -- "$2")) ;;
-    *) COMPREPLY=($(compgen -W "$1" -- "$2")) ;;
+    ${FILES}) _smslink_offer "$2" "$(compgen -f -- "$2")" ;;
+    ${PROFILES}) _smslink_offer "$2" "$("\${COMP_WORDS[0]}" config profiles -q 2>/dev/null)" ;;
+    *) _smslink_offer "$2" "\${1// /$nl}" ;;
   esac
 }
 _smslink() {
@@ -115,11 +126,11 @@ _smslink() {
     # Its values when they are known, else nothing: never subcommands.
     _smslink_reply "$(_smslink_values "$cmd|$flag")" "$cur"
   elif [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_smslink_flags "$cmd")" -- "$cur"))
+    _smslink_reply "$(_smslink_flags "$cmd")" "$cur"
   elif [[ -n "$(_smslink_args "$cmd|$((n + 1))")" ]]; then
     _smslink_reply "$(_smslink_args "$cmd|$((n + 1))")" "$cur"
   elif [[ $n -eq 0 ]]; then
-    COMPREPLY=($(compgen -W "$(_smslink_subcommands "$cmd")" -- "$cur"))
+    _smslink_reply "$(_smslink_subcommands "$cmd")" "$cur"
   fi
 }
 complete -F _smslink smslink
@@ -135,7 +146,7 @@ autoload -U +X bashcompinit && bashcompinit
 ${bashScript(tree)}`;
 }
 
-/** A fish candidate list: words, files (-F) or the profiles read when Tab is pressed. */
+/** A fish candidate list: words, files (-F) or the profiles read when Tab is pressed (fish quotes a candidate as it inserts it, and never expands one). */
 function fishValues(v: readonly string[]): string {
   if (v[0] === FILES) return ' -rF';
   if (v[0] === PROFILES) return ` -xa ${q('(smslink config profiles -q 2>/dev/null)')}`;

@@ -6,7 +6,7 @@ import type { SmsLinkClient } from '../../client/client.js';
 import type { ClientChoice, ConnectHost } from './connect.js';
 import type { OperationSpec } from '../../catalog/types.js';
 import { fieldNamed, rowFields } from '../../catalog/columns.js';
-import { readConfigFile, type ConfigFile } from '../../config/file.js';
+import { PROFILE_NAME, readConfigFile, type ConfigFile } from '../../config/file.js';
 import { OUTPUT_FORMATS, resolveProfile, resolveSettings, type OutputFormat, type ResolvedSettings } from '../../config/resolve.js';
 import { painter, useColor, type Paint } from '../../output/color.js';
 import type { OutStream, View } from '../../output/format.js';
@@ -15,7 +15,7 @@ import { invalidValue, oneOf, unknownName } from '../../output/words.js';
 import { redact, registerSecret } from '../../secrets.js';
 import { pagerCommand, runPager, screenRows } from './pager.js';
 import { PageBuffer, ScrubbedStream } from './streams.js';
-import { fitLines } from '../../output/text.js';
+import { escapeControls, fitLines } from '../../output/text.js';
 import type { CliIO, GlobalOptions } from './io.js';
 import { checkJq, JqStream } from './jq.js';
 
@@ -132,6 +132,14 @@ export class RunContext {
         this.io.env,
         this.store(),
       );
+      const profile = this.#settings.profile.value!;
+      // Saved before names were limited (PROFILE_NAME): it still loads, and its owner is told to move it.
+      if (!PROFILE_NAME.test(profile) && this.store().profiles?.[profile]) {
+        this.note(
+          `warning: profile "${escapeControls(profile)}" has a name new profiles cannot have (letters, digits, ".", "_" and "-" only); ` +
+            'it still works: save its settings under such a name (`smslink --profile <name> login`) and remove it from the config file.',
+        );
+      }
     }
     return this.#settings;
   }

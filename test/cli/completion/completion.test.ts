@@ -1,7 +1,7 @@
 // Completion scripts cover commands, flags and flag values; the bash one is
 // exercised in a real bash.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,23 @@ function completeEach(bash: string, lines: string[][], configDir = tempDir()): s
 
 function complete(bash: string, words: string[], configDir?: string): string[] {
   return completeEach(bash, [words], configDir)[0];
+}
+
+/**
+ * What bash offers for `words` in `cwd`, each candidate as inserted and as
+ * the shell then reads it (eval of the inserted text, as pressing Enter would).
+ */
+function offered(bash: string, words: string[], configDir: string, cwd: string): Array<{ inserted: string; read: string }> {
+  const file = join(tempDir(), 'c.bash');
+  writeFileSync(file, bash);
+  const script = [
+    `smslink() { '${process.execPath}' '${BIN}' "$@"; }`,
+    `source ${file}`,
+    `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _smslink`,
+    `for c in "\${COMPREPLY[@]}"; do printf '%s\\0' "$c"; eval "printf '%s\\0' $c"; done`,
+  ].join('\n');
+  const out = execFileSync('bash', ['-c', script], { encoding: 'utf8', cwd, env: binEnv({ SMSLINK_CONFIG_DIR: configDir }) }).split('\0').slice(0, -1);
+  return out.flatMap((inserted, i) => (i % 2 === 0 ? [{ inserted, read: out[i + 1] }] : []));
 }
 
 describe('smslink completion', () => {
@@ -77,6 +94,27 @@ describe('smslink completion', () => {
     expect(completeEach(bash, cases.map(([words]) => words), configDir)).toEqual(cases.map(([, expected]) => expected));
     // No config store yet: no profiles, and no subcommand names either.
     expect(complete(bash, ['smslink', '--profile', ''])).toEqual([]);
+  });
+
+  it('bash: a profile or file name is offered quoted and never run, whatever it holds', async () => {
+    const bash = await script('bash');
+    const cwd = tempDir();
+    const configDir = join(tempDir(), 'cfg');
+    mkdirSync(configDir, { mode: 0o700 });
+    // Names saved before profile names were limited, and files anyone can name.
+    const odd = ['$(touch pwned-1)', '`touch pwned-2`', 'two words', "it's;touch pwned-3", '$HOME'];
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: Object.fromEntries([['staging', {}], ...odd.map((n) => [n, {}])]) }), { mode: 0o600 });
+    for (const name of ['$(touch pwned-4).csv', 'my rows.csv']) writeFileSync(join(cwd, name), 'fullLink\n');
+    const profiles = offered(bash, ['smslink', '--profile', ''], configDir, cwd);
+    expect(profiles.map((c) => c.read)).toEqual(['staging', ...odd]);
+    expect(profiles.find((c) => c.read === '$(touch pwned-1)')!.inserted).toBe('\\$\\(touch\\ pwned-1\\)');
+    expect(offered(bash, ['smslink', 'config', 'use', '$'], configDir, cwd).map((c) => c.read)).toEqual(['$(touch pwned-1)', '$HOME']);
+    const files = offered(bash, ['smslink', 'link', 'create', '--from-file', ''], configDir, cwd);
+    expect(files.map((c) => c.read).sort()).toEqual(['$(touch pwned-4).csv', 'my rows.csv']);
+    expect(files.find((c) => c.read === 'my rows.csv')!.inserted).toBe('my\\ rows.csv');
+    // Tab, then Enter on what was inserted: nothing ran.
+    expect(readdirSync(cwd).filter((f) => f.startsWith('pwned'))).toEqual([]);
+    expect(existsSync(join(cwd, 'pwned-1'))).toBe(false);
   });
 
   it('zsh and fish scripts name every command and flag', async () => {

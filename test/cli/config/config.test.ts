@@ -114,6 +114,33 @@ describe('config', () => {
     expect((await cli(['config', 'use', 'default'])).code).toBe(0);
   });
 
+  it('a new profile is named with letters, digits, ".", "_" and "-" only; an odd name saved before still loads, with a warning', async () => {
+    const { dir, cli } = setup();
+    for (const name of ['a b', '$(touch pwned)', 'x`id`', "it's", 'über', '']) {
+      for (const args of [['--profile', name, 'config', 'set', 'base-url', 'https://odd.example.com'], ['--profile', name, 'config', 'unset', 'sender']]) {
+        const r = await cli(args);
+        if (name === '') continue; // an empty --profile is no profile: the default one
+        expect([r.code, r.stderr], name).toEqual([2, `error: profile "${name}": a new profile's name is letters, digits, ".", "_" and "-" only; nothing was saved\n`]);
+      }
+    }
+    const set = await cli(['--profile', 'ok.Name_2-b', 'config', 'set', 'base-url', 'https://ok.example.com']);
+    expect(set.code).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles)).toEqual(['default', 'ok.Name_2-b']);
+    // A file written before the rule: the odd profile is read, used and changed as before, with a warning.
+    const file = join(dir, 'config.json');
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    data.profiles['my prod $(id)'] = { baseUrl: 'https://old.example.com' };
+    writeFileSync(file, JSON.stringify(data), { mode: 0o600 });
+    const old = await cli(['--profile', 'my prod $(id)', 'config', 'get', 'base-url']);
+    expect(old.code).toBe(0);
+    expect(old.stdout).toBe('https://old.example.com\n');
+    expect(old.stderr).toBe(
+      'warning: profile "my prod $(id)" has a name new profiles cannot have (letters, digits, ".", "_" and "-" only); it still works: save its settings under such a name (`smslink --profile <name> login`) and remove it from the config file.\n',
+    );
+    expect((await cli(['--profile', 'my prod $(id)', 'config', 'set', 'output', 'json'])).code).toBe(0);
+    expect((await cli(['config', 'get', 'base-url'])).stderr).toBe('');
+  });
+
   it('a profile that does not exist is a configuration error (exit 4)', async () => {
     const { cli } = setup();
     const r = await cli(['--profile', 'nope', 'link', 'get', '1'], { env: { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY } });
