@@ -10,8 +10,8 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     projects: [
       { test: { ...shared, name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/browser/**'] } },
-      // The browser tests time what a person sees (a live update, a page of 1,000
-      // messages): they run after the rest, alone, not against a busy machine.
+      // The browser tests run after the rest, one file at a time: Chromium is the
+      // heaviest thing the suite starts. They time nothing (bench/run.js does).
       { test: { ...shared, name: 'browser', include: ['test/browser/**/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },

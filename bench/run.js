@@ -4,7 +4,8 @@
 // noisy for absolute numbers). Start-up rows are medians of --runs runs
 // (default 20) after a warm-up, with hyperfine when it is installed and a
 // Node timing loop (reference and target interleaved) otherwise; throughput
-// rows use autocannon. Prints a table, writes bench/results.json. Starts and
+// rows use autocannon; the inspector rows, headless Chromium (Debian's, through
+// playwright-core). Prints a table, writes bench/results.json. Starts and
 // stops its own emulators (`smslink serve`) and a bare node:http server, in
 // a temporary directory that also holds the config and sandbox
 // (SMSLINK_CONFIG_DIR, SMSLINK_DATA_DIR), and the compile cache
@@ -15,9 +16,10 @@
 //   npm run bench [-- --runs 20] [--duration 10] [--only version,help,...] [--timer node|hyperfine] [--keep-node-env]
 //   npm run bench -- --scale [--sizes 100000,1000000] [--only bulk-run,...]   (growth: see scaleMain)
 
+/* global document -- the page's, in functions Chromium runs (page.evaluate, waitForFunction) */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -52,10 +54,13 @@ if (!Number.isInteger(RUNS) || RUNS < 10) throw new Error('--runs must be a whol
 const tmp = mkdtempSync(join(tmpdir(), 'smslink-bench-'));
 const children = new Set();
 let cleaned = false;
+/** Chromium, started by the first inspector row (browser()) and closed with everything else. */
+let chromium;
 
 function cleanup() {
   if (cleaned) return;
   cleaned = true;
+  chromium?.process?.kill('SIGKILL');
   for (const child of children) child.kill('SIGKILL');
   rmSync(tmp, { recursive: true, force: true });
 }
@@ -229,6 +234,35 @@ function startupRow(id, what, budget, t, referenceName = 'node -e 0') {
   };
 }
 
+// ---------------------------------------------------------------- the inspector in a browser
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/** Headless Chromium, as test/browser/chromium.ts starts it; one for both inspector rows. */
+async function browser() {
+  if (!existsSync(CHROMIUM)) throw new Error(`the inspector rows need Chromium at ${CHROMIUM} (apt-get install chromium), or leave them out with --only`);
+  if (!chromium) {
+    const { chromium: launcher } = await import('playwright-core');
+    const context = await launcher.launchPersistentContext(join(tmp, 'chromium'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+      viewport: { width: 1440, height: 900 },
+    });
+    chromium = { context, process: context.browser()?.process?.() };
+  }
+  return chromium.context;
+}
+
+/** A page of the emulator at `url`, once its live updates are on; nothing it asks for leaves this machine. */
+async function inspectorPage(url) {
+  const page = await (await browser()).newPage();
+  await page.route((u) => !u.href.startsWith(url), (route) => route.abort());
+  await page.goto(`${url}/`);
+  await page.waitForFunction(() => document.body.dataset.live === 'on');
+  return page;
+}
+
 // ---------------------------------------------------------------- rows
 
 const ROWS = {
@@ -380,6 +414,67 @@ const ROWS = {
     } finally {
       await emulator.stop();
       await bare?.stop();
+    }
+  },
+
+  /** A conversation of 1,000 messages: the inbox page, from navigation to its load event (issue 18's figure). */
+  async 'inspector-page'() {
+    const seed = join(tmp, 'seed-1000.json');
+    const messages = Array.from({ length: 1000 }, (_, i) => ({ to: '77011234567', text: `Message number ${i} with a little text`, status: 'DELIVRD' }));
+    writeFileSync(seed, JSON.stringify({ keys: [KEY], messages }));
+    const emulator = await startServer([BIN, 'serve', '--port', '0', '--db', ':memory:', '--seed', seed]);
+    try {
+      const page = await inspectorPage(emulator.url);
+      const loads = [];
+      // One warm-up load (the server's first render of the page, Chromium's caches), then the timed ones.
+      for (let i = 0; i <= 5; i++) {
+        await page.goto(`${emulator.url}/?to=77011234567`);
+        const shown = await page.locator('.msg').count();
+        if (shown !== 1000) throw new Error(`the inbox showed ${shown} messages, not 1,000`);
+        if (i > 0) loads.push(await page.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventEnd));
+      }
+      await page.close();
+      const value = median(loads);
+      return {
+        id: 'inspector-page',
+        what: 'inspector: a conversation of 1,000 messages, navigation to load event in headless Chromium',
+        value,
+        unit: 'ms',
+        budget: '<= 1000',
+        pass: value <= 1000,
+        detail: `median of ${loads.length} loads: ${loads.map((t) => t.toFixed(0)).join(', ')} ms`,
+      };
+    } finally {
+      await emulator.stop();
+    }
+  },
+
+  /** A message sent through the API, from the request to its bubble in an open inbox (server-sent event, then the page's fetch). */
+  async 'inspector-live'() {
+    const emulator = await startEmulator();
+    try {
+      const page = await inspectorPage(emulator.url);
+      const times = [];
+      for (let i = 0; i < 10; i++) {
+        const text = `live ${i}`;
+        const started = performance.now();
+        await call(emulator.url, 'Message/SendSmsMessage', `recipient=77011234567&text=${encodeURIComponent(text)}`);
+        await page.waitForFunction((t) => [...document.querySelectorAll('.msg .text')].some((el) => el.textContent === t), text);
+        times.push(performance.now() - started);
+      }
+      await page.close();
+      const value = median(times);
+      return {
+        id: 'inspector-live',
+        what: 'inspector: a message sent through the API, until it shows in an open inbox (headless Chromium)',
+        value,
+        unit: 'ms',
+        budget: '<= 500',
+        pass: value <= 500,
+        detail: `median of ${times.length}: ${times.map((t) => t.toFixed(0)).join(', ')} ms`,
+      };
+    } finally {
+      await emulator.stop();
     }
   },
 
@@ -648,6 +743,7 @@ async function main() {
 try {
   process.exitCode = await (opts.scale ? scaleMain() : main());
 } finally {
+  await chromium?.context.close();
   for (const child of children) child.kill('SIGTERM');
   cleanup();
 }

@@ -11,7 +11,7 @@ import { BULK_KEY, csvOf, links, useBulkService } from '../helpers/bulk-files.js
 const bulk = useBulkService();
 const { file } = bulk;
 
-describe('--concurrency and --rate', () => {
+describe('--concurrency', () => {
   it('keeps at most --concurrency requests in flight', async () => {
     bulk.svc.delayMs = 20;
     const input = file('links.csv', csvOf(links(40)));
@@ -19,13 +19,6 @@ describe('--concurrency and --rate', () => {
     expect(bulk.svc.inFlight.max).toBe(3);
   });
 
-  it('--rate bounds requests per second', async () => {
-    const input = file('links.csv', csvOf(links(12)));
-    const started = Date.now();
-    await runCli(['link', 'create', '--from-file', input, '--rate', '5', '--concurrency', '8'], { env: bulk.env });
-    // 12 requests at 5 per second need at least two full intervals.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
-  });
 });
 
 describe('--rate at the service (emulator)', () => {
@@ -54,6 +47,8 @@ describe('--rate at the service (emulator)', () => {
     expect(r.code).toBe(0);
     expect(arrivals).toHaveLength(60);
     // Any window of one second holding 21 requests would have its first and 21st less than a second apart.
+    // A lower bound that a busy machine cannot break: the 21st starts a second after the 1st was answered,
+    // which is after the 1st arrived; slowness only moves them further apart.
     const gaps = arrivals.slice(20).map((t, i) => t - arrivals[i]);
     console.log(`--rate 20: the closest 21 requests at the service spanned ${Math.min(...gaps).toFixed(1)} ms`);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000);

@@ -95,13 +95,12 @@ describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
         httpClient,
       });
       clients.push(c);
-      const started = Date.now();
+      // The silent server never completes the handshake: only the timeout ends each attempt.
       const err = await c.createLink({ fullLink: 'https://e.com' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(TransportError);
       expect(err).toMatchObject({ kind: 'timeout', details: { outcomeUnknown: false, attempts: 2 } });
       expect((err as Error).message).toContain('no answer within the 0.3 s timeout (--timeout) after 2 attempts');
       expect(connections).toBe(2);
-      expect(Date.now() - started).toBeLessThan(3_000);
     } finally {
       silent.close();
     }
@@ -144,9 +143,8 @@ describe("Node's HTTP client behind send()", () => {
     const got = await exchange(node, url);
     expect(JSON.parse(got.text)).toMatchObject({ code: 0, data: { id: '1' } });
     expect(sockets).toHaveLength(1);
-    const closed = new Promise<number>((resolve) => sockets[0].once('close', () => resolve(Date.now())));
-    const idleFrom = Date.now();
-    expect((await closed) - idleFrom).toBeLessThan(2_000);
+    // Closed by the client once idle for 100 ms: the test would time out waiting otherwise.
+    await new Promise<void>((resolve) => sockets[0].once('close', () => resolve()));
   });
 
   it('refuses a request for another protocol than its own', async () => {

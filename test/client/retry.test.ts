@@ -89,10 +89,9 @@ describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
     it('after a stalled answer, each attempt bounded by the timeout', async () => {
       const s = await faultyServer(['stall']);
       const { c } = client(s.url, { timeoutMs: 200 });
-      const started = Date.now();
+      // The stalled answer never comes: only the timeout ends the first attempt.
       await expect(c.getLink({ id: 1 })).resolves.toMatchObject({ id: 1 });
       expect(s.hits()).toBe(2);
-      expect(Date.now() - started).toBeLessThan(5000);
     });
 
     it('gives up after --retries and reports the last failure', async () => {
@@ -116,6 +115,7 @@ describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
       const { c } = client(s.url, { retryMaxDelayMs: 5000 });
       const started = Date.now();
       await c.getLink({ id: 1 });
+      // A lower bound a busy machine cannot break: the wait asked for lies between the two readings.
       expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     });
   });
@@ -180,12 +180,12 @@ describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
       const s = await faultyServer(['503', '503', '503'], { 'retry-after': '30' });
       const ac = new AbortController();
       const { c } = client(s.url, { signal: ac.signal, retryMaxDelayMs: 30_000 });
-      const started = Date.now();
       const pending = c.getLink({ id: 1 }).catch((e: unknown) => e);
-      setTimeout(() => ac.abort(), 200);
+      await expect.poll(() => s.hits(), { timeout: 10_000 }).toBe(1);
+      ac.abort();
+      // Without the abort the call would wait the 30 s the server asked for, longer than the test may take.
       expect(await pending).toMatchObject({ kind: 'aborted' });
-      // Without the abort the call would wait the 30 s the server asked for.
-      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(s.hits()).toBe(1);
     });
 
     it('an abort while the answer is awaited ends the call at once; the outcome of a send is unknown', async () => {
@@ -196,11 +196,10 @@ describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
       ] as const) {
         const ac = new AbortController();
         const { c } = client(s.url, { signal: ac.signal });
-        const started = Date.now();
         const pending = call(c).catch((e: unknown) => e);
         setTimeout(() => ac.abort(), 200);
+        // The stalled answer never comes (a timeout would say `timeout`, not `aborted`).
         expect(await pending).toMatchObject({ kind: 'aborted', outcomeUnknown });
-        expect(Date.now() - started).toBeLessThan(5_000);
       }
     });
 

@@ -26,14 +26,14 @@ interface Outcome {
   ms: number;
 }
 
-async function create(url: string, n: number, timeoutMs = 2000): Promise<Outcome> {
+/** One Link/Create; an answer is waited for as long as it takes (a stalled one: until the emulator closes). */
+async function create(url: string, n: number): Promise<Outcome> {
   const started = performance.now();
   try {
     const res = await request(`${url}/service/Link/Create?${serviceQuery('k')}`, {
       method: 'POST',
       body: encodeParams({ data: { fullLink: `https://example.com/${n}` } }),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      signal: AbortSignal.timeout(timeoutMs),
     });
     return { status: res.statusCode, headers: res.headers, text: await res.body.text(), ms: performance.now() - started };
   } catch (err) {
@@ -63,7 +63,7 @@ describe('fault injection', () => {
     }
   });
 
-  it('reset, 500, 502, truncated and stall strike after the operation: it was done', async () => {
+  it('reset, 500, 502 and truncated strike after the operation: it was done', async () => {
     const checks: Record<string, (o: Outcome) => void> = {
       reset: (o) => expect(o.error).toBeDefined(),
       '500': (o) => expect(o.status).toBe(500),
@@ -73,19 +73,30 @@ describe('fault injection', () => {
         expect(() => JSON.parse(o.text!)).toThrow();
         expect(o.text).toMatch(/^\{"code":0/);
       },
-      stall: (o) => expect([o.error, o.ms >= 250]).toEqual(['TimeoutError', true]),
     };
     for (const [fault, check] of Object.entries(checks)) {
       const p = await pair({ faultRate: 1, faults: fault });
       try {
-        check(await create(p.faulty.url, 1, 300));
+        check(await create(p.faulty.url, 1));
         expect(await linkCount(p.clean.url), fault).toBe(1);
       } finally {
-        const started = performance.now();
         await p.close();
-        // Closing must not sit out the 5 s grace for a stalled answer.
-        expect(performance.now() - started).toBeLessThan(4000);
       }
+    }
+  });
+
+  it('stall strikes after the operation and holds the answer; closing drops it rather than sit out the grace', async () => {
+    // A grace longer than the test may take: a close that waited for the stalled answer would time the test out.
+    const p = await pair({ faultRate: 1, faults: 'stall', limits: { closeGraceMs: 600_000 } });
+    try {
+      const pending = create(p.faulty.url, 1);
+      await expect.poll(() => p.faulty.faultCounts().stall, { timeout: 10_000 }).toBe(1);
+      expect(await linkCount(p.clean.url)).toBe(1);
+      await p.faulty.close();
+      // No answer ever came: the connection was cut.
+      expect(await pending).toMatchObject({ error: expect.any(String) });
+    } finally {
+      await p.close();
     }
   });
 
@@ -94,6 +105,7 @@ describe('fault injection', () => {
     try {
       const o = await create(p.faulty.url, 1);
       expect(JSON.parse(o.text!).code).toBe(0);
+      // A lower bound a busy machine cannot break: the answer is held 150 ms at least, and the time counted encloses it.
       expect(o.ms).toBeGreaterThanOrEqual(140);
     } finally {
       await p.close();
