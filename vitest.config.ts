@@ -9,7 +9,9 @@ export default defineConfig({
     // Once, for both projects: builds dist/ for the tests that spawn the bin.
     globalSetup: ['test/helpers/global-setup.ts'],
     projects: [
-      { test: { ...shared, name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/browser/**'] } },
+      // test/package is `npm run test:package` (its own config): its npm pack rebuilds dist/ and takes
+      // "prepare" out of package.json while the bins of the tests beside it run from there.
+      { test: { ...shared, name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/browser/**', 'test/package/**'] } },
       // The browser tests run after the rest, one file at a time: Chromium is the
       // heaviest thing the suite starts. They time nothing (bench/run.js does).
       { test: { ...shared, name: 'browser', include: ['test/browser/**/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 1 } } },
