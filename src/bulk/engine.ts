@@ -5,6 +5,7 @@
 // back; Ctrl-C, a refused key or a service out of reach end the run cleanly.
 
 import type { CheckContext } from '../catalog/rules.js';
+import type { OperationSpec } from '../catalog/types.js';
 import type { SmsLinkClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
 import type { OutStream, RowWriter, View } from '../output/format.js';
@@ -83,8 +84,8 @@ export interface BulkHost {
   /** Asks a yes/no question (the answer defaults to no); rejects on Ctrl-C. */
   ask(question: string): Promise<boolean>;
   warn(message: string): Promise<void>;
-  /** The output view of result rows with these columns. */
-  view(columns: string[], primary: string): Promise<View>;
+  /** The output view of result rows with these columns; `kinds` says what values of fields such as `status` are (the operation's). */
+  view(columns: string[], primary: string, kinds?: OperationSpec['output']['kinds']): Promise<View>;
   /** The client of the run's requests, made on first use (checks and dry runs prepare requests with it too). */
   client(): Promise<SmsLinkClient>;
   /**
@@ -183,7 +184,7 @@ async function openOutput(host: BulkHost, spec: BulkSpec, input: InputFile, vali
   spec.checkColumns(columnNames);
   const { RowWriter } = await import('../output/format.js');
   const columns = validateOnly ? ['row', 'column', 'error'] : ['row', 'state', ...spec.resultColumns, 'error'];
-  const view = await host.view(columns, validateOnly ? 'row' : spec.primary);
+  const view = await host.view(columns, validateOnly ? 'row' : spec.primary, spec.op.output.kinds);
   // Results printed to the terminal the bar is on take the bar off its line first (the next redraw puts it back): else each result line would start with a copy of the bar.
   const bar: Output['bar'] = {};
   const sameTerminal = host.stdout.isTTY === true && host.stderr.isTTY === true;

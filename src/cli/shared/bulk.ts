@@ -32,7 +32,7 @@ export function bulkHost(ctx: RunContext): BulkHost {
     canAsk: () => canConfirm(ctx),
     ask: (question) => confirm(ctx, question),
     warn: (message) => ctx.warn(message),
-    view: (columns, primary) => ctx.view({ output: { rows: 'array', columns, primary } }),
+    view: (columns, primary, kinds) => ctx.view({ output: { rows: 'array', columns, primary, kinds } }),
     // Thousands of requests: undici's start-up pays for itself in CPU per request (transport.ts); and
     // Ctrl-C lets the requests in flight finish (a second one drops them).
     client: () => ctx.client({ interruptible: false, httpClient: 'undici' }),
