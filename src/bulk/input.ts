@@ -2,13 +2,13 @@
 // of a million rows never sits in memory. Standard input is first spooled to
 // a temporary file, so it can be counted and read twice like a file.
 
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
-import { count, invalidValue, oneOf } from '../output/words.js';
+import { count, fileProblem, invalidValue, oneOf } from '../output/words.js';
 
 export type InputFormat = 'csv' | 'ndjson';
 
@@ -86,10 +86,12 @@ async function openBytes(path: string, format: string | undefined, stdin: NodeJS
     let size: number;
     try {
       const s = await stat(path);
-      if (!s.isFile()) throw new Error('not a file');
+      if (!s.isFile()) throw Object.assign(new Error('not a file'), { code: s.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
       size = s.size;
+      // Opened once here, so a file that is there but may not be read is said now, in words.
+      closeSync(openSync(path, 'r'));
     } catch (err) {
-      throw new UsageError(`--from-file: cannot read "${path}": ${(err as Error).message}`);
+      throw new UsageError(fileProblem('--from-file', path, err));
     }
     return { path, named: path, label: path, fromStdin: false, format: formatOf(path, format), size, cleanup: () => undefined };
   }
