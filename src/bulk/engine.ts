@@ -41,6 +41,8 @@ export interface BulkOptions {
   format?: string;
   /** The input's text encoding (--encoding); UTF-8 when not given. */
   encoding?: string;
+  /** What separates a CSV file's columns, as --delimiter gives it (`;`, `tab`); found in its header row when not given. */
+  delimiter?: string;
   validateOnly: boolean;
   concurrency: number;
   /** Requests per second at most (0: no limit). */
@@ -114,7 +116,7 @@ function unreadable(input: InputFile, err: unknown, lastRow: number): UsageError
 }
 
 export async function runBulk(host: BulkHost, spec: BulkSpec, opts: BulkOptions): Promise<number> {
-  const input = await openInput(opts.file, opts.format, host.stdin, opts.encoding);
+  const input = await openInput(opts.file, opts.format, host.stdin, opts.encoding, opts.delimiter);
   try {
     return await runWithInput(host, spec, opts, input);
   } finally {
