@@ -132,6 +132,9 @@ export class RunContext {
         this.io.env,
         this.store(),
       );
+      // A base URL taken without its /service is said once per run, where it is used (not by the sandbox, nor by login's check of what it was given).
+      const note = this.#settings.baseUrl.note;
+      if (note && !this.sandbox && !this.credentials) this.note(note);
     }
     return this.#settings;
   }
