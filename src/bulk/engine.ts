@@ -5,6 +5,7 @@
 // back; Ctrl-C, a refused key or a service out of reach end the run cleanly.
 
 import type { CheckContext } from '../catalog/rules.js';
+import type { OperationSpec } from '../catalog/types.js';
 import type { SmsLinkClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
 import type { OutStream, RowWriter, View } from '../output/format.js';
@@ -40,6 +41,8 @@ export interface BulkOptions {
   format?: string;
   /** The input's text encoding (--encoding); UTF-8 when not given. */
   encoding?: string;
+  /** What separates a CSV file's columns, as --delimiter gives it (`;`, `tab`); found in its header row when not given. */
+  delimiter?: string;
   validateOnly: boolean;
   concurrency: number;
   /** Requests per second at most (0: no limit). */
@@ -83,8 +86,8 @@ export interface BulkHost {
   /** Asks a yes/no question (the answer defaults to no); rejects on Ctrl-C. */
   ask(question: string): Promise<boolean>;
   warn(message: string): Promise<void>;
-  /** The output view of result rows with these columns. */
-  view(columns: string[], primary: string): Promise<View>;
+  /** The output view of result rows with these columns; `kinds` says what values of fields such as `status` are (the operation's). */
+  view(columns: string[], primary: string, kinds?: OperationSpec['output']['kinds']): Promise<View>;
   /** The client of the run's requests, made on first use (checks and dry runs prepare requests with it too). */
   client(): Promise<SmsLinkClient>;
   /**
@@ -113,7 +116,7 @@ function unreadable(input: InputFile, err: unknown, lastRow: number): UsageError
 }
 
 export async function runBulk(host: BulkHost, spec: BulkSpec, opts: BulkOptions): Promise<number> {
-  const input = await openInput(opts.file, opts.format, host.stdin, opts.encoding);
+  const input = await openInput(opts.file, opts.format, host.stdin, opts.encoding, opts.delimiter);
   try {
     return await runWithInput(host, spec, opts, input);
   } finally {
@@ -183,7 +186,7 @@ async function openOutput(host: BulkHost, spec: BulkSpec, input: InputFile, vali
   spec.checkColumns(columnNames);
   const { RowWriter } = await import('../output/format.js');
   const columns = validateOnly ? ['row', 'column', 'error'] : ['row', 'state', ...spec.resultColumns, 'error'];
-  const view = await host.view(columns, validateOnly ? 'row' : spec.primary);
+  const view = await host.view(columns, validateOnly ? 'row' : spec.primary, spec.op.output.kinds);
   // Results printed to the terminal the bar is on take the bar off its line first (the next redraw puts it back): else each result line would start with a copy of the bar.
   const bar: Output['bar'] = {};
   const sameTerminal = host.stdout.isTTY === true && host.stderr.isTTY === true;

@@ -1,14 +1,15 @@
-// Bulk input: CSV (header row) or NDJSON, streamed record by record so a file
-// of a million rows never sits in memory. Standard input is first spooled to
-// a temporary file, so it can be counted and read twice like a file.
+// Bulk input: CSV (header row; columns apart by commas, semicolons or tabs)
+// or NDJSON, streamed record by record so a file of a million rows never
+// sits in memory. Standard input is first spooled to a temporary file, so it
+// can be counted and read twice like a file.
 
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
-import { count, invalidValue, oneOf } from '../output/words.js';
+import { count, fileProblem, invalidValue, oneOf } from '../output/words.js';
 
 export type InputFormat = 'csv' | 'ndjson';
 
@@ -21,6 +22,8 @@ export interface InputFile {
   label: string;
   fromStdin: boolean;
   format: InputFormat;
+  /** What separates a CSV file's columns: given (--delimiter), else found in its header row (delimiterOf). */
+  delimiter?: string;
   /** Size in bytes when opened. */
   size: number;
   cleanup(): void;
@@ -44,31 +47,85 @@ export function formatOf(path: string, given: string | undefined): InputFormat {
     throw new UsageError(invalidValue('--format', given, oneOf(['csv', 'ndjson']), ['csv', 'ndjson']));
   }
   const ext = extname(path).toLowerCase();
-  if (ext === '.csv') return 'csv';
+  if (ext === '.csv' || ext === '.tsv') return 'csv';
   if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';
-  throw new UsageError(`--from-file: cannot tell the format of "${basename(path)}" from its extension; use .csv or .ndjson, or pass --format csv|ndjson`);
+  throw new UsageError(`--from-file: cannot tell the format of "${basename(path)}" from its extension; use .csv, .tsv or .ndjson, or pass --format csv|ndjson`);
+}
+
+/** The delimiters a CSV file's header is searched for, in the order a tie goes: `,` first. */
+const DELIMITERS = [',', ';', '\t'] as const;
+/** Words --delimiter takes besides the character itself. */
+const DELIMITER_WORDS: Readonly<Record<string, string>> = { comma: ',', semicolon: ';', tab: '\t' };
+
+/** A delimiter as a person names it: `semicolon`, `tab`, `"|"`. */
+export function delimiterName(delimiter: string): string {
+  return Object.entries(DELIMITER_WORDS).find(([, d]) => d === delimiter)?.[0] ?? `"${delimiter}"`;
+}
+
+/** --delimiter's value: one character (a quote or a line break cannot be one), or comma, semicolon, tab. */
+export function delimiterFlag(value: string): string {
+  const d = DELIMITER_WORDS[value.toLowerCase()] ?? (value === '\\t' ? '\t' : value);
+  if ([...d].length === 1 && !/["\r\n]/.test(d)) return d;
+  throw new UsageError(invalidValue('--delimiter', value, 'must be one character, such as , or ; or |, or tab', Object.keys(DELIMITER_WORDS)));
+}
+
+/** How much of a file's start is read to find its header row. */
+const HEADER_BYTES = 64 * 1024;
+
+/**
+ * What separates the columns of a CSV file: of `,` `;` and tab, the one its
+ * header row (its first line that is not blank) has most of outside quotes;
+ * a comma when it has none. A European spreadsheet saves `recipient;name`.
+ * The header decides, never the rows: it names columns and holds no text,
+ * while a message text may hold any number of semicolons or commas.
+ */
+export function delimiterOf(path: string): string {
+  const head = Buffer.alloc(HEADER_BYTES);
+  const fd = openSync(path, 'r');
+  let n: number;
+  try {
+    n = readSync(fd, head, 0, HEADER_BYTES, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const text = head.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '');
+  const header = text.split(/\r\n|\r|\n/).find((line) => line.trim() !== '') ?? '';
+  const counts = new Map<string, number>(DELIMITERS.map((d) => [d, 0]));
+  let quoted = false;
+  for (const c of header) {
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && counts.has(c)) counts.set(c, counts.get(c)! + 1);
+  }
+  return DELIMITERS.reduce((best, d) => (counts.get(d)! > counts.get(best)! ? d : best), ',');
 }
 
 /**
  * Opens the input; `-` spools stdin to a temporary file first. Text that is
- * not UTF-8 is refused unless `encoding` names it (encoding.ts).
+ * not UTF-8 is refused unless `encoding` names it (encoding.ts). A CSV
+ * file's delimiter is `delimiterGiven` (--delimiter), else found in its
+ * header row.
  */
-export async function openInput(path: string, format: string | undefined, stdin: NodeJS.ReadableStream, encoding?: string): Promise<InputFile> {
+export async function openInput(path: string, format: string | undefined, stdin: NodeJS.ReadableStream, encoding?: string, delimiterGiven?: string): Promise<InputFile> {
+  const delimiter = delimiterGiven === undefined ? undefined : delimiterFlag(delimiterGiven);
   const input = await openBytes(path, format, stdin);
+  if (delimiter !== undefined && input.format !== 'csv') {
+    input.cleanup();
+    throw new UsageError('--delimiter applies to CSV input only (NDJSON has none)');
+  }
   const { utf8Input } = await import('./encoding.js');
   let copy;
   try {
-    copy = await utf8Input(input.path, encoding, () => firstReplaced(input));
+    copy = await utf8Input(input.path, encoding, () => firstReplaced(input.format === 'csv' ? { ...input, delimiter: delimiter ?? delimiterOf(input.path) } : input));
   } catch (err) {
     input.cleanup();
     throw err;
   }
-  if (!copy) return input;
-  return { ...input, path: copy.path, size: copy.size, cleanup: () => (copy.cleanup(), input.cleanup()) };
+  const read = copy ? { ...input, path: copy.path, size: copy.size, cleanup: () => (copy.cleanup(), input.cleanup()) } : input;
+  return read.format === 'csv' ? { ...read, delimiter: delimiter ?? delimiterOf(read.path) } : read;
 }
 
 /** The first row with a character that could not be decoded (U+FFFD in its place), and that value. */
-async function firstReplaced(input: Pick<InputFile, 'path' | 'format'>): Promise<{ row: number; value: string } | undefined> {
+async function firstReplaced(input: ReadableInput): Promise<{ row: number; value: string } | undefined> {
   try {
     for await (const r of readRows(input)) {
       const value = Object.values(r.fields).find((v) => typeof v === 'string' && v.includes('\uFFFD')) as string | undefined;
@@ -86,10 +143,12 @@ async function openBytes(path: string, format: string | undefined, stdin: NodeJS
     let size: number;
     try {
       const s = await stat(path);
-      if (!s.isFile()) throw new Error('not a file');
+      if (!s.isFile()) throw Object.assign(new Error('not a file'), { code: s.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
       size = s.size;
+      // Opened once here, so a file that is there but may not be read is said now, in words.
+      closeSync(openSync(path, 'r'));
     } catch (err) {
-      throw new UsageError(`--from-file: cannot read "${path}": ${(err as Error).message}`);
+      throw new UsageError(fileProblem('--from-file', path, err));
     }
     return { path, named: path, label: path, fromStdin: false, format: formatOf(path, format), size, cleanup: () => undefined };
   }
@@ -102,16 +161,26 @@ async function openBytes(path: string, format: string | undefined, stdin: NodeJS
   return { path: spooled, named: spooled, label: 'stdin', fromStdin: true, format: fmt, size: out.bytesWritten, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** What the readers need of an input: a CSV file's delimiter, when not a comma. */
+type ReadableInput = Pick<InputFile, 'path' | 'format' | 'delimiter'>;
+
 // Records as arrays: a row with more or fewer fields than the header is that row's error,
 // never a silently dropped or shifted value ("Hello, world" unquoted is two fields). Blank
 // lines come through as records (one empty field) so that they are counted as a spreadsheet
 // counts them, and are then skipped.
-const CSV_OPTIONS = { bom: true, skip_empty_lines: false, relax_column_count: true } as const;
+const csvOptions = (delimiter = ',') => ({ bom: true, skip_empty_lines: false, relax_column_count: true, delimiter }) as const;
+
+/** What a value holding the delimiter needs, said in a row's error: `quote values that contain semicolons`. */
+function quoteHint(delimiter: string): string {
+  const name = delimiterName(delimiter);
+  return `quote values that contain ${name.startsWith('"') ? name : `${name}s`}`;
+}
 
 const isBlank = (record: string[]) => record.length === 1 && record[0] === '';
 
 /** Turns CSV records, the header first, into rows numbered as a spreadsheet numbers them. */
 class CsvRows {
+  constructor(private readonly delimiter = ',') {}
   #header: string[] | undefined;
   /** The spreadsheet row of the last record read. */
   #row = 0;
@@ -126,7 +195,7 @@ class CsvRows {
       return undefined;
     }
     if (record.length !== header.length) {
-      return { row, fields: {}, error: `has ${count(record.length, 'field')} but the header has ${header.length} (quote values that contain commas)` };
+      return { row, fields: {}, error: `has ${count(record.length, 'field')} but the header has ${header.length} (${quoteHint(this.delimiter)})` };
     }
     const fields: Record<string, string> = {};
     for (let i = 0; i < header.length; i++) fields[header[i]] = record[i];
@@ -146,10 +215,10 @@ function ndjsonRow(row: number, line: string): InputRow {
   return { row, fields: parsed as Record<string, unknown> };
 }
 
-async function* csvRows(path: string): AsyncGenerator<InputRow> {
+async function* csvRows(input: ReadableInput): AsyncGenerator<InputRow> {
   const { parse } = await import('csv-parse');
-  const parser = createReadStream(path).pipe(parse(CSV_OPTIONS));
-  const rows = new CsvRows();
+  const parser = createReadStream(input.path).pipe(parse(csvOptions(input.delimiter)));
+  const rows = new CsvRows(input.delimiter);
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       const r = rows.next(record);
@@ -171,8 +240,8 @@ async function* ndjsonRows(path: string): AsyncGenerator<InputRow> {
 }
 
 /** Streams the records of an input, each with the row a person finds it at. */
-export function readRows(input: Pick<InputFile, 'path' | 'format'>): AsyncGenerator<InputRow> {
-  return input.format === 'csv' ? csvRows(input.path) : ndjsonRows(input.path);
+export function readRows(input: ReadableInput): AsyncGenerator<InputRow> {
+  return input.format === 'csv' ? csvRows(input) : ndjsonRows(input.path);
 }
 
 /** An input that could not be read to its end; `lastRow` is the last row read before the problem. */
@@ -192,7 +261,7 @@ export class InputReadError extends Error {
  * either way to remeasure). Lines end as readline ends them (LF, CRLF or a
  * lone CR).
  */
-export async function readAllRows(input: Pick<InputFile, 'path' | 'format'>): Promise<InputRow[]> {
+export async function readAllRows(input: ReadableInput): Promise<InputRow[]> {
   const { readFile } = await import('node:fs/promises');
   const bytes = await readFile(input.path);
   const rows: InputRow[] = [];
@@ -200,11 +269,11 @@ export async function readAllRows(input: Pick<InputFile, 'path' | 'format'>): Pr
     const { parse } = await import('csv-parse/sync');
     let records: string[][];
     try {
-      records = parse(bytes, CSV_OPTIONS) as string[][];
+      records = parse(bytes, csvOptions(input.delimiter)) as string[][];
     } catch (err) {
       throw csvReadError(err);
     }
-    const csv = new CsvRows();
+    const csv = new CsvRows(input.delimiter);
     for (const record of records) {
       const r = csv.next(record);
       if (r) rows.push(r);
@@ -226,11 +295,11 @@ function csvReadError(err: unknown): InputReadError {
 }
 
 /** The column names: the CSV header, or the keys of the first NDJSON record. */
-export async function columnsOf(input: Pick<InputFile, 'path' | 'format'>): Promise<string[]> {
+export async function columnsOf(input: ReadableInput): Promise<string[]> {
   if (input.format === 'csv') {
     const { parse } = await import('csv-parse');
     // The parser reads the whole first chunk at once: a stray quote further on fails it before the header comes out.
-    const parser = createReadStream(input.path).pipe(parse(CSV_OPTIONS));
+    const parser = createReadStream(input.path).pipe(parse(csvOptions(input.delimiter)));
     try {
       for await (const record of parser as AsyncIterable<string[]>) if (!isBlank(record)) return record.map((h) => h.trim());
     } catch (err) {

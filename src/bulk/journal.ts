@@ -8,7 +8,7 @@ import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, 
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
-import { count } from '../output/words.js';
+import { count, fileProblem } from '../output/words.js';
 import { DigestSet, RowIndex, type RowState } from './identity.js';
 
 export type { RowState } from './identity.js';
@@ -115,7 +115,7 @@ export class Journal {
     try {
       fd = openSync(path, 'a', 0o600);
     } catch (err) {
-      throw new UsageError(`--journal: cannot write "${path}": ${(err as Error).message}`);
+      throw new UsageError(fileProblem('--journal', path, err, 'write'));
     }
     const journal = new Journal(path, fd, opts.scrub ?? ((t) => t), opts.index ?? new RowIndex());
     try {

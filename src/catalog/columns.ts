@@ -69,9 +69,9 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   period: col('period', 'key', 0),
   processed: col('deleted', 'text', 10),
   notProcessed: col('not deleted', 'text', 11),
-  // bulk results and checks
+  // bulk results and checks: a row's state is `state` in every format, as the journal and docs/bulk.md name it
   row: col('row', 'key', 0),
-  state: col('result', 'value', 1),
+  state: col('state', 'value', 1),
   column: col('column', 'value', 2),
   error: col('error', 'wrap', 3),
   // report delivery (grouped by one of day, sender, country, operator), report links, search
@@ -98,7 +98,7 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   clicksPerDay: col('clicks/day', 'value', 2),
   busiestDay: col('busiest day', 'value', 15),
   kind: col('kind', 'value', 1),
-  at: as('time', col('when', 'value', 3)),
+  at: as('time', col('at', 'value', 3)),
   // sync and sync --status
   messagesFetched: col('messages fetched', 'value', 1),
   statusesChecked: col('statuses checked', 'value', 2),

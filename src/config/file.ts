@@ -11,6 +11,7 @@ import { configDir, type Env } from './paths.js';
 export type { Env };
 import { ConfigError } from '../client/errors.js';
 import { nestedDeeperThan } from '../json-depth.js';
+import { fileProblem } from '../output/words.js';
 
 export const SETTING_KEYS = ['apiKey', 'baseUrl', 'output', 'timeout', 'sender', 'retries'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -48,7 +49,7 @@ export function readConfigFile(env: Env): ConfigFile {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+    throw new ConfigError(fileProblem('config file', path, err));
   }
   assertPrivate(path);
   let data: unknown;

@@ -13,6 +13,8 @@ export interface Resolved {
   source: Source;
   /** Human description: `--api-key`, `SMSLINK_API_KEY`, `profile "prod"`, `default`. */
   origin: string;
+  /** Said to the user when the value in force is not the one given (a base URL taken without its /service). */
+  note?: string;
 }
 
 /** Every setting with the value in force and where it came from. */
@@ -26,6 +28,31 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The base URL a URL copied from the service's docs means: every request
+ * goes to `{base_url}/service/<Module>/<Operation>` (service-api.md), and
+ * smslink adds `/service` itself, so `https://api.example.com/service/` is
+ * `https://api.example.com` (a path before it is kept). Undefined when the
+ * URL does not end in /service.
+ */
+export function withoutServicePath(value: string): string | undefined {
+  if (!isHttpUrl(value)) return undefined;
+  const url = new URL(value);
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!/\/service$/i.test(path)) return undefined;
+  const prefix = path.slice(0, -'/service'.length);
+  url.pathname = prefix || '/';
+  return prefix || url.search || url.hash ? url.href : url.href.replace(/\/$/, '');
+}
+
+/**
+ * What is said when a base URL is taken without its /service, wherever it
+ * is given (`config set`, `login`, --base-url, SMSLINK_BASE_URL, a profile).
+ */
+export function servicePathNote(name: string, typed: string, used: string, done: 'using' | 'saved'): string {
+  return `${name} "${typed}" ends in /service, which smslink adds to every request itself: ${done} ${used}`;
 }
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
@@ -140,6 +167,8 @@ export function resolveSettings(flags: SettingFlags, env: Env, file: ConfigFile)
       const name = r.source === 'flag' ? spec.flag : `${spec.name} from ${r.origin}`;
       throw new ConfigError(invalidValue(name, r.value!, problem, spec.choices), r.source === 'flag' ? 'usage' : 'config');
     }
+    const host = key === 'baseUrl' && r.value !== undefined ? withoutServicePath(r.value) : undefined;
+    if (host) r = { ...r, value: host, note: servicePathNote(r.source === 'flag' ? spec.flag : `${spec.name} from ${r.origin}`, r.value!, host, 'using') };
     out[key] = r;
   }
   return out;

@@ -25,6 +25,17 @@ export interface TableOptions {
   width?: number;
 }
 
+/**
+ * A field's column: its header, role and rank (catalog/columns.ts). A field
+ * whose values are a campaign's status is headed so whatever its name: a
+ * send's `status` is its campaign's, and a bare `status` beside a delivery
+ * misleads.
+ */
+function infoOf(field: string, kinds: TableOptions['kinds']): ColumnInfo {
+  const info = columnInfo(field);
+  return kinds?.[field] === 'campaignStatus' ? { ...info, header: columnInfo('campaignStatus').header } : info;
+}
+
 interface Cell {
   text: string;
   /** Colour for the cell's text (cli-table3 does not count colour codes in widths). */
@@ -97,9 +108,9 @@ function narrower(shown: Column[]): { drop: Column } | { shrink: Column; to: num
  * The room left goes to the cut and wrapped columns, the most useful
  * (lowest rank) first.
  */
-export function layout(fields: readonly string[], cells: Cell[][], width: number | undefined): { columns: Column[]; hidden: string[] } {
+export function layout(fields: readonly string[], cells: Cell[][], width: number | undefined, kinds?: TableOptions['kinds']): { columns: Column[]; hidden: string[] } {
   const columns: Column[] = fields.map((field, i) => {
-    const info = columnInfo(field);
+    const info = infoOf(field, kinds);
     const header = cellWidth(info.header);
     const texts = cells.map((row) => row[i].text);
     const natural = Math.max(header, ...texts.map(cellWidth));
@@ -210,7 +221,7 @@ export interface TableLayout {
  */
 export function renderTable(rows: Record<string, unknown>[], fields: readonly string[], opts: TableOptions, fixed?: TableLayout): { text: string; hidden: string[]; layout: TableLayout } {
   const cells = rows.map((row) => fields.map((f) => cellOf(f, row[f], opts, false)));
-  const chosen = fixed ? refit(fixed, fields, cells, opts.width) : layout(fields, cells, opts.width);
+  const chosen = fixed ? refit(fixed, fields, cells, opts.width) : layout(fields, cells, opts.width, opts.kinds);
   const { columns, hidden } = chosen;
   const index = columns.map((c) => fields.indexOf(c.field));
   const drawn = cells.map((row, r) =>
@@ -222,12 +233,12 @@ export function renderTable(rows: Record<string, unknown>[], fields: readonly st
   );
   const header = columns.map((c) => opts.paint.bold(c.info.header));
   const text = draw([header, ...drawn], columns.map((c) => c.width + GAP));
-  return { text, hidden: hidden.map((f) => columnInfo(f).header), layout: chosen };
+  return { text, hidden: hidden.map((f) => infoOf(f, opts.kinds).header), layout: chosen };
 }
 
 /** One record as `label  value` lines, every value whole: long ones wrap under themselves. */
 export function renderRecordView(record: Record<string, unknown>, fields: readonly string[], opts: TableOptions): string {
-  const labels = fields.map((f) => columnInfo(f).header);
+  const labels = fields.map((f) => infoOf(f, opts.kinds).header);
   const labelWidth = Math.max(...labels.map(cellWidth));
   const valueWidth = opts.width === undefined ? Infinity : Math.max(20, opts.width - labelWidth - GAP);
   const rows = fields.map((field, i) => {

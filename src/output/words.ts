@@ -163,6 +163,41 @@ export function notFound(what: 'link' | 'message' | 'campaign', typed: readonly 
   return `no ${what} found for ${typed.join(', ')} (unknown, or not yours)`;
 }
 
+/** Why a file could not be read or written, by the system's error code, in words. */
+const FILE_TROUBLES: Readonly<Record<string, string>> = {
+  ENOENT: 'there is no such file',
+  EPERM: 'the system does not allow it',
+  EISDIR: 'it is a folder, not a file',
+  ENOTFILE: 'it is not a regular file',
+  ENOTDIR: 'a part of its path is a file, not a folder',
+  ELOOP: 'it is a symbolic link that leads nowhere or in a circle, or one smslink does not follow here',
+  ENAMETOOLONG: 'its name is too long',
+  EMFILE: 'too many files are open',
+  ENFILE: 'too many files are open',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EBUSY: 'it is in use',
+  EIO: 'the disk could not be read (input/output error)',
+  EEXIST: 'it exists already',
+};
+
+/**
+ * A file that could not be read or written, in words, for every flag and
+ * file that names one (`--from-file`, `--input`, `--seed`, `--ca-file`,
+ * `--journal`, the config file): `--from-file: cannot read "nonexist.csv":
+ * there is no such file`. Writing a file whose folder is missing names the
+ * folder. The system's code goes in brackets when it has no words here.
+ */
+export function fileProblem(name: string, path: string, err: unknown, doing: 'read' | 'write' = 'read'): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  let why = code ? FILE_TROUBLES[code] : undefined;
+  if (code === 'ENOENT' && doing === 'write') why = 'its folder does not exist';
+  if (code === 'EACCES') why = `permission denied: you may not ${doing} it`;
+  why ??= code ? `the system refused (${code})` : String((err as Error | undefined)?.message ?? err);
+  return `${name ? `${name}: ` : ''}cannot ${doing} "${path}": ${why}`;
+}
+
 /**
  * Slips of the fingers between two words: Levenshtein's count, except that
  * two neighbouring letters swapped (`sned` for send) is one slip, not two.

@@ -89,4 +89,20 @@ describe('message send --from-file', () => {
     expect(r.code).toBe(2);
     expect(bulk.server.requests).toHaveLength(0);
   });
+  it("names a row's state `state` in a table, CSV and JSON alike, and says a send's campaign status in words at a terminal", async () => {
+    const input = file('sms.csv', 'recipient,text\n77010000001,Hi\nabc,Hi\n');
+    const table = await runCli(['message', 'send', '--from-file', input, '--journal', `${input}.t`, '--yes'], { env: { ...bulk.env, NO_COLOR: '1' }, tty: true, columns: 120 });
+    const [header, sent, invalid] = table.stdout.split('\n');
+    expect(header).toMatch(/^row +state +message id +campaign +campaign status +error$/);
+    expect(sent).toMatch(/^2 +done +\d+ +1 +sent without moderation +-$/);
+    expect(invalid).toMatch(/^3 +invalid +- +- +- +column recipient: /);
+    const csv = await runCli(['message', 'send', '--from-file', input, '--journal', `${input}.c`, '-o', 'csv'], { env: bulk.env });
+    expect(csv.stdout.split('\n')[0]).toBe('row,state,messageId,campaignId,status,error');
+    // Rows come out as they finish (docs/bulk.md): an invalid row may come first.
+    expect(csv.stdout.split('\n').find((l) => l.startsWith('2,'))).toMatch(/^2,done,\d+,1,2,$/);
+    const json = await runCli(['message', 'send', '--from-file', input, '--journal', `${input}.j`, '--json'], { env: bulk.env });
+    expect(JSON.parse(json.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ row: 2, state: 'done', status: 2 }), expect.objectContaining({ row: 3, state: 'invalid' })]),
+    );
+  });
 });

@@ -10,6 +10,7 @@ import type { RunContext } from '../core/context.js';
 import { describeFailure } from '../core/exit.js';
 import { readStdin } from '../core/streams.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
+import { fileProblem } from '../../output/words.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { isKeyName, registerSecret } from '../../secrets.js';
 
@@ -31,7 +32,7 @@ async function readInput(ctx: RunContext, file: string): Promise<Record<string, 
   try {
     text = file === '-' ? await readStdin(ctx.io.stdin) : await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`--input: cannot read "${file}": ${(err as Error).message}`);
+    throw new UsageError(fileProblem('--input', file, err));
   }
   let parsed: unknown;
   try {

@@ -3,7 +3,7 @@
 // key piped in with --with-key; checks them with one call; saves both in the
 // profile only when the service accepted the key.
 
-import { isHttpUrl, maskKey, SETTINGS } from '../../config/resolve.js';
+import { isHttpUrl, maskKey, servicePathNote, SETTINGS, withoutServicePath } from '../../config/resolve.js';
 import { updateProfile } from '../../config/file.js';
 import { painter } from '../../output/color.js';
 import type { CommandDef, CliValues } from '../core/command.js';
@@ -15,10 +15,17 @@ import { checkKey, CHECK_OPERATION } from './key-check.js';
 
 const EXAMPLE_URL = 'https://api.example.com';
 
-function checkBaseUrl(value: string, name: string): string {
+/** A base URL as saved: without a trailing slash, and without the /service smslink adds itself (said). */
+function saved(ctx: RunContext, value: string, name: string): string {
+  const host = withoutServicePath(value);
+  if (host) ctx.note(servicePathNote(name, value, host, 'using'));
+  return (host ?? value).replace(/\/+$/, '');
+}
+
+function checkBaseUrl(ctx: RunContext, value: string, name: string): string {
   const problem = SETTINGS.baseUrl.check?.(value);
   if (problem) throw new UsageError(`${name}: "${value}" ${problem}`);
-  return value.replace(/\/+$/, '');
+  return saved(ctx, value, name);
 }
 
 /** Asks until the answer is a base URL; Enter keeps `known`. */
@@ -26,15 +33,15 @@ async function askBaseUrl(ctx: RunContext, known: string | undefined): Promise<s
   const hint = known ? ` [${known}]` : ` (your regional API host, e.g. ${EXAMPLE_URL})`;
   for (;;) {
     const answer = (await promptLine(ctx, `Base URL${hint}: `)) || known || '';
-    if (isHttpUrl(answer)) return answer.replace(/\/+$/, '');
+    if (isHttpUrl(answer)) return saved(ctx, answer, 'base URL');
     ctx.note(answer ? `"${answer}" ${SETTINGS.baseUrl.check?.(answer)}` : `A base URL is needed, e.g. ${EXAMPLE_URL}.`);
   }
 }
 
 async function baseUrlFor(ctx: RunContext, interactive: boolean, known: string | undefined): Promise<string> {
-  if (ctx.globals.baseUrl !== undefined) return checkBaseUrl(ctx.globals.baseUrl, '--base-url');
+  if (ctx.globals.baseUrl !== undefined) return checkBaseUrl(ctx, ctx.globals.baseUrl, '--base-url');
   if (interactive) return askBaseUrl(ctx, known);
-  if (known) return checkBaseUrl(known, 'base-url');
+  if (known) return checkBaseUrl(ctx, known, 'base-url');
   throw new UsageError(`login: give --base-url, the URL of your regional API host (e.g. ${EXAMPLE_URL})`);
 }
 

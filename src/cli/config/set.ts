@@ -1,7 +1,7 @@
 // `smslink config set <name> [value]`: saves a setting in the current
 // profile; a key is asked for (nothing echoed) or read from stdin.
 
-import { SETTINGS } from '../../config/resolve.js';
+import { servicePathNote, SETTINGS, withoutServicePath } from '../../config/resolve.js';
 import { updateProfile, type SettingKey } from '../../config/file.js';
 import type { CommandDef } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
@@ -35,6 +35,11 @@ async function set(ctx: RunContext, name: string, value: string | undefined): Pr
   const problem = SETTINGS[key].check?.(v);
   // The key is never quoted back (it is secret, and has no rule to break).
   if (problem) throw new UsageError(`config set ${invalidValue(name, v, problem, SETTINGS[key].choices)}`);
+  const host = key === 'baseUrl' ? withoutServicePath(v) : undefined;
+  if (host) {
+    ctx.note(servicePathNote(name, v, host, 'saved'));
+    v = host;
+  }
   const profile = ctx.profile();
   const path = await updateProfile(ctx.env, profile, (data) => (data[key] = v));
   ctx.note(`Saved ${name} = ${show(key, v)} in profile "${profile}" (${path}).`);

@@ -8,7 +8,7 @@ import { ConfigError } from '../../client/errors.js';
 import type { HttpClient, Send } from '../../client/send.js';
 import { isHttpUrl, type ResolvedSettings } from '../../config/resolve.js';
 import { UsageError } from '../../exit-codes.js';
-import { didYouMean } from '../../output/words.js';
+import { didYouMean, fileProblem } from '../../output/words.js';
 import { isKeyName } from '../../secrets.js';
 import type { GlobalOptions } from './io.js';
 
@@ -123,7 +123,7 @@ async function caFile(host: ConnectHost): Promise<Buffer[] | undefined> {
   try {
     ca = [readFileSync(file)];
   } catch (err) {
-    throw new UsageError(`--ca-file: cannot read "${file}": ${(err as Error).message}`);
+    throw new UsageError(fileProblem('--ca-file', file, err));
   }
   const extra = host.env.NODE_EXTRA_CA_CERTS;
   try {

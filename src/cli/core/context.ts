@@ -140,6 +140,9 @@ export class RunContext {
             'it still works: save its settings under such a name (`smslink --profile <name> login`) and remove it from the config file.',
         );
       }
+      // A base URL taken without its /service is said once per run, where it is used (not by the sandbox, nor by login's check of what it was given).
+      const note = this.#settings.baseUrl.note;
+      if (note && !this.sandbox && !this.credentials) this.note(note);
     }
     return this.#settings;
   }

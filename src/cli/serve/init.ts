@@ -4,6 +4,7 @@
 import type { CommandDef } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
+import { fileProblem } from '../../output/words.js';
 
 async function init(ctx: RunContext, file: string | undefined, force: boolean): Promise<number> {
   const { writeStarterSeed, DEFAULT_SEED_FILE } = await import('../../emulator/index.js');
@@ -13,7 +14,7 @@ async function init(ctx: RunContext, file: string | undefined, force: boolean): 
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw new UsageError(`${path} already exists; pass --force to replace it, or name another file`);
-    throw new UsageError(`${path}: cannot be written (${code ?? (err as Error).message})`);
+    throw new UsageError(fileProblem('serve init', path, err, 'write'));
   }
   ctx.note(`Wrote ${path}. Start the emulator with it: smslink serve --seed ${path}`);
   return EXIT.OK;

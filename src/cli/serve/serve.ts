@@ -98,7 +98,8 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
       // Checked here too, so a bad file is a usage error before anything listens.
       checkSeed(seed, ctx.globals.apiKeys ?? [], (opts.sender as string[] | undefined) ?? []);
     } catch (err) {
-      if (err instanceof SeedError) throw new UsageError(`--seed ${seedFile}: ${err.message}`);
+      // A file that cannot be read names itself (`cannot read "x.yaml": ...`); what is wrong inside one is named after it.
+      if (err instanceof SeedError) throw new UsageError(err.cause ? `--seed: ${err.message}` : `--seed ${seedFile}: ${err.message}`);
       throw err;
     }
   }

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { SeedError } from './seed.js';
+import { fileProblem } from '../../output/words.js';
 
 export const DEFAULT_SEED_FILE = 'smslink-seed.yaml';
 
@@ -15,8 +16,8 @@ export async function readSeedFile(path: string): Promise<unknown> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new SeedError(code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : `cannot be read (${code ?? (err as Error).message})`);
+    // Said as every file smslink cannot read is said; the file's problem, not the seed's (serve names --seed before it).
+    throw new SeedError(fileProblem('', path, err), { cause: err });
   }
   const ext = extname(path).toLowerCase();
   if (ext === '.json' || (ext !== '.yaml' && ext !== '.yml' && text.trimStart().startsWith('{'))) {

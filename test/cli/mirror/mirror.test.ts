@@ -409,7 +409,7 @@ describe('report links and search', () => {
     expect(csv.stdout.split('\n')[0]).toBe('kind,id,to,at,status,text');
     expect(csv.stdout.trim().split('\n')).toHaveLength(4);
     const table = await cli(['search', 'shoes'], { tty: true, env: { NO_COLOR: '1' } });
-    expect(table.stdout.split('\n')[0]).toMatch(/^kind +id +to +when +status +text/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^kind +id +to +at +status +text/);
     const nothing = await cli(['search', '***']);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('has no words to search for');

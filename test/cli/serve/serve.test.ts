@@ -219,7 +219,7 @@ describe('serve: inspector, seed files, control token', () => {
     expect(r.stderr).toBe(`error: --seed ${file}: links[0].expirationDate: invalid value "2030-02-30": must be a real date written YYYY-MM-DD\n`);
     const missing = await runCli(['serve', '--port', '0', '--seed', join(tempDir(), 'none.yaml')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/--seed .*none\.yaml: no such file/);
+    expect(missing.stderr).toMatch(/^error: --seed: cannot read ".*none\.yaml": there is no such file\n$/);
   });
 
   it('still takes a whole-number --seed as the fault seed, with a warning; --fault-seed is checked', async () => {
