@@ -152,7 +152,7 @@ export async function timed(work, dataDir, url, args) {
 
 /**
  * The cases of the scale bench, by name: each runs at every size it names and gives time, client CPU and
- * peak RSS; the table compares the largest size with the smallest (ratio) against the budgets of issue 36.
+ * peak RSS; the table compares the largest size with the smallest (ratio) against its budgets (docs/performance.md).
  */
 export const MIRROR_SCALE_CASES = [
   {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: every budget of README's Performance section, each measured against a reference
+// `npm run bench`: every budget of docs/performance.md, each measured against a reference
 // taken in the same run on the same machine (a shared 2-core machine is too
 // noisy for absolute numbers). Start-up rows are medians of --runs runs
 // (default 20) after a warm-up, with hyperfine when it is installed and a

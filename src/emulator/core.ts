@@ -62,7 +62,7 @@ export interface EmulatorOptions {
   faultSeed?: number;
   /**
    * What the emulator starts with and returns to on reset(): keys, senders,
-   * links, campaigns, messages (README "Seed files"). The database is emptied
+   * links, campaigns, messages (docs/emulator-reference.md, "Seed files"). The database is emptied
    * first. A number is the fault seed, as before faultSeed (deprecated).
    */
   seed?: SeedData | number;

@@ -2,7 +2,7 @@
 // in windows of time no deeper than MAX_PAGES, each page stored as it comes
 // (Ctrl-C keeps it); later runs add new messages, statuses not yet final, new
 // and clicked links. A mirror that is not the account's any more is emptied
-// and filled again. docs/commands.md, "How sync works", says how.
+// and filled again. docs/mirror.md, "How sync works", says how.
 
 import { Limiter } from '../bulk/limiter.js';
 import { keyStats } from '../output/stats.js';
@@ -432,7 +432,7 @@ async function refreshStatuses(mirror: Mirror, service: MirrorService, limiter: 
 
 /**
  * Links: all of them on a first sync, once a day, and when links were
- * deleted; otherwise only what can have changed (docs/commands.md, "How sync
+ * deleted; otherwise only what can have changed (docs/mirror.md, "How sync
  * works"): the newest links down to one the mirror holds, then the clicked
  * links, most clicked first, down to the first with no click. Then clicks per
  * day of those whose click count moved since they were last fetched.

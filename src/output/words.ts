@@ -2,7 +2,7 @@
 // campaign status, an amount of money, a time, a duration, a count, a
 // not-found and a typo. Every screen asks here (tables, records, progress
 // and summary lines, errors, the inspector); scripts get the service's own
-// values. docs/output.md, "Words", lists them.
+// values. docs/output.md, "Statuses and headers", shows them.
 
 import { distance } from 'fastest-levenshtein';
 import { MESSAGE_STATUS_LABELS } from '../catalog/codes.js';

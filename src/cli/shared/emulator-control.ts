@@ -1,4 +1,4 @@
-// Talks to the emulator's test-control API (/_emulator/..., docs/emulator.md):
+// Talks to the emulator's test-control API (/_emulator/..., docs/emulator-reference.md):
 // in this process for --sandbox, else over HTTP to the `smslink serve` at the
 // base URL, with SMSLINK_CONTROL_TOKEN when serve was given one. Its answers
 // are JSON, not the service's envelope; each failure becomes an exit code.

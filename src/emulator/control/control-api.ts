@@ -1,5 +1,5 @@
 // The test-control API, JSON under /_emulator/ (never under /service/); each
-// route, its parameters and answers: docs/emulator.md "Test-control API".
+// route, its parameters and answers: docs/emulator-reference.md "Test-control API".
 // controlAnswer() answers one request whatever carried it (a socket, or the
 // emulator in the CLI's process for --sandbox); controlApi() is the HTTP side,
 // which refuses a body past 64 KiB or 8 levels of nesting as it arrives.

@@ -94,7 +94,7 @@ export function controlsPage(ctx: PageContext): InspectorPage {
       <form method="post" action="${BASE}/faults" data-control><input type="hidden" name="rate" value="0"><p class="actions"><button type="submit">Switch faults off</button></p></form>
     </section>
     <section aria-labelledby="api-title"><h2 id="api-title">Control API</h2>
-      <p>What a test sends for each of these, JSON under /_emulator/ (docs/emulator.md, “Test-control API”):</p>
+      <p>What a test sends for each of these, JSON under /_emulator/ (docs/emulator-reference.md, “Test-control API”):</p>
       <dl class="params">${CONTROL_API.map(([call, what]) => html`<dt><code>${call}</code></dt><dd>${what}</dd>`)}</dl>
     </section>`;
   const live = html`<h2>Now</h2><dl class="facts">

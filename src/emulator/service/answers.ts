@@ -2,7 +2,7 @@
 // answers, live"): code 1 with a general sentence and each wrong field's
 // texts as a list (`data.fullLink[0]`), code 11 with data null and the
 // parameter group named, code 12 with the rule in the message and the same
-// field lists. docs/emulator.md "Error answers" shows each.
+// field lists. docs/emulator-wire.md "Error answers" shows each.
 
 import type { Issue } from '../../catalog/validate.js';
 import { fail, type Answer } from './handler.js';

@@ -1,6 +1,6 @@
 // The planned life of one message, fixed when it is sent: NEW, then ENQUEUD,
 // ACCEPTD (or REJECTD) and a final status a few simulated seconds later, the
-// outcome picked by the recipient's last four digits (docs/emulator.md, "Test
+// outcome picked by the recipient's last four digits (docs/emulator-reference.md, "Test
 // numbers"). Times are on the emulator's clock, durations shrink by timeScale,
 // and the database applies the plan lazily (Database.advance).
 

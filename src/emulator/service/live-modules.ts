@@ -1,7 +1,7 @@
 // What the live service has beyond this emulator: modules and operations it
 // does not model, answered truthfully (code 9: not carried out here) rather
 // than as misspelt (4, 5), and the one operation it answers under a second
-// name (Campaign/GetLinks, as Link/GetLinks). docs/emulator.md "Operations
+// name (Campaign/GetLinks, as Link/GetLinks). docs/emulator-wire.md "Operations
 // this emulator does not model" lists them and says why code 9.
 
 import { fail, type Answer } from './handler.js';

@@ -1,7 +1,7 @@
 // The two answer formats of the live service, chosen by `output`: the
 // {code, data, message} envelope as JSON (the default) or as XML under one
 // root element, lists as repeated <item> elements, which the official PHP
-// library reads with SimpleXML. docs/emulator.md "Answers in XML".
+// library reads with SimpleXML. docs/emulator-wire.md "Answers in XML".
 
 import { RawJson, type Answer } from './handler.js';
 

@@ -2,7 +2,8 @@
 // account: the total is counted once and kept until the next write, and a
 // page is read from the sort key of the row before it (keyset), remembered
 // from the page served before it, so following pages is one index seek a
-// page. A page no earlier page led to skips rows once. docs/emulator.md, "Limits".
+// page. A page no earlier page led to skips rows once.
+// docs/emulator-reference.md, "What a list page costs".
 
 import type { SqlValue } from './connection.js';
 import type { ListQuery, SortKey } from './list-query.js';

@@ -2,7 +2,7 @@
 // as that client makes it (method, path case, query, headers, body), over a
 // real socket: the official PHP library in both formats (XML read by PHP's
 // SimpleXML), the Java client (okhttp), the .NET client and the Python client
-// (httpx, JSON). docs/emulator.md "Public clients" says how to point each.
+// (httpx, JSON). docs/emulator-wire.md "Public clients" says how to point each.
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type Envelope, type RawAnswer, type TestEmulator } from '../../helpers/emulator.js';
