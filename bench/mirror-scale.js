@@ -113,7 +113,7 @@ async function seededDb(work, count, links) {
  * Runs the bin under /usr/bin/time -v; resolves with wall ms, client CPU ms, peak RSS (MB), stdout, and
  * with --verbose among `args`, the list requests it made and the deepest page it asked for.
  */
-export async function timed(work, dataDir, url, args) {
+export async function timed(work, dataDir, url, args, { countLines = false } = {}) {
   const timeFile = join(work.tmp, 'time.txt');
   const errFile = join(work.tmp, 'stderr.txt');
   const { openSync, closeSync } = await import('node:fs');
@@ -124,8 +124,13 @@ export async function timed(work, dataDir, url, args) {
     stdio: ['ignore', 'pipe', errFd],
   });
   work.children.add(child);
+  // A list of a million items is counted as it goes, never held: the bench must not be what grows.
   let out = '';
-  child.stdout.on('data', (d) => (out += d));
+  let lines = 0;
+  child.stdout.on('data', (d) => {
+    if (countLines) for (let i = d.indexOf(10); i !== -1; i = d.indexOf(10, i + 1)) lines++;
+    else out += d;
+  });
   const [code] = await once(child, 'close');
   const ms = performance.now() - started;
   closeSync(errFd);
@@ -146,8 +151,24 @@ export async function timed(work, dataDir, url, args) {
     cpuMs: (field('User time \\(seconds\\)') + field('System time \\(seconds\\)')) * 1000,
     rssMb: field('Maximum resident set size \\(kbytes\\)') / 1024,
     out,
+    lines,
     requests,
   };
+}
+
+/** `smslink <noun> list --all` of `size` items, written as ndjson (one line an item) or json, counted and checked. */
+async function listAll(work, size, noun, format) {
+  const db = await seededDb(work, noun === 'message' ? size : 1000, noun === 'link' ? size : 50);
+  const server = await serve(work, db);
+  try {
+    const r = await timed(work, join(work.tmp, 'data'), server.url, [noun, 'list', '--all', '-o', format], { countLines: true });
+    // json: one line an item's field, and the brackets; ndjson: one line an item.
+    if (format === 'ndjson' && r.lines !== size) throw new Error(`${noun} list --all printed ${r.lines} items, not ${size}`);
+    return { ...r, note: `${r.lines} lines of ${format}` };
+  } finally {
+    await server.stop();
+    rmSync(db, { force: true });
+  }
 }
 
 /**
@@ -228,6 +249,27 @@ export const MIRROR_SCALE_CASES = [
       if (messages !== size) throw new Error(`report delivery counted ${messages} messages, not ${size}`);
       return { ...r, note: `${rows.length} days` };
     },
+  },
+  {
+    id: 'list-messages',
+    what: '`message list --all -o json` against serve',
+    sizes: [100_000, 1_000_000],
+    budget: { ratio: 12, rssMb: 150 },
+    run: (work, size) => listAll(work, size, 'message', 'json'),
+  },
+  {
+    id: 'list-links',
+    what: '`link list --all -o ndjson` against serve',
+    sizes: [100_000, 1_000_000],
+    budget: { ratio: 12, rssMb: 150 },
+    run: (work, size) => listAll(work, size, 'link', 'ndjson'),
+  },
+  {
+    id: 'list-links-table',
+    what: '`link list --all -o table` against serve',
+    sizes: [100_000],
+    budget: { rssMb: 150 },
+    run: (work, size) => listAll(work, size, 'link', 'table'),
   },
 ];
 
