@@ -212,6 +212,33 @@ describe('the request log', () => {
 });
 
 describe('a 375 px phone', () => {
+  it('shows a chosen conversation on the first screen, the list behind a link back to it', async () => {
+    await open({ seed: busy, clock: new ManualClock(Date.UTC(2025, 0, 15, 10, 0, 0)), faultRate: 0 });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(`${emulator!.url}/`);
+    const list = page.locator('section.conversations');
+    expect(await list.isVisible()).toBe(true);
+    await list.getByRole('link', { name: /\+77010001111/ }).click();
+    await page.waitForURL(/to=77010001111/);
+    // What was chosen is what the screen holds: its heading and message above the fold, the list gone.
+    const thread = page.getByRole('heading', { name: /To \+77010001111/ });
+    const bubble = page.locator('.msg', { hasText: 'Your parcel is on its way' });
+    for (const shown of [thread, bubble]) {
+      const box = (await shown.boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(800);
+    }
+    expect(await list.isVisible()).toBe(false);
+    await page.getByRole('link', { name: '← All conversations' }).click();
+    await page.waitForURL((url) => !url.search.includes('to='));
+    expect(await list.isVisible()).toBe(true);
+    // A wide screen shows both side by side, without the link back.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${emulator!.url}/?to=77010001111`);
+    expect(await list.isVisible()).toBe(true);
+    expect(await thread.isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: '← All conversations' }).isVisible()).toBe(false);
+  });
+
   it('never scrolls sideways on any page, with long links, long texts, many columns and opened request rows', async () => {
     await open({ seed: busy, clock: new ManualClock(Date.UTC(2025, 0, 15, 10, 0, 0)), faultRate: 0 });
     const base = emulator!.url;

@@ -105,7 +105,7 @@ section fieldset{flex-basis:100%}
 footer{padding:0 1rem 1rem;color:#4a4d57;font-size:.9rem}
 .back{display:none;margin:0 0 .5rem}
 @media (max-width:899px){
-  .inbox.chosen .conversations{display:none}
+  .inbox.chosen .conversations,.filters.chosen{display:none}
   .inbox.chosen .back{display:block}
 }
 @media (min-width:900px){

@@ -82,7 +82,8 @@ export function messagesPage(ctx: PageContext): InspectorPage {
   const codes = [...new Set(list.items.flatMap((m) => urlsIn(m.text).map((u) => codeOf(u.url)).filter((c): c is string => c !== null)))];
   const known = knownCodes(ctx.settings, codes);
   const keep = { number: q.get('number'), status: q.get('status'), campaign: q.get('campaign') };
-  const head = html`<form class="filters" method="get" action="/" role="search" aria-label="Filter messages">
+  // A chosen conversation on a narrow screen hides the filters too: they are back with the list.
+  const head = html`<form class="filters${selected ? ' chosen' : ''}" method="get" action="/" role="search" aria-label="Filter messages">
       ${ctx.account > 0 ? html`<input type="hidden" name="account" value="${ctx.account + 1}">` : ''}
       ${field('number', 'Number', q.get('number'), html`inputmode="tel" autocomplete="off" placeholder="part of a number"`)}
       ${choice('status', 'Status', q.get('status'), [['', 'any'], ...MESSAGE_STATUSES.map((s): [string, string] => [s, statusWord(s)])])}
