@@ -3,12 +3,41 @@
 // bundle file and command saved at exit (V8 saves the code that ran: --help's
 // lacks `link get`'s). What it saves on Node 20: `npm run bench -- --only get`
 // with NODE_DISABLE_COMPILE_CACHE=1 and without (docs/performance.md).
+// V8 runs a cached entry as it is: one another user could write is never read
+// or written, and the run goes on without the cache (docs/security.md, "Files").
 
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = module.constructor; // require('node:module')'s export, without loading that module
 /** After an entry's stamp: written by a run that failed, to be written again by one that succeeds. */
 const PARTIAL = ' partial';
+const NOFOLLOW = fs.constants.O_NOFOLLOW || 0;
+
+/**
+ * Whether a file or directory (its lstat, or the fstat of what was opened)
+ * is the user's alone: no link, the user's own, not writable by others. As
+ * src/private-files.ts judges, which this CommonJS file cannot import.
+ */
+function own(stat) {
+  if (stat.isSymbolicLink()) return false;
+  return !process.getuid || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0);
+}
+
+/**
+ * Whether the cache's directory (when it exists) is the user's alone, and
+ * whether the nearest directory above it that exists keeps what it holds:
+ * the user's or root's, and not writable by others unless sticky (as /tmp).
+ * Else another user could plant code in it, or the directory itself.
+ */
+function trusted(dir) {
+  const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+  if (stat && (!stat.isDirectory() || !own(stat))) return false;
+  let above = path.dirname(dir);
+  let up;
+  while (!(up = fs.statSync(above, { throwIfNoEntry: false })) && path.dirname(above) !== above) above = path.dirname(above);
+  if (!up || !process.getuid) return true;
+  return (up.uid === process.getuid() || up.uid === 0) && ((up.mode & 0o022) === 0 || (up.mode & 0o1000) !== 0);
+}
 
 /**
  * The command's first two words (`link get`), or its options alone, hashed
@@ -29,8 +58,9 @@ function commandOf(argv) {
 exports.enableCompileCache = function enableCompileCache(env, bundleDir, argv) {
   if (env.NODE_DISABLE_COMPILE_CACHE) return;
   const dir = path.join(env.SMSLINK_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache'), 'smslink'), 'v8');
-  const own = Number(process.versions.node.split('.')[0]) >= 22 && require('node:module').enableCompileCache;
-  if (own) return void own(dir);
+  if (!trusted(dir)) return;
+  const nodes = Number(process.versions.node.split('.')[0]) >= 22 && require('node:module').enableCompileCache;
+  if (nodes) return void nodes(dir);
   const vm = require('node:vm');
   const prefix = `${path.resolve(bundleDir)}${path.sep}`;
   const command = commandOf(argv);
@@ -39,16 +69,21 @@ exports.enableCompileCache = function enableCompileCache(env, bundleDir, argv) {
   Module.prototype._compile = function (content, filename) {
     if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
     const entry = path.join(dir, `${process.version}-${process.arch}-${filename.slice(prefix.length).replace(/[\\/]/g, '-')}-${command}`);
-    let stamp, cachedData, partial = false;
+    let stamp, cachedData, partial = false, fd;
     try {
       // Size, time and inode refuse an entry of another build; V8 refuses one of another version or flags.
       const stat = fs.statSync(filename);
       stamp = `${stat.size}-${stat.mtimeMs}-${stat.ino}`;
-      const data = fs.readFileSync(entry);
+      // Checked as opened, not before: nothing can be swapped in between.
+      fd = fs.openSync(entry, fs.constants.O_RDONLY | NOFOLLOW);
+      const held = fs.fstatSync(fd);
+      if (!held.isFile() || !own(held)) throw new Error('not the user\'s alone');
+      const data = Buffer.allocUnsafe(held.size);
+      fs.readSync(fd, data, 0, held.size, 0);
       const head = data.toString('latin1', 0, stamp.length + PARTIAL.length + 1);
       if (head.startsWith(`${stamp}\n`)) cachedData = data.subarray(stamp.length + 1);
       else if (head === `${stamp}${PARTIAL}\n`) [cachedData, partial] = [data.subarray(head.length), true];
-    } catch { /* no entry yet */ }
+    } catch { /* no entry yet, or not one to run */ } finally { if (fd !== undefined) fs.closeSync(fd); }
     let script;
     try {
       script = new vm.Script(Module.wrap(content), { filename, cachedData });
@@ -65,13 +100,22 @@ exports.enableCompileCache = function enableCompileCache(env, bundleDir, argv) {
     // would slow every later `link get`). A command that always fails still has its partial entry.
     const whole = code === 0;
     try {
-      if (unsaved.length) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (!unsaved.length) return;
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (!trusted(dir)) return; // made by another user since this run began
       // Written whole, then renamed: a run starting meanwhile reads the old entry or none.
       for (const { script, entry, stamp, replacing } of unsaved) {
         if (replacing && !whole) continue;
         const head = Buffer.from(`${stamp}${whole ? '' : PARTIAL}\n`, 'latin1');
-        fs.writeFileSync(`${entry}.${process.pid}`, Buffer.concat([head, script.createCachedData()]), { mode: 0o600 });
-        fs.renameSync(`${entry}.${process.pid}`, entry);
+        const temp = `${entry}.${process.pid}`;
+        try { fs.unlinkSync(temp); } catch { /* none left by a killed run of the same pid */ }
+        const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NOFOLLOW, 0o600);
+        try {
+          fs.writeSync(fd, Buffer.concat([head, script.createCachedData()]));
+        } finally {
+          fs.closeSync(fd);
+        }
+        fs.renameSync(temp, entry);
       }
     } catch { /* read-only or full disk: run without a cache */ }
   });

@@ -10,7 +10,8 @@ const EXIT_CODES = {
   // Also a confirmation answered no, as gh's exit code for a cancelled prompt.
   USAGE: { code: 2, meaning: 'usage or invalid input, or a confirmation answered no; nothing was sent' },
   TRANSPORT: { code: 3, meaning: 'network or transport failure (refused, timeout, HTTP 5xx, not the envelope), or a wait that ran out of time' },
-  CONFIG: { code: 4, meaning: 'authentication or configuration (no key or base URL; codes 8, 9, 13, 14)' },
+  // Also a file of smslink's (config, journal, sandbox, mirror) that is not the user's alone: src/private-files.ts.
+  CONFIG: { code: 4, meaning: 'authentication or configuration (no key or base URL; codes 8, 9, 13, 14; a file of smslink\'s that is not yours alone)' },
   PARTIAL: { code: 5, meaning: 'partly done (some ids or rows failed)' },
   NOT_FOUND: { code: 6, meaning: 'not found (code 2)' },
   UNDELIVERED: { code: 7, meaning: 'a waited message ended undelivered' },

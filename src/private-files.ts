@@ -3,83 +3,173 @@
 // existing one that another user owns, or that others may write, is refused
 // with a message naming the path and the fix (docs/security.md, "Files").
 
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { EXIT, ExitError } from './exit-codes.js';
 
-/** A file or directory smslink will not trust: the message names it and says what to do. */
-export class PrivateFileError extends Error {
+/** A file or directory smslink will not trust: the message names it and says what to do. Exit 4, as any configuration smslink cannot use. */
+export class PrivateFileError extends ExitError {
+  override name = 'PrivateFileError';
   constructor(
     readonly path: string,
     why: string,
     fix: string,
   ) {
-    super(`${path} ${why}; ${fix}`);
-    this.name = 'PrivateFileError';
+    super(`${path} ${why}; ${fix}`, EXIT.CONFIG);
   }
 }
 
-const uid = () => (typeof process.getuid === 'function' ? process.getuid() : undefined);
+/** Windows has no owners and modes to compare: there, only links and types are checked. */
+const POSIX = process.platform !== 'win32';
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+/** Opening a FIFO planted in a file's place must not wait for a writer: it is refused as not a file instead. */
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
-/** Why an existing file or directory is not the user's alone, or undefined when it is. */
-function untrusted(path: string, kind: 'file' | 'directory'): PrivateFileError | undefined {
-  let st;
-  try {
-    st = lstatSync(path);
-  } catch {
-    return undefined;
-  }
-  if (st.isSymbolicLink()) return new PrivateFileError(path, 'is a symbolic link', `smslink does not follow links for its own files: remove it, or move the real ${kind} here`);
+const quoted = (path: string) => `'${path.replace(/'/g, `'\\''`)}'`;
+const octal = (mode: number) => (mode & 0o7777).toString(8).padStart(4, '0');
+
+/** Why an existing file or directory (its lstat, or the fstat of what was opened) is not the user's alone, or undefined when it is. */
+function problem(path: string, st: Stats, kind: 'file' | 'directory'): PrivateFileError | undefined {
+  if (st.isSymbolicLink()) return linkError(path, kind);
   if (kind === 'directory' ? !st.isDirectory() : !st.isFile()) return new PrivateFileError(path, `is not a ${kind}`, 'move it out of the way');
-  const me = uid();
-  if (me !== undefined && st.uid !== me) return new PrivateFileError(path, `belongs to another user (uid ${st.uid})`, `move it out of the way, or point smslink elsewhere`);
-  if ((st.mode & 0o022) !== 0) return new PrivateFileError(path, 'may be written by other users', `make it yours alone: chmod ${kind === 'directory' ? '700' : '600'} '${path}'`);
+  if (!POSIX) return undefined;
+  if (st.uid !== process.getuid!()) {
+    return new PrivateFileError(path, `belongs to another user (uid ${st.uid})`, `smslink uses only ${kind === 'file' ? 'files' : 'directories'} of your own: move it out of the way, or point smslink elsewhere`);
+  }
+  if ((st.mode & 0o022) !== 0) {
+    return new PrivateFileError(path, `may be written by other users (mode ${octal(st.mode)})`, `make it yours alone: chmod ${kind === 'directory' ? '700' : '600'} ${quoted(path)}`);
+  }
   return undefined;
 }
 
-/** Makes the directory (0700) and its parents as needed; an existing one must be the user's alone. */
+function linkError(path: string, kind: 'file' | 'directory'): PrivateFileError {
+  return new PrivateFileError(path, 'is a symbolic link', `smslink does not follow links to its own files: remove the link, or put the real ${kind} in its place`);
+}
+
+/**
+ * Whether others could rename or replace what `dir` holds (`entry`): it is
+ * another user's (root's excepted), or others may write it without the
+ * sticky bit (as /tmp has it).
+ */
+function replaceableIn(dir: string, entry: string): PrivateFileError | undefined {
+  if (!POSIX) return undefined;
+  let st;
+  try {
+    st = statSync(dir);
+  } catch {
+    return undefined;
+  }
+  if (st.uid !== process.getuid!() && st.uid !== 0) {
+    return new PrivateFileError(dir, `belongs to another user (uid ${st.uid}), who could replace ${entry} in it`, 'point smslink at a directory of your own');
+  }
+  if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0) {
+    return new PrivateFileError(dir, `may be written by other users (mode ${octal(st.mode)}), who could replace ${entry} in it`, `chmod go-w ${quoted(dir)}, or point smslink at a directory of your own`);
+  }
+  return undefined;
+}
+
+/**
+ * Makes the directory (0700) and its parents as needed. An existing one
+ * must be the user's alone, and so must the directory it is in (or, for a
+ * new one, the directory it is made in): else another user could swap it.
+ */
 export function privateDir(dir: string): void {
-  const problem = untrusted(dir, 'directory');
-  if (problem) throw problem;
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (st) {
+    const trouble = problem(dir, st, 'directory') ?? replaceableIn(dirname(dir), dir);
+    if (trouble) throw trouble;
+    return;
+  }
+  // The first directory to make: the one it goes in must keep it.
+  let top = dir;
+  while (dirname(top) !== top && !lstatSync(dirname(top), { throwIfNoEntry: false })) top = dirname(top);
+  const trouble = replaceableIn(dirname(top), top);
+  if (trouble) throw trouble;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
-/** An existing file that is not the user's alone is refused (PrivateFileError); a missing one is fine. */
+/** An existing file that is not the user's alone is refused (PrivateFileError); a missing one is fine. For files another library opens by their path, in a directory privateDir() checked. */
 export function checkPrivateFile(path: string): void {
-  const problem = untrusted(path, 'file');
-  if (problem) throw problem;
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  const trouble = problem(path, st, 'file');
+  if (trouble) throw trouble;
 }
 
-/** The file's text, or undefined when it does not exist; refused when it is not the user's alone. */
-export function readPrivateFile(path: string): string | undefined {
-  checkPrivateFile(path);
-  let fd;
+/** Opens without following a link, then checks what was opened (so nothing can be swapped in between); returns it open. */
+function openChecked(path: string, flags: number): { fd: number; st: Stats } {
+  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(path, flags | NOFOLLOW | NONBLOCK, 0o600);
+  } catch (err) {
+    // O_NOFOLLOW on a link: ELOOP (Linux, macOS), EMLINK (FreeBSD).
+    const code = (err as NodeJS.ErrnoException).code;
+    if ((code === 'ELOOP' || code === 'EMLINK') && lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) throw linkError(path, 'file');
+    throw err;
+  }
+  try {
+    const st = fstatSync(fd);
+    const trouble = problem(path, st, 'file');
+    if (trouble) throw trouble;
+    return { fd, st };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+/**
+ * Opens a file that is the user's alone (`flags`: O_RDWR | O_APPEND |
+ * O_CREAT, say; created 0600): a link, another user's file or one others
+ * may write is refused. Returns the descriptor: read and write through it,
+ * not the path again.
+ */
+export function openPrivateFile(path: string, flags: number): number {
+  return openChecked(path, flags).fd;
+}
+
+/**
+ * The file's text, or undefined when it does not exist; refused when it is
+ * not the user's alone. `secret` (what the file holds: "your API key") also
+ * refuses a file others can read.
+ */
+export function readPrivateFile(path: string, { secret }: { secret?: string } = {}): string | undefined {
+  let opened;
+  try {
+    opened = openChecked(path, constants.O_RDONLY);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
   try {
-    return readFileSync(fd, 'utf8');
+    if (secret && POSIX && (opened.st.mode & 0o077) !== 0) {
+      throw new PrivateFileError(path, `can be read by other users (mode ${octal(opened.st.mode)}), and it holds ${secret}`, `make it yours alone: chmod 600 ${quoted(path)}`);
+    }
+    return readFileSync(opened.fd, 'utf8');
   } finally {
-    closeSync(fd);
+    closeSync(opened.fd);
   }
 }
 
 /**
- * Writes the file whole (0600): a new file beside it, opened so that it
- * cannot be a link or another's file, then renamed over the old one. A
- * reader sees the old text or the new, never half of either.
+ * Writes the file whole (0600) in its directory: a new file beside it,
+ * opened so that it cannot be a link or another's file, then renamed over
+ * the old one, which must be the user's alone. A reader sees the old text or
+ * the new, never half of either.
  */
 export function writePrivateFile(path: string, text: string): void {
-  privateDir(dirname(path));
   checkPrivateFile(path);
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
   try {
     writeSync(fd, text);
     // The mode asked for is masked by the umask only downwards; a file made by this process is already 0600 or less.
-    if ((fstatSync(fd).mode & 0o077) !== 0) throw new PrivateFileError(temp, 'was created readable by others', 'check the file system');
+    if (POSIX && (fstatSync(fd).mode & 0o077) !== 0) throw new PrivateFileError(temp, 'was created readable by others', 'keep this file on a file system with Unix permissions');
   } catch (err) {
     closeSync(fd);
     rmSync(temp, { force: true });
@@ -87,4 +177,34 @@ export function writePrivateFile(path: string, text: string): void {
   }
   closeSync(fd);
   renameSync(temp, path);
+}
+
+/** The files SQLite keeps beside a database while it writes: its write-ahead log, shared memory and rollback journal. */
+const SQLITE_FILES = ['-wal', '-shm', '-journal'];
+
+/**
+ * Readies a SQLite database for SQLite to open by its path (SQLite follows
+ * links and makes its own files): its directory private (privateDir), the
+ * file made 0600 when missing, and it and the files SQLite keeps beside it
+ * refused when not the user's alone. SQLite gives those files the
+ * database's mode (and, run as root, its owner): one an older smslink left
+ * readable by others is made 0600. An existing file is only looked at,
+ * never opened: closing a descriptor of it would drop the locks this
+ * process's SQLite holds on it (POSIX locks belong to the process).
+ */
+export function privateDatabase(path: string): void {
+  privateDir(dirname(path));
+  try {
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  for (const file of [path, ...SQLITE_FILES.map((suffix) => `${path}${suffix}`)]) {
+    const st = lstatSync(file, { throwIfNoEntry: false });
+    if (!st) continue;
+    const trouble = problem(file, st, 'file');
+    if (trouble) throw trouble;
+    // By its path: no one else can swap it in a directory privateDir() checked.
+    if (POSIX && (st.mode & 0o077) !== 0) chmodSync(file, 0o600);
+  }
 }

@@ -4,10 +4,11 @@
 // reached the service. A row's `sending` line is on disk before its request
 // leaves; a tally beside the journal tells when it was cut or emptied since.
 
-import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync, createReadStream, statSync } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, ftruncateSync, readSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
+import { openPrivateFile, PrivateFileError, readPrivateFile, writePrivateFile } from '../private-files.js';
 import { count, fileProblem } from '../output/words.js';
 import { DigestSet, RowIndex, type RowState } from './identity.js';
 
@@ -105,23 +106,20 @@ export class Journal {
     opts: { inputPath?: string; scrub?: (text: string) => string; index?: RowIndex } = {},
   ): Promise<Journal> {
     if (opts.inputPath && resolve(opts.inputPath) === resolve(path)) throw new UsageError('--journal must not be the input file itself');
-    let size = 0;
-    try {
-      size = statSync(path).size;
-    } catch {
-      // a new journal
-    }
+    const tally = readTally(path);
     let fd: number;
     try {
-      fd = openSync(path, 'a', 0o600);
+      // Read and written through this descriptor only: what was checked is what is read (docs/security.md, "Files").
+      fd = openPrivateFile(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT);
     } catch (err) {
+      if (err instanceof PrivateFileError) throw err;
       throw new UsageError(fileProblem('--journal', path, err, 'write'));
     }
     const journal = new Journal(path, fd, opts.scrub ?? ((t) => t), opts.index ?? new RowIndex());
     try {
-      const tally = readTally(path);
+      const size = fstatSync(fd).size;
       if (tally) journal.#created = tally.created;
-      const cut = cutHeader(path, size);
+      const cut = cutHeader(fd, size);
       if (size > 0 && !cut) {
         await journal.#load(identity);
         if (tally && (size < tally.bytes || journal.#lines < tally.lines)) {
@@ -129,12 +127,7 @@ export class Journal {
         }
         // A line cut short by a crash must not run into the next one.
         const last = Buffer.alloc(1);
-        const fdr = openSync(path, 'r');
-        try {
-          readSync(fdr, last, 0, 1, size - 1);
-        } finally {
-          closeSync(fdr);
-        }
+        readSync(fd, last, 0, 1, size - 1);
         if (last.toString() !== '\n') writeSync(fd, '\n');
       } else {
         if (cut) {
@@ -149,7 +142,9 @@ export class Journal {
       // A damaged journal keeps its old tally until suspect() has journaled what the damage may have lost.
       if (!journal.damage) journal.#writeTally();
     } catch (err) {
-      journal.close();
+      // Refused or failed: nothing more is written (no tally beside a file that is not this run's journal).
+      journal.#closed = true;
+      closeSync(fd);
       throw err;
     }
     return journal;
@@ -172,8 +167,13 @@ export class Journal {
       );
   }
 
+  /** The journal's lines, read from its start through the descriptor it was opened with. */
+  #readLines(): Interface {
+    return createInterface({ input: createReadStream(this.path, { fd: this.#fd, start: 0, autoClose: false, encoding: 'utf8' }), crlfDelay: Infinity });
+  }
+
   async #load(identity: JournalIdentity): Promise<void> {
-    const lines = createInterface({ input: createReadStream(this.path, 'utf8'), crlfDelay: Infinity });
+    const lines = this.#readLines();
     let first = true;
     let n = 0;
     for await (const line of lines) {
@@ -205,9 +205,7 @@ export class Journal {
     if (this.#closed) return;
     this.#tallyAt = Date.now();
     const tally: Tally = { smslinkJournalTally: 1, created: this.#created, bytes: fstatSync(this.#fd).size, lines: this.#lines };
-    const path = `${this.path}.tally`;
-    writeFileSync(`${path}.tmp`, `${JSON.stringify(tally)}\n`, { mode: 0o600 });
-    renameSync(`${path}.tmp`, path);
+    writePrivateFile(`${this.path}.tally`, `${JSON.stringify(tally)}\n`);
   }
 
   /**
@@ -292,7 +290,7 @@ export class Journal {
    */
   async *sentValues(take: (key: string) => boolean): AsyncGenerator<{ key: string; row: number; input: Record<string, unknown> }> {
     this.flushOutcomes();
-    const lines = createInterface({ input: createReadStream(this.path, 'utf8'), crlfDelay: Infinity });
+    const lines = this.#readLines();
     for await (const line of lines) {
       if (!line.includes('"sending"')) continue;
       let entry: Entry;
@@ -331,7 +329,7 @@ export class Journal {
     if (this.#claimed) return this.#claimed.ids;
     this.flushOutcomes();
     const ids = new DigestSet();
-    const lines = createInterface({ input: createReadStream(this.path, 'utf8'), crlfDelay: Infinity });
+    const lines = this.#readLines();
     for await (const line of lines) {
       if (!line.includes('"done"')) continue;
       try {
@@ -416,13 +414,15 @@ const HEADER_START = '{"smslinkJournal":';
 const HEADER_MAX = 64 * 1024;
 
 /**
- * Whether the file (`size` bytes) is a journal cut inside its header line:
- * no line end, not a whole JSON line, and a prefix of how a header begins
- * (or begins so). Anything else that is not a journal is someone's file.
+ * Whether the file (`fd`, `size` bytes) is a journal cut inside its header
+ * line: no line end, not a whole JSON line, and a prefix of how a header
+ * begins (or begins so). Anything else that is not a journal is someone's file.
  */
-function cutHeader(path: string, size: number): boolean {
+function cutHeader(fd: number, size: number): boolean {
   if (size === 0 || size > HEADER_MAX) return false;
-  const text = readFileSync(path, 'utf8');
+  const bytes = Buffer.alloc(size);
+  readSync(fd, bytes, 0, size, 0);
+  const text = bytes.toString('utf8');
   if (text.includes('\n')) return false;
   try {
     JSON.parse(text);
@@ -433,13 +433,14 @@ function cutHeader(path: string, size: number): boolean {
   return text.length < HEADER_START.length ? HEADER_START.startsWith(text) : text.startsWith(HEADER_START);
 }
 
-/** The tally beside a journal, if there is one that can be read. */
+/** The tally beside a journal, if there is one that can be read; one that is not the user's alone is refused, as the journal would be. */
 function readTally(path: string): Tally | undefined {
   try {
-    const tally = JSON.parse(readFileSync(`${path}.tally`, 'utf8')) as Tally;
-    if (tally.smslinkJournalTally === 1 && [tally.created, tally.bytes, tally.lines].every(Number.isFinite)) return tally;
-  } catch {
-    // none yet (a new journal, or one written before tallies)
+    const tally = JSON.parse(readPrivateFile(`${path}.tally`) ?? 'null') as Tally | null;
+    if (tally?.smslinkJournalTally === 1 && [tally.created, tally.bytes, tally.lines].every(Number.isFinite)) return tally;
+  } catch (err) {
+    if (err instanceof PrivateFileError) throw err;
+    // damaged: as if there were none
   }
   return undefined;
 }

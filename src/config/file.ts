@@ -4,7 +4,6 @@
 // smslink processes (proper-lockfile), written through `conf` (atomic
 // writes); both are loaded only by the commands that save something.
 
-import { mkdirSync, readFileSync, statSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir, type Env } from './paths.js';
 
@@ -12,6 +11,7 @@ export type { Env };
 import { ConfigError } from '../client/errors.js';
 import { nestedDeeperThan } from '../json-depth.js';
 import { fileProblem } from '../output/words.js';
+import { checkPrivateFile, PrivateFileError, privateDir, readPrivateFile } from '../private-files.js';
 
 export const SETTING_KEYS = ['apiKey', 'baseUrl', 'output', 'timeout', 'sender', 'retries'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -29,29 +29,21 @@ export function configPath(env: Env): string {
   return join(configDir(env), CONFIG_FILE);
 }
 
-/** Refuses a config file that group or others can read: it holds the API key. */
-function assertPrivate(path: string): void {
-  if (process.platform === 'win32') return;
-  const mode = statSync(path).mode & 0o777;
-  if (mode & 0o077) {
-    throw new ConfigError(
-      `config file ${path} can be read by other users (mode ${mode.toString(8).padStart(4, '0')}); it holds your API key.\n` +
-        `Fix it with: chmod 600 '${path}'`,
-    );
-  }
-}
-
-/** Reads the config file; an absent file is an empty one. */
+/**
+ * Reads the config file; an absent file is an empty one. A link, another
+ * user's file, or one others may write or read is refused: it holds the API
+ * key and says where to send it.
+ */
 export function readConfigFile(env: Env): ConfigFile {
   const path = configPath(env);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readPrivateFile(path, { secret: 'your API key' });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (err instanceof PrivateFileError) throw err;
     throw new ConfigError(fileProblem('config file', path, err));
   }
-  assertPrivate(path);
+  if (text === undefined) return {};
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -89,15 +81,11 @@ const LOCK_WAIT_MS = 10_000;
  */
 export async function updateConfigFile(env: Env, change: (data: ConfigFile) => void): Promise<string> {
   const dir = configDir(env);
-  // A directory smslink creates is private; one that exists already is left as its owner made it.
-  const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (created && process.platform !== 'win32') chmodSync(dir, 0o700);
+  // conf writes by the path: through a link, and giving the new file the old one's owner (atomically's chown).
+  // In a directory of the user's alone, over a file of the user's alone, neither can happen.
+  privateDir(dir);
   const path = configPath(env);
-  try {
-    assertPrivate(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
+  checkPrivateFile(path);
   // Loaded before the lock is taken, so that what happens under it is synchronous and short.
   const [{ default: Conf }, { lock }] = await Promise.all([import('conf'), import('proper-lockfile')]);
   let release: () => Promise<void>;

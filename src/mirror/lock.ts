@@ -4,6 +4,7 @@
 // killed sync never leaves a stale lock behind (a pid file would).
 
 import { ExitError, EXIT } from '../exit-codes.js';
+import { privateDatabase } from '../private-files.js';
 import { loadLibsql } from '../emulator/store/libsql.js';
 import type { Connection } from '../emulator/store/connection.js';
 
@@ -15,6 +16,7 @@ export interface MirrorLock {
  * exit 2 (nothing was sent), as for any run that cannot start. */
 export function lockMirror(path: string): MirrorLock {
   const Libsql = loadLibsql() as new (file: string) => Connection;
+  privateDatabase(`${path}.lock`);
   const db = new Libsql(`${path}.lock`);
   try {
     // No waiting: a second sync is told at once, not after the first one ends.

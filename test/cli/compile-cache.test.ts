@@ -5,7 +5,7 @@
 // the old one, a cache written where it was turned off, or rewritten by every run.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,6 +105,36 @@ describe('compile cache', () => {
     const after = smslink(bin, ['--help'], { SMSLINK_CACHE_DIR: cache });
     expect(after.status).toBe(0);
     expect(after.stdout).toContain('SHORT LINKS AND SINGLE SMS FROM THE COMMAND LINE.');
+  });
+
+  // V8 runs a cached entry as it is: another user's, or one in a directory others may write, is code someone else chose.
+  it('a cache directory others may write, or of another user, is skipped in silence: nothing read or written, the run the same', () => {
+    const bin = join(ROOT, 'bin/smslink.js');
+    const clean = smslink(bin, ['link', '--help'], { SMSLINK_CACHE_DIR: join(tempDir(), 'c'), NODE_DISABLE_COMPILE_CACHE: '1' });
+    const shared = join(tempDir(), 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    const others = join(tempDir(), 'others');
+    mkdirSync(others, { mode: 0o700 });
+    chownSync(others, 65534, 65534);
+    for (const cache of [join(shared, 'v8'), others]) {
+      expect(smslink(bin, ['link', '--help'], { SMSLINK_CACHE_DIR: cache })).toEqual(clean);
+      expect(filesIn(cache)).toEqual([]);
+    }
+  });
+
+  it("an entry of another user's in the cache is never run: it is compiled afresh and written over as the user's own", () => {
+    const bin = join(ROOT, 'bin/smslink.js');
+    const cache = tempDir();
+    const first = smslink(bin, ['--help'], { SMSLINK_CACHE_DIR: cache });
+    // Node 22's own cache reads its entries itself; the directory's check above is what guards it.
+    if (NODES_OWN_CACHE) return;
+    const entries = filesIn(cache);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const file of entries) chownSync(file, 65534, 65534);
+    expect(smslink(bin, ['--help'], { SMSLINK_CACHE_DIR: cache })).toEqual(first);
+    // Used as it was, it would have been kept (see "commands run before rewrite nothing").
+    for (const file of filesIn(cache)) expect(statSync(file).uid, file).toBe(process.getuid!());
   });
 
   it('NODE_DISABLE_COMPILE_CACHE=1 turns it off', () => {

@@ -5,7 +5,7 @@
 
 import { join } from 'node:path';
 import { dataDir } from '../../config/paths.js';
-import { readPrivateFile, writePrivateFile } from '../../private-files.js';
+import { privateDir, readPrivateFile, writePrivateFile } from '../../private-files.js';
 import type { RunContext } from '../core/context.js';
 import { readBalance } from './balance.js';
 
@@ -60,6 +60,7 @@ export function rememberCurrency(ctx: RunContext, currency: unknown): string | u
   const known = readKnown(path);
   if (known[key]?.currency === currency) return currency;
   try {
+    privateDir(dataDir(ctx.env));
     writePrivateFile(path, `${JSON.stringify({ ...known, [key]: { currency } }, null, 2)}\n`);
   } catch {
     // Not kept (a directory that is not the user's alone, say): asked for again next time.

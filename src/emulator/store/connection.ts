@@ -4,8 +4,8 @@
 // connection as this code uses it. docs/architecture.md says why the switch
 // to WAL is retried.
 
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { privateDatabase } from '../../private-files.js';
 import { loadLibsql } from './libsql.js';
 
 /** How long an open, or any statement, waits for other processes' locks. */
@@ -46,10 +46,14 @@ export function databasePath(path: string): string {
   return path === ':memory:' || path === '' ? ':memory:' : resolve(path);
 }
 
-/** Opens a connection (creating the file and its directory if needed) and sets it up. */
+/**
+ * Opens a connection (creating the file, 0600, and its directory, 0700, if
+ * needed) and sets it up. A file that is not the user's alone is refused
+ * before SQLite opens it (src/private-files.ts): it holds an account's numbers and texts.
+ */
 export function openConnection(path: string): Connection {
   const memory = path === ':memory:';
-  if (!memory) mkdirSync(dirname(path), { recursive: true });
+  if (!memory) privateDatabase(path);
   const Libsql = loadLibsql() as new (file: string) => Connection;
   const db = new Libsql(path);
   try {
