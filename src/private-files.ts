@@ -114,6 +114,8 @@ function openChecked(path: string, flags: number): { fd: number; st: Stats } {
   }
   try {
     const st = fstatSync(fd);
+    // A folder or a FIFO where a file belongs is a file that cannot be read: said as any such (words.ts fileProblem).
+    if (!st.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
     const trouble = problem(path, st, 'file');
     if (trouble) throw trouble;
     return { fd, st };

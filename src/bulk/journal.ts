@@ -6,7 +6,7 @@
 
 import { closeSync, constants, createReadStream, fstatSync, ftruncateSync, readSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface, type Interface } from 'node:readline';
+import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
 import { openPrivateFile, PrivateFileError, readPrivateFile, writePrivateFile } from '../private-files.js';
 import { count, fileProblem } from '../output/words.js';
@@ -167,9 +167,18 @@ export class Journal {
       );
   }
 
-  /** The journal's lines, read from its start through the descriptor it was opened with. */
-  #readLines(): Interface {
-    return createInterface({ input: createReadStream(this.path, { fd: this.#fd, start: 0, autoClose: false, encoding: 'utf8' }), crlfDelay: Infinity });
+  /**
+   * The journal's lines from its start, through a descriptor of their own,
+   * opened and checked as the journal was: a loop that stops early closes it
+   * (the journal's own stays open for writing).
+   */
+  async *#readLines(): AsyncGenerator<string> {
+    const input = createReadStream(this.path, { fd: openPrivateFile(this.path, constants.O_RDONLY), encoding: 'utf8' });
+    try {
+      yield* createInterface({ input, crlfDelay: Infinity });
+    } finally {
+      input.destroy();
+    }
   }
 
   async #load(identity: JournalIdentity): Promise<void> {
