@@ -31,23 +31,40 @@ export const EXIT = Object.fromEntries(Object.entries(EXIT_CODES).map(([name, { 
 /** Each exit code with its meaning, in order. */
 export const EXIT_MEANINGS: ReadonlyArray<{ code: number; meaning: string }> = Object.values(EXIT_CODES);
 
+/**
+ * The exit code an error carries. A key of the global symbol registry, not
+ * `instanceof`: the emulator's and the mirror's bundles have copies of this
+ * file, whose classes are others than the CLI's (scripts/bundle.mjs).
+ */
+const EXIT_CODE = Symbol.for('smslink.exitCode');
+
+/** The exit code an error of this file's classes carries, whichever copy made it. */
+export function exitCodeOf(err: unknown): number | undefined {
+  const code = (err as { [EXIT_CODE]?: unknown } | null | undefined)?.[EXIT_CODE];
+  return typeof code === 'number' ? code : undefined;
+}
+
 /** A problem with how the command was called; nothing was sent. */
 export class UsageError extends Error {
   override name = 'UsageError';
+  readonly [EXIT_CODE]: number = EXIT.USAGE;
 }
 
 /** The command did part of its work; the message says what was left. */
 export class PartialError extends Error {
   override name = 'PartialError';
+  readonly [EXIT_CODE]: number = EXIT.PARTIAL;
 }
 
 /** An error that carries its own exit code (waits, interrupts). */
 export class ExitError extends Error {
   override name = 'ExitError';
+  readonly [EXIT_CODE]: number;
   constructor(
     message: string,
     readonly code: number,
   ) {
     super(message);
+    this[EXIT_CODE] = code;
   }
 }

@@ -5,11 +5,13 @@
 // before SQLite opens anything. The suite runs as root: chown hands a file
 // to another uid (65534, nobody).
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/run.js';
 import { mirrorPath } from '../../src/mirror/index.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { binEnv, runCli, tempDir } from '../helpers/run-cli.js';
 
 const OTHER = 65534;
 
@@ -88,6 +90,16 @@ describe('the sandbox database', () => {
     expect(shm.code).toBe(4);
     expect(shm.stderr).toContain(`${db}-shm belongs to another user (uid ${OTHER})`);
     expect(readdirSync(data).sort()).toEqual(['sandbox.db', 'sandbox.db-shm']);
+  });
+
+  it('is refused the same by the bin as installed, whose emulator is a bundle of its own', async () => {
+    const { data, db } = await sandboxWithLink();
+    rmSync(`${db}-wal`, { force: true });
+    symlinkSync(join(tempDir(), 'elsewhere.db'), `${db}-wal`);
+    const bin = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
+    const r = spawnSync(process.execPath, [bin, '--sandbox', 'link', 'list'], { env: binEnv({ SMSLINK_DATA_DIR: data }), encoding: 'utf8' });
+    expect(r.status).toBe(4);
+    expect(r.stderr).toBe(`error: ${db}-wal is a symbolic link; smslink does not follow links to its own files: remove the link, or put the real file in its place\n`);
   });
 
   it('a data directory others may write, or one of another user\'s, is refused with the fix', async () => {

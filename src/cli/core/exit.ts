@@ -4,7 +4,7 @@
 import { ApiError, ConfigError, TransportError, ValidationError } from '../../client/errors.js';
 import { OPERATIONS } from '../../catalog/index.js';
 import type { Issue } from '../../catalog/validate.js';
-import { EXIT, EXIT_MEANINGS, ExitError, PartialError, UsageError } from '../../exit-codes.js';
+import { EXIT, EXIT_MEANINGS, exitCodeOf } from '../../exit-codes.js';
 import { invalidValue } from '../../output/words.js';
 import { TIMES } from '../../catalog/shared.js';
 
@@ -135,7 +135,6 @@ function describeError(err: unknown): Failure {
   if (err instanceof ValidationError) {
     return { code: EXIT.USAGE, message: err.issues.map((i) => describeIssue(err.operation, i)).join('\nerror: ') };
   }
-  if (err instanceof UsageError) return { code: EXIT.USAGE, message: err.message };
   if (err instanceof ConfigError) {
     if (err.kind === 'usage') return { code: EXIT.USAGE, message: err.message };
     const hint = /^no (API key|base URL)/.test(err.message) ? `\n${CONFIG_HINT}` : '';
@@ -151,8 +150,8 @@ function describeError(err: unknown): Failure {
     const hint = err.outcomeUnknown ? unknownHint(err.operation) : transportHint(err);
     return { code: err.kind === 'aborted' ? EXIT.INTERRUPTED : EXIT.TRANSPORT, message: `${err.message}${hint}` };
   }
-  if (err instanceof PartialError) return { code: EXIT.PARTIAL, message: err.message };
-  if (err instanceof ExitError) return { code: err.code, message: err.message };
+  const code = exitCodeOf(err);
+  if (code !== undefined) return { code, message: (err as Error).message };
   const e = err as Error;
   return { code: EXIT.API, message: `unexpected error: ${e?.stack ?? String(err)}` };
 }
