@@ -142,8 +142,13 @@ export function fieldNamed(name: string, fields: readonly string[]): string | un
   return fields.find((f) => squash(f) === wanted) ?? fields.find((f) => squash(columnInfo(f).header) === wanted);
 }
 
+/** `link stats`' count of one link, keyed by its id (clicks_417863): headed `clicks of 417863`, as the chart says `clicks of promo`. */
+const PER_LINK = /^(clicks|redirects)_(\d+)$/;
+
 /** A field not in the table above: its own name, shown after the known ones. */
 export function columnInfo(field: string): ColumnInfo {
+  const perLink = PER_LINK.exec(field);
+  if (perLink) return { ...COLUMN_INFO[perLink[1]], header: `${perLink[1]} of ${perLink[2]}` };
   return COLUMN_INFO[field] ?? { header: field, role: 'value', rank: 50 };
 }
 
