@@ -120,6 +120,8 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   balance: as('money', col('balance', 'key', 0)),
   currency: col('currency', 'value', 1),
   createdAt: as('time', col('created', 'value', 13)),
+  // The emulator's message in all (segUserBuy x segments): its cost, as message get and report delivery say it, not a second `price`.
+  price: as('money', col('cost', 'value', 19)),
   // config list, config profiles
   profile: col('profile', 'key', 0),
   current: col('current', 'value', 1),
