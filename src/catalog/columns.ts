@@ -122,6 +122,7 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   createdAt: as('time', col('created', 'value', 13)),
   // The emulator's message in all (segUserBuy x segments): its cost, as message get and report delivery say it, not a second `price`.
   price: as('money', col('cost', 'value', 19)),
+  timeline: as('timeline', col('timeline', 'text', 24)),
   // config list, config profiles
   profile: col('profile', 'key', 0),
   current: col('current', 'value', 1),
