@@ -120,6 +120,9 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   balance: as('money', col('balance', 'key', 0)),
   currency: col('currency', 'value', 1),
   createdAt: as('time', col('created', 'value', 13)),
+  // The emulator's message in all (segUserBuy x segments): its cost, as message get and report delivery say it, not a second `price`.
+  price: as('money', col('cost', 'value', 19)),
+  timeline: as('timeline', col('timeline', 'text', 24)),
   // config list, config profiles
   profile: col('profile', 'key', 0),
   current: col('current', 'value', 1),
@@ -142,8 +145,13 @@ export function fieldNamed(name: string, fields: readonly string[]): string | un
   return fields.find((f) => squash(f) === wanted) ?? fields.find((f) => squash(columnInfo(f).header) === wanted);
 }
 
+/** `link stats`' count of one link, keyed by its id (clicks_417863): headed `clicks of 417863`, as the chart says `clicks of promo`. */
+const PER_LINK = /^(clicks|redirects)_(\d+)$/;
+
 /** A field not in the table above: its own name, shown after the known ones. */
 export function columnInfo(field: string): ColumnInfo {
+  const perLink = PER_LINK.exec(field);
+  if (perLink) return { ...COLUMN_INFO[perLink[1]], header: `${perLink[1]} of ${perLink[2]}` };
   return COLUMN_INFO[field] ?? { header: field, role: 'value', rank: 50 };
 }
 

@@ -91,7 +91,7 @@ export interface OutputSpec {
  * on every screen (a link status 1 is `active`, a message status DELIVRD
  * `delivered`, 0.06 `0.0600 KZT`); JSON, CSV and -q keep the value as it came.
  */
-export type ValueKind = 'linkStatus' | 'moderatorStatus' | 'messageStatus' | 'campaignStatus' | 'money' | 'time' | 'seconds' | 'fraction';
+export type ValueKind = 'linkStatus' | 'moderatorStatus' | 'messageStatus' | 'campaignStatus' | 'money' | 'time' | 'seconds' | 'fraction' | 'timeline';
 
 export interface OperationSpec<Input = unknown, Result = unknown> {
   /** Catalog id, also the emulator handler name: `link.create`. */

@@ -19,6 +19,20 @@ export function statusWithCode(code: unknown): string {
   return word ? `${word} (${code})` : String(code ?? '');
 }
 
+/**
+ * A message's steps (the emulator's timeline: [{status, at}]) in words: in a
+ * table `new -> queued -> delivered`, in a record each with its time. Anything
+ * else is shown as it came.
+ */
+export function timelineWords(steps: unknown, form: 'table' | 'record'): string {
+  if (!Array.isArray(steps)) return typeof steps === 'string' ? steps : (JSON.stringify(steps) ?? '');
+  const said = (step: unknown) => {
+    const { status, at } = step !== null && typeof step === 'object' ? (step as { status?: unknown; at?: unknown }) : { status: step, at: undefined };
+    return form === 'record' && at ? `${statusWord(status)} ${recordTime(at)}` : statusWord(status);
+  };
+  return steps.map(said).join(' -> ');
+}
+
 /** A link's own status and its moderation status (service-api.md, Short link). */
 const LINK_STATUS_WORDS: Readonly<Record<string, string>> = { '0': 'inactive', '1': 'active' };
 const MODERATION_WORDS: Readonly<Record<string, string>> = { '0': 'blocked', '1': 'approved' };
@@ -142,6 +156,8 @@ export function say(kind: ValueKind, value: unknown, form: 'table' | 'record', c
       return typeof value === 'number' ? duration(value) : String(value);
     case 'fraction':
       return percent(value);
+    case 'timeline':
+      return timelineWords(value, form);
   }
 }
 

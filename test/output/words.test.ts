@@ -1,7 +1,7 @@
 // The vocabulary (src/output/words.ts): each thing a person reads is said by
 // one function, and these are its words.
 import { describe, expect, it } from 'vitest';
-import { ago, campaignStatusWord, count, shownOf, didYouMean, unknownName, duration, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime } from '../../src/output/words.js';
+import { ago, campaignStatusWord, count, shownOf, didYouMean, unknownName, duration, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime, timelineWords } from '../../src/output/words.js';
 
 describe('words', () => {
   it('says a message status as a word, with its code in a record; an unknown status as it came', () => {
@@ -10,6 +10,16 @@ describe('words', () => {
     expect(statusWithCode('REJECTD')).toBe('rejected (REJECTD)');
     expect(statusWord('NEWSTATE')).toBe('NEWSTATE');
     expect(statusWithCode('NEWSTATE')).toBe('NEWSTATE');
+  });
+
+  it("says a message's timeline in words, each step with its time in a record", () => {
+    const steps = [
+      { status: 'NEW', at: '2025-01-15 09:00:02' },
+      { status: 'REJECTD', at: '2025-01-15 09:00:04' },
+    ];
+    expect(timelineWords(steps, 'table')).toBe('new -> rejected');
+    expect(timelineWords(steps, 'record')).toBe('new 2025-01-15 09:00:02 -> rejected 2025-01-15 09:00:04');
+    expect(timelineWords('none yet', 'table')).toBe('none yet');
   });
 
   it('says a campaign status in words', () => {
