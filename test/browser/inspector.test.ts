@@ -61,7 +61,7 @@ describe('the inbox', () => {
     // In the CLI's words: the message shown whole has the service's code beside the word.
     await expect.poll(() => bubble.locator('.badge').textContent(), SHOWN).toBe('delivered (DELIVRD)');
     expect(await bubble.locator('.timeline .st').allTextContents()).toEqual(['new', 'queued', 'accepted', 'delivered']);
-    expect(await bubble.locator('.facts').textContent()).toMatch(/^1 segment · GSM-7 · price 0\.0100 KZT · campaign \d+/);
+    expect(await bubble.locator('.facts').textContent()).toMatch(/^1 segment · GSM-7 · cost 0\.0100 KZT · campaign \d+/);
     expect(await page.locator('.conversations').textContent()).toContain('+77011234567');
   });
 

@@ -10,6 +10,7 @@ import type { CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { timeFlag } from '../core/time.js';
 import { UsageError } from '../../exit-codes.js';
+import { sayCurrency } from '../shared/currency.js';
 
 /** The fields of a message as the control API gives it, in the order JSON keeps them (what --fields may name). */
 export const INBOX_FIELDS = [
@@ -65,7 +66,9 @@ export function filterQuery(ctx: RunContext, opts: CliValues): URLSearchParams {
 /** A message's fields as a result shape: --fields may name any of them, not only the table's. */
 const INBOX_SHAPE: Shape = { array: { object: Object.fromEntries(INBOX_FIELDS.map((f) => [f, 'any' as const])) } };
 
-/** The output view of inbox messages: statuses in words in a table, `primary` for -q. */
-export function inboxView(ctx: RunContext, primary: 'id' | 'text') {
-  return ctx.view({ output: { rows: 'array', columns: INBOX_COLUMNS, primary, kinds: { status: 'messageStatus' } }, result: INBOX_SHAPE });
+/** The output view of inbox messages: statuses in words in a table, money in the account's currency, `primary` for -q. */
+export async function inboxView(ctx: RunContext, primary: 'id' | 'text') {
+  const view = await ctx.view({ output: { rows: 'array', columns: INBOX_COLUMNS, primary, kinds: { status: 'messageStatus' } }, result: INBOX_SHAPE });
+  await sayCurrency(ctx, view);
+  return view;
 }

@@ -18,6 +18,7 @@ import { dryRun } from '../shared/dry-run.js';
 import { idLimit } from '../../catalog/validate.js';
 import type { CliValues, CommandDef } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
+import { sayCurrency } from '../shared/currency.js';
 import { parseDuration, sleep } from '../core/time.js';
 import { inputFrom, severalInputs } from '../shared/operation.js';
 import { RowWriter } from '../../output/format.js';
@@ -66,6 +67,7 @@ interface Printer {
 
 async function printerFor(ctx: RunContext): Promise<Printer> {
   const view = await ctx.view(messageList, { columns: FOLLOW_COLUMNS });
+  await sayCurrency(ctx, view);
   if (view.format === 'table' && !view.quiet) {
     // A line is cut to the terminal's width in cells, as a table's are (string-width, loaded with the first table).
     const { truncate } = await import('../../output/width.js');

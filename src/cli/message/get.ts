@@ -10,7 +10,7 @@ import { renderRecord, renderRows } from '../../output/format.js';
 import { notFound } from '../../output/words.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { collectIds, parseConcurrency, prepareChunks } from '../shared/ids.js';
-import { accountCurrency } from '../shared/currency.js';
+import { sayCurrency } from '../shared/currency.js';
 import { deferredOf, findMessages, readStatuses } from './lookup.js';
 
 /** What a table shows of one message beyond its fields: the cost of all its segments. */
@@ -37,8 +37,7 @@ async function get(ctx: RunContext, opts: CliValues, typed: string[]): Promise<n
   const view = await ctx.view({ output: { rows: 'array', columns: GET_COLUMNS, primary: 'id', kinds: { status: 'messageStatus' } }, result: { array: MESSAGE_SHAPE } });
   ctx.page();
   const concurrency = parseConcurrency(opts.concurrency);
-  // A person reads the price and cost in the account's currency.
-  if (view.format === 'table' && !view.quiet) view.currency = await accountCurrency(ctx, { ask: true });
+  await sayCurrency(ctx, view);
   const { records, missing } = await readStatuses(client, all, concurrency);
   if (records.length === 0) throw new ExitError(notFound('message', missing), EXIT.NOT_FOUND);
   const full = await findMessages(client, records, concurrency);

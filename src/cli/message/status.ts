@@ -6,6 +6,7 @@ import { messageStatus } from '../../catalog/message.js';
 import type { MessageStatusRecord } from '../../catalog/types.js';
 import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
+import { sayCurrency } from '../shared/currency.js';
 import { EXIT, ExitError, PartialError } from '../../exit-codes.js';
 import { renderRecord, renderRows } from '../../output/format.js';
 import { notFound } from '../../output/words.js';
@@ -38,6 +39,7 @@ async function status(ctx: RunContext, opts: CliValues, ids: string[]): Promise<
   const missing = all.filter((id) => !byId.has(Number(id)));
   if (rows.length === 0) throw new ExitError(notFound('message', missing), EXIT.NOT_FOUND);
   let view = await ctx.view(messageStatus);
+  await sayCurrency(ctx, view);
   if (view.format === 'table' && !view.quiet && !view.fields && rows.length) {
     // A person at a terminal also sees whom each message went to and what it said: one Message/List per 100 ids.
     // The statuses were asked for: a failed lookup leaves these columns out, with a note, rather than the statuses.

@@ -6,7 +6,7 @@ import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { invalidValue, oneOf } from '../../output/words.js';
 import { renderRows, type Row } from '../../output/format.js';
-import { accountCurrency } from '../shared/currency.js';
+import { sayCurrency } from '../shared/currency.js';
 import { mirrorFor, period, reportFlags } from './report.js';
 
 const GROUPINGS = ['day', 'sender', 'country', 'operator'] as const;
@@ -25,7 +25,7 @@ async function delivery(ctx: RunContext, opts: CliValues): Promise<number> {
   if (rows.length === 0) return (ctx.note(`No messages sent from ${range.since} to ${range.until} in the mirror.`), EXIT.OK);
   // The table says the rate as a percentage, the times as durations (their kinds: catalog/columns.ts) and the cost
   // in the currency the last sync learnt (the report reads the mirror alone).
-  view.currency = await accountCurrency(ctx, { ask: false });
+  await sayCurrency(ctx, view, { ask: false });
   await renderRows(ctx.stdout, view, records);
   const { deliveryChart } = await import('../../output/delivery-chart.js');
   ctx.stdout.write(

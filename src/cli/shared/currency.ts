@@ -4,8 +4,10 @@
 // directory, so a command that shows money asks for it once, not every run.
 
 import { join } from 'node:path';
+import { columnInfo } from '../../catalog/columns.js';
 import { dataDir } from '../../config/paths.js';
 import { privateDir, readPrivateFile, writePrivateFile } from '../../private-files.js';
+import type { View } from '../../output/format.js';
 import type { RunContext } from '../core/context.js';
 import { readBalance } from './balance.js';
 
@@ -66,4 +68,17 @@ export function rememberCurrency(ctx: RunContext, currency: unknown): string | u
     // Not kept (a directory that is not the user's alone, say): asked for again next time.
   }
   return currency;
+}
+
+/**
+ * Names the account's currency in a view that shows money to a person (a
+ * table or record with a money column: words.ts money()); JSON, CSV and -q
+ * keep the bare values. `ask: false` for commands that must not send (the
+ * mirror's reports): the currency is then said only when kept.
+ */
+export async function sayCurrency(ctx: RunContext, view: View, { ask = true }: { ask?: boolean } = {}): Promise<void> {
+  if (view.format !== 'table' || view.quiet) return;
+  const shown = view.fields ?? view.columns;
+  if (!shown.some((field) => (view.kinds?.[field] ?? columnInfo(field).kind) === 'money')) return;
+  view.currency = await accountCurrency(ctx, { ask });
 }

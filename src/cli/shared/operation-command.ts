@@ -8,6 +8,7 @@ import type { CommandDef } from '../core/command.js';
 import { ApiError } from '../../client/errors.js';
 import { EXIT, ExitError } from '../../exit-codes.js';
 import { renderRecord, renderRows, type Row } from '../../output/format.js';
+import { sayCurrency } from './currency.js';
 import { dryRun } from './dry-run.js';
 import { inputFrom } from './operation.js';
 
@@ -30,6 +31,7 @@ export function operationCommand(op: OperationSpec & { command: readonly string[
       const input = inputFrom(op, [...args], opts, [], ctx.now());
       const view = await ctx.view(op);
       if (ctx.globals.dryRun) return (await dryRun(ctx, op, input), EXIT.OK);
+      await sayCurrency(ctx, view);
       ctx.page();
       const result = await (await ctx.client()).call(op, input).catch((err: unknown) => {
         if (extras.notFound && err instanceof ApiError && err.isNotFound) throw new ExitError(extras.notFound(input), EXIT.NOT_FOUND);

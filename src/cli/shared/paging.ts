@@ -9,6 +9,7 @@ import { PAGE_SIZES } from '../../catalog/shared.js';
 import type { OperationSpec, Page } from '../../catalog/types.js';
 import type { RunContext } from '../core/context.js';
 import { dryRun } from './dry-run.js';
+import { sayCurrency } from './currency.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { flagOf } from '../core/exit.js';
 import { inputFrom, severalInputs } from './operation.js';
@@ -51,6 +52,7 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
   if (ctx.globals.dryRun) return (await dryRun(ctx, op, several ? several.inputs.map((i) => ({ ...i, currentPage: 0 })) : input), EXIT.OK);
   ctx.page();
   const view = await ctx.view(op);
+  await sayCurrency(ctx, view);
   const writer = new RowWriter(ctx.stdout, view, { holdJson: true });
   const pageSize = Number(input.pageSize);
   let page = Number(input.currentPage ?? 0);

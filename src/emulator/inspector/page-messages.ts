@@ -1,7 +1,7 @@
 // The inbox: one conversation per recipient number, shown as a phone shows
 // it, oldest message first. Each message has its sender ID, text (short
 // links in it open through the emulator, so a visit counts as a click),
-// segments and encoding, price, and its status with the times it changed.
+// segments and encoding, cost, and its status with the times it changed.
 
 import { MESSAGE_STATUSES } from '../../catalog/codes.js';
 import { AFTER_LINK, LINKS_IN_TEXT, withScheme } from '../../catalog/rules.js';
@@ -56,7 +56,7 @@ function bubble(ctx: PageContext, m: MessageView, known: ReadonlySet<string>, sh
   return html`<li class="msg" id="m${m.id}">
     <p class="who"><span class="from">From <strong>${m.from}</strong></span>${showTo ? html` <span class="to">to <a href="${pageHref(ctx, '/', { to: m.to })}">+${m.to}</a></span>` : ''}<span class="when">${time(ctx, m.createdAt)}</span></p>
     <p class="text">${linkify(m.text, known)}</p>
-    <p class="facts">${count(m.segments, 'segment')} · ${m.encoding} · price ${money(m.price, ctx.settings.currency)} · campaign ${m.campaignId}${m.campaignName ? html` “${m.campaignName}”` : ''} · id ${m.id}</p>
+    <p class="facts">${count(m.segments, 'segment')} · ${m.encoding} · cost ${money(m.price, ctx.settings.currency)} · campaign ${m.campaignId}${m.campaignName ? html` “${m.campaignName}”` : ''} · id ${m.id}</p>
     <div class="state">${statusBadge(m.status, 'record')}
       <ol class="timeline" aria-label="Status history">${m.timeline.map(
         (step) => html`<li${step.pending ? html` class="pending"` : ''}><span class="st">${statusWord(step.status)}</span> ${clock(ctx, step.at, day)}${step.pending ? ' (next)' : ''}</li>`,

@@ -31,7 +31,7 @@ describe('message get against the recording server', () => {
     }
   });
 
-  it('writes money one way in a record and a table: four decimals, as the service writes it; json and csv keep the values', async () => {
+  it('writes money one way in a record and a table: four decimals and the currency, in a list too; json and csv keep the values', async () => {
     // As the live service sends it: a price per segment of "0.0600", three segments.
     rec.server.respond((req) => {
       if (!req.path.endsWith('Message/List')) return undefined;
@@ -43,7 +43,7 @@ describe('message get against the recording server', () => {
     expect(record.stdout).toMatch(/^price +0\.0600 KZT$/m);
     expect(record.stdout).toMatch(/^cost +0\.1800 KZT$/m);
     const table = await rec.cli(['message', 'list', '--fields', 'id,segNum,segUserBuy', '--no-color'], { tty: true, columns: 80 });
-    expect(table.stdout.split('\n').slice(0, 2)).toEqual([expect.stringMatching(/^id +segments +price$/), expect.stringMatching(/^123456 +3 +0\.0600$/)]);
+    expect(table.stdout.split('\n').slice(0, 2)).toEqual([expect.stringMatching(/^id +segments +price$/), expect.stringMatching(/^123456 +3 +0\.0600 KZT$/)]);
     expect(JSON.parse((await rec.cli(['message', 'get', '123456', '-o', 'json'])).stdout)[0]).toMatchObject({ segNum: 3, segUserBuy: 0.06 });
     const csv = await rec.cli(['message', 'list', '--fields', 'id,segUserBuy', '-o', 'csv']);
     expect(csv.stdout).toBe('id,segUserBuy\n123456,0.06\n');
