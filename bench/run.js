@@ -173,7 +173,10 @@ const median = (xs) => {
 
 // ---------------------------------------------------------------- start-up
 
-const hyperfineVersion = opts.timer === 'node' ? undefined : spawnSync('hyperfine', ['--version'], { encoding: 'utf8' }).stdout?.trim();
+// The interleaved loop by default: hyperfine times the target's runs in one block and the reference's in
+// another, so a machine that drifts between blocks moves the ratio (compare `--only get` three times with
+// each timer; docs/performance.md). --timer hyperfine still asks for it.
+const hyperfineVersion = opts.timer === 'hyperfine' ? spawnSync('hyperfine', ['--version'], { encoding: 'utf8' }).stdout?.trim() : undefined;
 const hyperfine = Boolean(hyperfineVersion);
 if (opts.timer === 'hyperfine' && !hyperfine) throw new Error('--timer hyperfine: hyperfine is not installed');
 const TIMER = hyperfineVersion ?? 'Node timing loop (interleaved)';
