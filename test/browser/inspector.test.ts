@@ -1,13 +1,13 @@
 // The inspector in a real browser (headless Chromium): what a developer sees
 // while their app sends through the emulator. Also takes the two screenshots
-// of the README (docs/inspector-inbox.png, docs/inspector-links.png). How
+// of the docs (docs/inspector-inbox.png, docs/inspector-links.png) when asked. How
 // fast a page of 1,000 messages loads and a live update comes: `npm run
 // bench` (rows inspector-page and inspector-live), not here.
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, startEmulator, type EmulatorOptions, type RunningEmulator, type SeedData } from '../../src/emulator/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
 import { launchChromium, type Browser } from './chromium.js';
 
 const DOCS = fileURLToPath(new URL('../../docs/', import.meta.url));
@@ -142,13 +142,28 @@ const scene: SeedData = {
   ],
 };
 
-describe('screenshots for the README', () => {
+describe('screenshots for the docs', () => {
+  // Written into docs/ only when asked (SMSLINK_SCREENSHOTS=docs npx vitest run test/browser/inspector.test.ts):
+  // a plain `npm test` leaves the clone as it found it.
+  const dir = process.env.SMSLINK_SCREENSHOTS === 'docs' ? DOCS : `${tempDir()}/`;
 
-  it('of the inbox and of the links page, at 1440 px', async () => {
+  it('of the inbox and of the links page, at 1440 px, show what their captions say', async () => {
     await open({ seed: scene, clock: new ManualClock(Date.UTC(2025, 0, 15, 10, 0, 0)) }, '/?to=77011234567');
-    await page.screenshot({ path: `${DOCS}inspector-inbox.png` });
+    // The inbox: conversations per number; each message with its sender, text, segments, encoding, cost and status timeline.
+    expect(await page.locator('section.conversations li').count()).toBe(4); // all numbers, and three
+    const facts = await page.locator('.msg .facts').allTextContents();
+    expect(facts).toEqual([expect.stringMatching(/^1 segment · GSM-7 · cost 0\.0100 KZT · campaign \d+ · id 1$/), expect.stringMatching(/· id 2$/)]);
+    expect(await page.locator('.msg').first().textContent()).toMatch(/From MyShop.*Your code is 4711.*delivered \(DELIVRD\).*new.*queued.*accepted.*delivered/s);
+    expect(await page.locator('select#account-pick option').allTextContents()).toEqual(['Key 1 (********6789)', 'Key 2 (********0000)']);
+    await page.screenshot({ path: `${dir}inspector-inbox.png` });
+    // The links page: status, moderation, expiry, clicks and redirects of each link.
     await page.goto(`${emulator!.url}/_emulator/links`);
-    await page.screenshot({ path: `${DOCS}inspector-links.png` });
+    const rows = (await page.locator('table.links tbody tr').allTextContents()).map((r) => r.replace(/\s+/g, ' '));
+    const row = (link: string) => rows.find((r) => r.includes(link)) ?? `no row of ${link}`;
+    expect(row('spring-sale')).toMatch(/ active .* 12 /);
+    expect(row('old-offer')).toMatch(/ inactive /);
+    expect(row('casino')).toMatch(/ blocked /);
+    await page.screenshot({ path: `${dir}inspector-links.png` });
   });
 
   it('fit a 375 px phone without scrolling sideways, and fetch nothing from elsewhere', async () => {
