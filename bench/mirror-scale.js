@@ -275,8 +275,8 @@ export const MIRROR_SCALE_CASES = [
   {
     id: 'list-links-table',
     what: '`link list --all -o table` against serve',
-    sizes: [100_000],
-    budget: { rssMb: 150 },
+    sizes: [100_000, 1_000_000],
+    budget: { ratio: 12, rssMb: 150 },
     run: (work, size) => listAll(work, size, 'link', 'table'),
   },
 ];
