@@ -3,7 +3,7 @@
 // any ended otherwise, 3 when the wait timed out.
 
 import { FINAL_STATUSES } from '../../catalog/codes.js';
-import { count, notFound, statusWithCode } from '../../output/words.js';
+import { count, duration, notFound, statusWithCode } from '../../output/words.js';
 import type { MessageStatusRecord } from '../../catalog/types.js';
 import type { SmsLinkClient } from '../../client/client.js';
 import type { Command } from 'commander';
@@ -43,11 +43,8 @@ function summary(ids: number[], records: Map<number, MessageStatusRecord>): stri
   return `${count(ids.length, 'message')}: ${[...counts.entries()].map(([s, n]) => `${n} ${statusWithCode(s)}`).join(', ')}`;
 }
 
-/** 75 s as 1:15. */
-function clock(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
+/** How long, as every screen says it (words.ts duration): `1 min 15 s`. */
+const took = (ms: number) => duration(Math.max(0, ms) / 1000);
 
 export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, asked: number[], opts: WaitOptions): Promise<WaitResult> {
   let ids = asked;
@@ -108,15 +105,15 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
     }
     const waiting = ids.filter((id) => !FINAL_STATUSES.has(String(records.get(id)?.status)));
     const status = summary(ids, records);
-    const waited = `${status}; waiting for delivery ${clock(Date.now() - started)}`;
-    if (waiting.length) show(`${waited} (gives up in ${clock(deadline - Date.now())})`, false, waited);
+    const waited = `${status}; waiting for delivery ${took(Date.now() - started)}`;
+    if (waiting.length) show(`${waited} (gives up in ${took(deadline - Date.now())})`, false, waited);
     if (waiting.length === 0) {
-      show(`${status}, after ${clock(Date.now() - started)}`, true);
+      show(`${status}, after ${took(Date.now() - started)}`, true);
       return { records, timedOut: false, interrupted: false, unknown };
     }
     const left = deadline - Date.now();
     if (left <= 0) {
-      show(`${status}; gave up waiting after ${clock(Date.now() - started)} (--wait-timeout)`, true);
+      show(`${status}; gave up waiting after ${took(Date.now() - started)} (--wait-timeout)`, true);
       return { records, timedOut: true, interrupted: false, unknown };
     }
     await sleep(Math.min(interval, left), ctx.io.signal);
