@@ -172,6 +172,11 @@ async function listAll(work, size, noun, format) {
   }
 }
 
+/** A case of `<noun> list --all -o <format>` against serve, at 100,000 and 1,000,000 items. */
+function listCase(id, noun, format) {
+  return { id, what: `\`${noun} list --all -o ${format}\` against serve`, sizes: [100_000, 1_000_000], budget: { ratio: 12, rssMb: 150 }, run: (work, size) => listAll(work, size, noun, format) };
+}
+
 /**
  * The cases of the scale bench, by name: each runs at every size it names and gives time, client CPU and
  * peak RSS; the table compares the largest size with the smallest (ratio) against its budgets (docs/performance.md).
@@ -251,34 +256,10 @@ export const MIRROR_SCALE_CASES = [
       return { ...r, note: `${rows.length} days` };
     },
   },
-  {
-    id: 'list-messages',
-    what: '`message list --all -o json` against serve',
-    sizes: [100_000, 1_000_000],
-    budget: { ratio: 12, rssMb: 150 },
-    run: (work, size) => listAll(work, size, 'message', 'json'),
-  },
-  {
-    id: 'list-messages-csv',
-    what: '`message list --all -o csv` against serve',
-    sizes: [100_000, 1_000_000],
-    budget: { ratio: 12, rssMb: 150 },
-    run: (work, size) => listAll(work, size, 'message', 'csv'),
-  },
-  {
-    id: 'list-links',
-    what: '`link list --all -o ndjson` against serve',
-    sizes: [100_000, 1_000_000],
-    budget: { ratio: 12, rssMb: 150 },
-    run: (work, size) => listAll(work, size, 'link', 'ndjson'),
-  },
-  {
-    id: 'list-links-table',
-    what: '`link list --all -o table` against serve',
-    sizes: [100_000, 1_000_000],
-    budget: { ratio: 12, rssMb: 150 },
-    run: (work, size) => listAll(work, size, 'link', 'table'),
-  },
+  listCase('list-messages', 'message', 'json'),
+  listCase('list-messages-csv', 'message', 'csv'),
+  listCase('list-links', 'link', 'ndjson'),
+  listCase('list-links-table', 'link', 'table'),
 ];
 
 async function main() {

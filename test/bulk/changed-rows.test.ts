@@ -6,13 +6,11 @@
 // the emulator, which counts what was made, and a recording server.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/run.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { ndjson, useBulkService } from '../helpers/bulk-files.js';
 import { KEYS, runInPty, screenText } from '../helpers/pty.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runCli, runInterrupted, tempDir } from '../helpers/run-cli.js';
 
 const KEY = 'ChangedKey0123456789abcdefABCDEF012345678';
 let emu: RunningEmulator;
@@ -22,22 +20,6 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 const env = () => ({ SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY });
 const cli = (args: string[]) => runCli(args, { env: env() });
-
-/** Runs a bulk command and presses Ctrl-C once `after` results are out. */
-async function interrupted(args: string[], after: number): Promise<number> {
-  const ac = new AbortController();
-  let seen = 0;
-  const stdout = {
-    isTTY: false,
-    write: (s: string) => {
-      seen += s.split('\n').filter(Boolean).length;
-      if (seen >= after) ac.abort();
-      return true;
-    },
-  };
-  const stderr = { write: () => true };
-  return run(args, { stdout, stderr, stdin: Readable.from([]), env: { ...env(), SMSLINK_CONFIG_DIR: tempDir() }, signal: ac.signal });
-}
 
 async function listed(args: string[]): Promise<Array<Record<string, unknown>>> {
   const r = await cli([...args, '--all', '-o', 'ndjson']);
@@ -64,7 +46,7 @@ describe('interrupted, edited, rerun (emulator): one message per recipient, one 
     const file = join(tempDir(), 'sms.csv');
     writeFileSync(file, `recipient,name\n${numbers.map((n, i) => `${n},Client ${i}`).join('\n')}\n`);
     const send = (text: string, ...more: string[]) => ['message', 'send', '--from-file', file, '--text', text, '--name', 'changed-sms', '--concurrency', '4', ...more];
-    expect(await interrupted([...send('Helo {{name}}'), '-o', 'ndjson'], 50)).toBe(130);
+    expect((await runInterrupted([...send('Helo {{name}}'), '-o', 'ndjson'], 50, env())).code).toBe(130);
     const mine = async () => (await listed(['message', 'list', '--fields', 'to,text'])).filter((m) => numbers.includes(String(m.to)));
     const first = await mine();
     expect(first.length).toBeGreaterThanOrEqual(50);
@@ -113,7 +95,7 @@ describe('interrupted, edited, rerun (emulator): one message per recipient, one 
     const write = (comment: string) => writeFileSync(file, `fullLink,comment\n${urls.map((u) => `${u},${comment}`).join('\n')}\n`);
     write('changed-links spring');
     const create = ['link', 'create', '--from-file', file, '--concurrency', '4'];
-    expect(await interrupted([...create, '-o', 'ndjson'], 50)).toBe(130);
+    expect((await runInterrupted([...create, '-o', 'ndjson'], 50, env())).code).toBe(130);
     const mine = () => listed(['link', 'list', '--query', 'changed-links', '--fields', 'fullLink,comment']);
     const first = await mine();
     expect(first.length).toBeGreaterThanOrEqual(50);

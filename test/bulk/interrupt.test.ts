@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { binEnv, runCli, tempDir } from '../helpers/run-cli.js';
+import { binEnv, runCli, runInterrupted, tempDir } from '../helpers/run-cli.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 import { fakeService, type FakeService } from '../helpers/fake-service.js';
 
@@ -235,24 +235,7 @@ describe('Ctrl-C in the middle of 2,000 rows, then a rerun (emulator)', () => {
   const env = () => ({ SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY });
   const ROWS = 2000;
 
-  /** Runs a bulk command and presses Ctrl-C once `after` results are out. */
-  async function interrupted(args: string[], after: number) {
-    const ac = new AbortController();
-    let seen = 0;
-    const stdout = {
-      isTTY: false,
-      write: (s: string) => {
-        seen += s.split('\n').filter(Boolean).length;
-        if (seen >= after) ac.abort();
-        return true;
-      },
-    };
-    const { run } = await import('../../src/cli/run.js');
-    const { Readable } = await import('node:stream');
-    let err = '';
-    const code = await run(args, { stdout, stderr: { write: (s: string) => ((err += s), true) }, stdin: Readable.from([]), env: { ...env(), SMSLINK_CONFIG_DIR: tempDir() }, signal: ac.signal });
-    return { code, stderr: err, seen };
-  }
+  const interrupted = (args: string[], after: number) => runInterrupted(args, after, env());
 
   async function listAll(args: string[]): Promise<Array<Record<string, unknown>>> {
     const r = await runCli([...args, '--all', '-o', 'ndjson'], { env: env() });

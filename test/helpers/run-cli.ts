@@ -96,3 +96,25 @@ export function startCli(args: string[], opts: RunOptions = {}): RunningCli {
   });
   return { stdout, stderr, done };
 }
+
+/**
+ * Runs a command in-process and presses Ctrl-C (aborts its signal) once
+ * `after` lines are out on stdout, as a person stops a bulk run midway.
+ */
+export async function runInterrupted(args: string[], after: number, env: Record<string, string | undefined>): Promise<CliResult & { seen: number }> {
+  const ac = new AbortController();
+  let seen = 0;
+  let stdout = '';
+  let stderr = '';
+  const out = {
+    isTTY: false,
+    write: (s: string) => {
+      stdout += s;
+      seen += s.split('\n').filter(Boolean).length;
+      if (seen >= after) ac.abort();
+      return true;
+    },
+  };
+  const code = await run(args, { stdout: out, stderr: { write: (s: string) => ((stderr += s), true) }, stdin: Readable.from([]), env: { ...env, SMSLINK_CONFIG_DIR: tempDir() }, signal: ac.signal });
+  return { code, stdout, stderr, seen };
+}
