@@ -1,10 +1,8 @@
-// Keeps V8's compiled code of the bundle between runs: Node >= 22.1 itself
-// (module.enableCompileCache); Node 20 here, one vm.Script cachedData entry per
-// bundle file and command saved at exit (V8 saves the code that ran: --help's
-// lacks `link get`'s). What it saves on Node 20: `npm run bench -- --only get`
-// with NODE_DISABLE_COMPILE_CACHE=1 and without (docs/performance.md).
-// V8 runs a cached entry as it is: one another user could write is never read
-// or written, and the run goes on without the cache (docs/security.md, "Files").
+// Keeps V8's compiled code of the bundle between runs, on every Node: one vm.Script
+// cachedData entry per bundle file and command, saved at exit with the code that ran
+// (Node 22's module.enableCompileCache saves only what was compiled before: see
+// docs/performance.md). An entry another user could write is never read or
+// written, and the run goes on without the cache (docs/security.md, "Files").
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -59,15 +57,14 @@ exports.enableCompileCache = function enableCompileCache(env, bundleDir, argv) {
   if (env.NODE_DISABLE_COMPILE_CACHE) return;
   const dir = path.join(env.SMSLINK_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache'), 'smslink'), 'v8');
   if (!trusted(dir)) return;
-  const nodes = Number(process.versions.node.split('.')[0]) >= 22 && require('node:module').enableCompileCache;
-  if (nodes) return void nodes(dir);
   const vm = require('node:vm');
   const prefix = `${path.resolve(bundleDir)}${path.sep}`;
   const command = commandOf(argv);
   const unsaved = [];
   const compile = Module.prototype._compile;
-  Module.prototype._compile = function (content, filename) {
-    if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
+  // Node 22 passes a third argument (the module's format): handed on as it came.
+  Module.prototype._compile = function (content, filename, ...more) {
+    if (!filename.startsWith(prefix)) return compile.call(this, content, filename, ...more);
     const entry = path.join(dir, `${process.version}-${process.arch}-${filename.slice(prefix.length).replace(/[\\/]/g, '-')}-${command}`);
     let stamp, cachedData, partial = false, fd;
     try {
@@ -88,7 +85,7 @@ exports.enableCompileCache = function enableCompileCache(env, bundleDir, argv) {
     try {
       script = new vm.Script(Module.wrap(content), { filename, cachedData });
     } catch {
-      return compile.call(this, content, filename); // the real loader reports a syntax error
+      return compile.call(this, content, filename, ...more); // the real loader reports a syntax error
     }
     if (stamp && (!cachedData || script.cachedDataRejected || partial)) unsaved.push({ script, entry, stamp, replacing: partial && !script.cachedDataRejected });
     return script.runInThisContext().call(this.exports, this.exports, Module.createRequire(filename), this, filename, path.dirname(filename));

@@ -1,12 +1,11 @@
 // The bin keeps V8's compiled code of the bundle between runs
-// (bin/compile-cache.js: Node's own cache from Node 22.1, its own on Node 20).
+// (bin/compile-cache.js, the same on every Node version).
 // What a user would notice if it went wrong: a run that fails or prints
 // something else because of the cache, a rebuilt bundle run from the code of
 // the old one, a cache written where it was turned off, or rewritten by every run.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +13,6 @@ import { startRecordingServer, type RecordingServer } from '../helpers/recording
 import { binEnv, tempDir } from '../helpers/run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** From Node 22.1 the bin uses Node's own cache (module.enableCompileCache); on Node 20, its own. */
-const NODES_OWN_CACHE = Number(process.versions.node.split('.')[0]) >= 22 && typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 function smslink(bin: string, args: string[], env: Record<string, string>) {
   const r = spawnSync(process.execPath, [bin, ...args], {
@@ -62,8 +59,6 @@ describe('compile cache', () => {
     const env = { SMSLINK_CACHE_DIR: cache, SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'CacheKey0123456789' };
     const failed = await smslinkAsync(['link', 'get'], env);
     expect(failed.status).toBe(2);
-    // Node 22's own cache holds the code as compiled, before it runs: what ran makes no difference to it.
-    if (NODES_OWN_CACHE) return;
     const [entry] = filesIn(cache).filter((f) => f.includes('run.cjs'));
     const head = () => readFileSync(entry).toString('latin1', 0, 80).split('\n')[0];
     expect(head()).toMatch(/ partial$/);
@@ -127,8 +122,6 @@ describe('compile cache', () => {
     const bin = join(ROOT, 'bin/smslink.js');
     const cache = tempDir();
     const first = smslink(bin, ['--help'], { SMSLINK_CACHE_DIR: cache });
-    // Node 22's own cache reads its entries itself; the directory's check above is what guards it.
-    if (NODES_OWN_CACHE) return;
     const entries = filesIn(cache);
     expect(entries.length).toBeGreaterThan(0);
     for (const file of entries) chownSync(file, 65534, 65534);
@@ -176,8 +169,7 @@ describe('compile cache', () => {
     expect(help.stdout).toContain('Usage: smslink link get');
     const afterHelp = runEntries();
     expect(await smslinkAsync(['link', 'get', '417863', '-q'], env)).toEqual({ status: 0, stdout: 'https://sho.rt/ddoj\n' });
-    // Node 22's own cache holds the code as compiled, one entry per file whatever the command.
-    if (!NODES_OWN_CACHE) expect(runEntries().length).toBe(afterHelp.length + 1);
+    expect(runEntries().length).toBe(afterHelp.length + 1);
     const entries = runEntries();
     // -h, alone or among other short flags, is the same help: no entry of its own.
     expect((await smslinkAsync(['link', 'get', '-h'], env)).stdout).toBe(help.stdout);
