@@ -68,6 +68,19 @@ async function main() {
       if (process.stdout.errored?.code === 'EPIPE') onStdoutClosed();
       return ok;
     },
+    // After a write returned false (a pipe whose reader is behind): resolves once it has caught up, or once
+    // nobody will (the reader gone, Ctrl-C). A long list waits here instead of piling up in memory.
+    drained: () =>
+      new Promise((resolve) => {
+        if (stdoutClosed || interrupt.signal.aborted || !process.stdout.writableNeedDrain) return resolve();
+        const done = () => {
+          process.stdout.off('drain', done).off('close', done).off('error', done);
+          interrupt.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        process.stdout.on('drain', done).on('close', done).on('error', done);
+        interrupt.signal.addEventListener('abort', done);
+      }),
   };
   const code = await run(argv, {
     stdout,

@@ -12,7 +12,10 @@ import { cellText, escapeControls } from './text.js';
 export { cellText };
 
 export interface OutStream {
+  /** False when the stream holds more than it should: wait for drained() before writing more. */
   write(chunk: string): unknown;
+  /** Resolves once what was written has gone out: a slow reader holds a long list here, not in memory. */
+  drained?(): Promise<void>;
   isTTY?: boolean;
   columns?: number;
   rows?: number;
@@ -119,18 +122,23 @@ export class RowWriter {
     return this.view.fields?.length ? this.view.fields : this.view.columns;
   }
 
+  /** Writes, then waits while the reader is behind (a pipe into a slow reader), so that rows never pile up in memory. */
+  async #put(text: string): Promise<void> {
+    if (this.out.write(text) === false) await this.out.drained?.();
+  }
+
   async write(rows: Row[]): Promise<void> {
     const { view, out } = this;
     if (rows.length === 0) return;
     if (view.quiet) {
       const lines = rows.flatMap((r) => primaryLines(r, view.primary));
-      if (lines.length) out.write(forOut(out, `${lines.join('\n')}\n`));
+      if (lines.length) await this.#put(forOut(out, `${lines.join('\n')}\n`));
       this.#count += rows.length;
       return;
     }
     switch (view.format) {
       case 'ndjson':
-        out.write(rows.map((r) => JSON.stringify(view.fields?.length ? pick(r, view.fields) : r)).join('\n') + '\n');
+        await this.#put(rows.map((r) => JSON.stringify(view.fields?.length ? pick(r, view.fields) : r)).join('\n') + '\n');
         break;
       case 'json': {
         // Indented after newlines only: /^/gm also matches after U+2028 and U+2029, which JSON keeps raw inside strings.
@@ -139,7 +147,7 @@ export class RowWriter {
         else {
           // Past what is held: what was held goes first, and the rest as it arrives.
           const held = this.#json.splice(0);
-          out.write(`${this.#count === 0 ? '[\n' : held.length ? '[\n' : ',\n'}${[...held, ...parts].join(',\n')}`);
+          await this.#put(`${this.#count === 0 ? '[\n' : held.length ? '[\n' : ',\n'}${[...held, ...parts].join(',\n')}`);
         }
         break;
       }
@@ -155,7 +163,7 @@ export class RowWriter {
           this.#headerDone = true;
         }
         text += rows.map((r) => cols.map((c) => cell(fieldsOf(r)[c])).join(sep)).join('\n') + '\n';
-        out.write(forOut(out, text));
+        await this.#put(forOut(out, text));
         break;
       }
       case 'table':
@@ -170,20 +178,20 @@ export class RowWriter {
   async #drawTable(): Promise<void> {
     const { renderTable } = await import('./table.js');
     const { text, hidden, layout } = renderTable(this.#buffer, this.#columns(), this.view, this.#layout);
-    this.out.write(this.#layout ? text.slice(text.indexOf('\n') + 1) : text);
+    await this.#put(this.#layout ? text.slice(text.indexOf('\n') + 1) : text);
     if (!this.#layout && hidden.length) this.view.onHiddenColumns?.(hidden);
     this.#layout = layout;
     this.#buffer = [];
   }
 
   async end(): Promise<void> {
-    const { view, out } = this;
+    const { view } = this;
     if (view.quiet) return;
-    if (view.format === 'json' && this.#json.length) out.write(`[\n${this.#json.join(',\n')}\n]\n`);
-    else if (view.format === 'json') out.write(this.#count === 0 ? '[]\n' : '\n]\n');
+    if (view.format === 'json' && this.#json.length) await this.#put(`[\n${this.#json.join(',\n')}\n]\n`);
+    else if (view.format === 'json') await this.#put(this.#count === 0 ? '[]\n' : '\n]\n');
     else if ((view.format === 'csv' || view.format === 'tsv') && !this.#headerDone) {
       const sep = view.format === 'csv' ? ',' : '\t';
-      out.write(this.#columns().join(sep) + '\n');
+      await this.#put(this.#columns().join(sep) + '\n');
     } else if (view.format === 'table' && this.#buffer.length) {
       await this.#drawTable();
     }

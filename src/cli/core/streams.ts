@@ -19,6 +19,9 @@ export abstract class StreamView implements OutStream {
     return this.inner.rows;
   }
   abstract write(chunk: string): unknown;
+  drained(): Promise<void> {
+    return this.inner.drained?.() ?? Promise.resolve();
+  }
 }
 
 /** Never lets a secret through. */
