@@ -5,6 +5,7 @@
 
 import type { Activity, LogEntry } from './inspector/activity.js';
 import { maskKey } from '../secrets.js';
+import { elapsed } from '../output/words.js';
 import { NOT_MODELLED } from './service/live-modules.js';
 import type { TimeZone } from './service/time-zone.js';
 
@@ -21,11 +22,10 @@ export function outcome(e: LogEntry): string {
 
 /** One line of serve's request log: `2025-01-15 10:00:02  Link/Create  code 0  1.2 ms  key ********wxyz`. */
 export function requestLine(e: LogEntry, time: string): string {
-  const ms = e.ms < 10 ? e.ms.toFixed(1) : String(Math.round(e.ms));
   const who = e.visit || e.control ? '' : `  key ${shownKey(e.key)}`;
   // A path may be as long as the header limit allows: a line shows its start.
   const op = e.op.length > 100 ? `${e.op.slice(0, 100)}…` : e.op;
-  return `${time}  ${e.visit ? `visit ${op}` : op}  ${outcome(e)}  ${ms} ms${who}`;
+  return `${time}  ${e.visit ? `visit ${op}` : op}  ${outcome(e)}  ${elapsed(e.ms)}${who}`;
 }
 
 /** The `record` of ServerParts: the inspector's log, serve's lines, both or neither (null). */

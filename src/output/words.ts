@@ -109,6 +109,19 @@ export function duration(seconds: number): string {
   return rest > 0 ? `${whole} ${unit} ${rest} ${next![0]}` : `${whole} ${unit}`;
 }
 
+/**
+ * How long something took (a request, a key's check, a server coming up),
+ * as precisely as is worth saying: `1.2 ms`, `340 ms`, `2.4 s`, then in
+ * whole seconds as duration() says them (`12 s`, `3 min 5 s`).
+ */
+export function elapsed(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '?';
+  if (ms < 9.95) return `${ms.toFixed(1)} ms`;
+  if (ms < 999.5) return `${Math.round(ms)} ms`;
+  if (ms < 9_950) return `${(ms / 1000).toFixed(1)} s`;
+  return duration(Math.round(ms / 1000));
+}
+
 /** How long ago: `8 s ago`, `3 h 2 min ago`. */
 export function ago(seconds: number): string {
   return `${duration(seconds)} ago`;

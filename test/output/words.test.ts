@@ -1,7 +1,7 @@
 // The vocabulary (src/output/words.ts): each thing a person reads is said by
 // one function, and these are its words.
 import { describe, expect, it } from 'vitest';
-import { ago, campaignStatusWord, count, shownOf, didYouMean, unknownName, duration, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime, timelineWords } from '../../src/output/words.js';
+import { ago, campaignStatusWord, count, shownOf, didYouMean, unknownName, duration, elapsed, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime, timelineWords } from '../../src/output/words.js';
 
 describe('words', () => {
   it('says a message status as a word, with its code in a record; an unknown status as it came', () => {
@@ -54,6 +54,21 @@ describe('words', () => {
     [-1, '?'],
   ])('says %s seconds as %s', (seconds, words) => {
     expect(duration(seconds)).toBe(words);
+  });
+
+  it.each([
+    [1.234, '1.2 ms'],
+    [9.97, '10 ms'],
+    [340.4, '340 ms'],
+    [999.7, '1.0 s'],
+    [412, '412 ms'],
+    [2_440, '2.4 s'],
+    [9_960, '10 s'],
+    [12_300, '12 s'],
+    [185_000, '3 min 5 s'],
+    [-1, '?'],
+  ])('says that something took %s ms as %s', (ms, words) => {
+    expect(elapsed(ms)).toBe(words);
   });
 
   it('says how long ago and how far ahead', () => {

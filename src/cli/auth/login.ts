@@ -6,6 +6,7 @@
 import { isHttpUrl, maskKey, servicePathNote, SETTINGS, withoutServicePath } from '../../config/resolve.js';
 import { updateProfile } from '../../config/file.js';
 import { painter } from '../../output/color.js';
+import { elapsed } from '../../output/words.js';
 import type { CommandDef, CliValues } from '../core/command.js';
 import { RunContext } from '../core/context.js';
 import { KEY_PROMPT, promptLine, promptSecret } from '../core/prompt.js';
@@ -77,7 +78,7 @@ async function login(ctx: RunContext, opts: CliValues): Promise<number> {
 
   const path = await updateProfile(ctx.env, profile, (data) => Object.assign(data, { baseUrl, apiKey }));
   const paint = await painter(ctx.colorFor(ctx.io.stderr));
-  ctx.note(`${paint.green('✓')} ${baseUrl} accepted the key ${maskKey(apiKey)} (${CHECK_OPERATION}, ${check.ms} ms).`);
+  ctx.note(`${paint.green('✓')} ${baseUrl} accepted the key ${maskKey(apiKey)} (${CHECK_OPERATION}, ${elapsed(check.ms)}).`);
   ctx.note(`${paint.green('✓')} Saved base-url and api-key in profile "${profile}" (${path}).`);
   for (const env of ['SMSLINK_API_KEY', 'SMSLINK_BASE_URL'] as const) {
     if (ctx.env[env]) await ctx.warn(`${env} is set and is used instead of the profile's value; unset it to use what was just saved.`);

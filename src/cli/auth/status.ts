@@ -8,11 +8,10 @@ import { painter } from '../../output/color.js';
 import type { CommandDef } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
-import { didYouMean } from '../../output/words.js';
 import { renderRows } from '../../output/format.js';
 import { checkKey, CHECK_OPERATION, type KeyCheck } from './key-check.js';
 import { readBalance } from '../shared/balance.js';
-import { money } from '../../output/words.js';
+import { didYouMean, elapsed, money } from '../../output/words.js';
 import { describeFailure } from '../core/exit.js';
 
 const NOT_SET = 'not set';
@@ -118,7 +117,7 @@ async function show(ctx: RunContext, report: Report): Promise<void> {
     { setting: 'profile', value: report.profile ?? '', source: report.profileSource },
     { setting: 'base-url', value: report.sandbox ? `local emulator (${report.database})` : (report.baseUrl ?? ''), source: report.baseUrlSource },
     { setting: 'api-key', value: report.sandbox ? 'the sandbox key' : (report.apiKey ?? ''), source: report.apiKeySource },
-    { setting: 'service', value: service, source: report.checkedWith ? `${report.checkedWith}, ${report.ms} ms` : '' },
+    { setting: 'service', value: service, source: report.checkedWith ? `${report.checkedWith}, ${elapsed(report.ms ?? 0)}` : '' },
   ];
   if (report.balance !== null) rows.push({ setting: 'balance', value: money(report.balance, report.currency ?? ''), source: 'User/GetOwnBalance' });
   else if (report.balanceProblem) rows.push({ setting: 'balance', value: 'unknown', source: report.balanceProblem.split('\n')[0] });

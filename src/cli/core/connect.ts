@@ -8,7 +8,7 @@ import { ConfigError } from '../../client/errors.js';
 import type { HttpClient, Send } from '../../client/send.js';
 import { isHttpUrl, type ResolvedSettings } from '../../config/resolve.js';
 import { UsageError } from '../../exit-codes.js';
-import { didYouMean, fileProblem } from '../../output/words.js';
+import { didYouMean, elapsed, fileProblem } from '../../output/words.js';
 import { isKeyName } from '../../secrets.js';
 import type { GlobalOptions } from './io.js';
 
@@ -95,7 +95,7 @@ function logRequest(host: ConnectHost, e: RequestEvent): void {
   const lines = [`> ${e.method} ${e.url}`];
   for (const [name, value] of e.fields) lines.push(`>   ${name} = ${displayField(host, name, value)}`);
   if (e.error) lines.push(`< ${e.error}`);
-  else lines.push(`< HTTP ${e.status}, code ${e.code ?? '?'}, ${Math.round(e.ms ?? 0)} ms`);
+  else lines.push(`< HTTP ${e.status}, code ${e.code ?? '?'}, ${elapsed(e.ms ?? 0)}`);
   host.note(lines.join('\n'));
 }
 
@@ -180,7 +180,7 @@ export async function connect(host: ConnectHost, choice: ClientChoice): Promise<
     onRequest: flags.verbose ? (e) => logRequest(host, e) : undefined,
     onRetry: (r) => {
       host.onRetry();
-      if (flags.verbose) host.note(`~ ${r.operation}: ${r.reason}; retry ${r.attempt - 1} of ${retries} in ${r.delayMs} ms`);
+      if (flags.verbose) host.note(`~ ${r.operation}: ${r.reason}; retry ${r.attempt - 1} of ${retries} in ${elapsed(r.delayMs)}`);
     },
   });
   // The run ends with its requests: nothing needs a keep-alive connection closed gracefully.

@@ -6,6 +6,7 @@ import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { parseDuration, sleep } from '../core/time.js';
 import { EXIT, ExitError } from '../../exit-codes.js';
+import { elapsed } from '../../output/words.js';
 import { controlAt, Unreachable } from '../shared/emulator-control.js';
 
 /** Each look at readyz may take this long: a server that accepts and never answers is not ready. */
@@ -37,7 +38,7 @@ async function serveWait(ctx: RunContext, opts: CliValues, given: string | undef
     try {
       const answer = await control.request('GET', 'readyz', lookMs);
       if (answer.status === 200 && answer.json?.status === 'ready') {
-        if (!ctx.globals.quiet) ctx.note(`${base} is ready (after ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+        if (!ctx.globals.quiet) ctx.note(`${base} is ready (after ${elapsed(Date.now() - started)})`);
         return EXIT.OK;
       }
       const reason = typeof answer.json?.reason === 'string' ? answer.json.reason : undefined;

@@ -12,6 +12,7 @@ import { liveName, NOT_MODELLED } from '../service/live-modules.js';
 import { isKeyName, maskKey, MIN_SECRET_LENGTH } from '../../secrets.js';
 import { BASE, badge, choice, keyLabel, pageHref, time, type InspectorPage, type PageContext } from './page.js';
 import { html, count, type Html } from './html.js';
+import { elapsed } from '../../output/words.js';
 
 const LOG_SHOWN = 200;
 /** The operation filter's value for short-link visits. */
@@ -114,7 +115,7 @@ function row(ctx: PageContext, seq: number, e: LogEntry): Html {
       ${badge(result(e), kind)}
       ${e.fault ? html`<span class="fault">fault ${e.fault}</span>` : ''}
       ${e.visit || e.control ? '' : html`<span class="key">${keyShown(ctx.bench.keys, e.key)}</span>`}
-      <span class="ms">${e.ms < 10 ? e.ms.toFixed(1) : Math.round(e.ms)} ms</span>
+      <span class="ms">${elapsed(e.ms)}</span>
     </summary>${details(e)}</details></li>`;
 }
 

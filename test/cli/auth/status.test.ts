@@ -46,7 +46,7 @@ describe('smslink status', () => {
     recording.server.respond((req) => (req.path.toLowerCase() === '/service/user/getownbalance' ? { body: { code: 9, data: null, message: 'access denied' } } : undefined));
     const r = await runCli(['status', '-o', 'table', '--no-color'], { env: { SMSLINK_BASE_URL: recording.server.url, SMSLINK_API_KEY: KEY } });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^service +key accepted +Message\/GetSMSStatus, \d+ ms$/m);
+    expect(r.stdout).toMatch(/^service +key accepted +Message\/GetSMSStatus, (\d+|\d\.\d) ms$/m);
     expect(r.stdout).toMatch(/^balance +unknown +User\/GetOwnBalance failed with code 9/m);
   });
 
@@ -66,7 +66,7 @@ describe('smslink status', () => {
     expect(r.stdout).toMatch(/^profile +prod +--profile$/m);
     expect(r.stdout).toMatch(/^base-url +http:\/\/127\.0\.0\.1:\d+ +profile "prod"$/m);
     expect(r.stdout).toMatch(/^api-key +\*{8}cdef +profile "prod"$/m);
-    expect(r.stdout).toMatch(/^service +key not accepted +Message\/GetSMSStatus, \d+ ms$/m);
+    expect(r.stdout).toMatch(/^service +key not accepted +Message\/GetSMSStatus, (\d+|\d\.\d) ms$/m);
     expect(r.stderr).toContain('error: the service refused the key: authentication failed (missing, wrong or expired API key) (code 8)');
   });
 
@@ -114,7 +114,7 @@ describe('smslink status', () => {
     expect(r.code, screen).toBe(0);
     expect(r.output).not.toContain(KEY);
     expect(screen).toMatch(/^api-key +\*{8}5678 +SMSLINK_API_KEY$/m);
-    expect(screen).toMatch(/^service +key accepted +Message\/GetSMSStatus, \d+ ms$/m);
+    expect(screen).toMatch(/^service +key accepted +Message\/GetSMSStatus, (\d+|\d\.\d) ms$/m);
     expect(screen).toMatch(/^balance +100\.0000 KZT +User\/GetOwnBalance$/m);
   });
 });
