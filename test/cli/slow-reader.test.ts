@@ -29,12 +29,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a reader that falls behind', () => {
   // json holds its first 10,000 items (100 pages) before it writes the array: it stops on the page after.
+  // --jq on ndjson: lines filtered as they come, and written as the reader takes them.
   it.each([
     ['ndjson', 100, 60],
     ['csv', 100, 60],
     ['json', 100, 110],
+    ['ndjson --jq .', 100, 60],
   ])('holds `link list --all -o %s` at the page it is on, then gets every row', async (format, pageSize, bound) => {
-    const child = spawn(process.execPath, [BIN, 'link', 'list', '--all', '-o', String(format), '--page-size', String(pageSize), '--verbose'], {
+    const [output, ...more] = String(format).split(' ');
+    const child = spawn(process.execPath, [BIN, 'link', 'list', '--all', '-o', output, ...more, '--page-size', String(pageSize), '--verbose'], {
       env: binEnv({ SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -66,7 +69,7 @@ describe('a reader that falls behind', () => {
     const codes =
       format === 'json'
         ? (JSON.parse(stdout) as Array<{ code: string }>).map((l) => l.code)
-        : format === 'ndjson'
+        : output === 'ndjson'
           ? stdout.trim().split('\n').map((l) => (JSON.parse(l) as { code: string }).code)
           : stdout.trim().split('\n').slice(1).map((l) => /\bslow\d+\b/.exec(l)![0]);
     expect(new Set(codes).size).toBe(LINKS);

@@ -8,18 +8,21 @@ import type { OutStream } from '../../output/format.js';
 import { escapeControls } from '../../output/text.js';
 import { StreamView } from './streams.js';
 
-/** jq's own text of a failure, without the wrapper's prefix and jq's `jq: error: ` (ours says error: already). */
+/** jq's own text of a failure, without its `jq: error: ` (ours says error: already) or where in our pipe it was (`(at /dev/stdin:62)`). */
 function jqText(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message
-    .replace(/^(Failed to execute raw query: )?(jq: error:? )?/, '')
+    .replace(/^(jq: error:? )?(\(at [^)]*\):? )?/, '')
     .replace(/[ \t]+$/gm, '')
     .trim();
 }
 
+/** jq's output; a failure (a compile error, `error(...)`, input that is not JSON) is thrown with jq's own words. */
 async function jq(input: string, expr: string, flags: string[]): Promise<string> {
   const { raw } = await import('jq-wasm');
-  return raw(input, expr, flags);
+  const { stdout, stderr, exitCode } = await raw(input, expr, flags);
+  if (exitCode !== 0) throw new Error(stderr || `jq exited ${exitCode}`);
+  return stdout;
 }
 
 /**
@@ -66,8 +69,15 @@ export class JqStream extends StreamView {
     if (this.#lines) {
       this.#filter(this.#held.slice(0, cut));
       this.#held = this.#held.slice(cut);
+      // Behind: these lines wait for jq, then for the reader; drained() says when they have gone out.
+      return false;
     }
     return true;
+  }
+
+  /** Resolves once every line given so far has been filtered and written, the reader keeping up. */
+  override async drained(): Promise<void> {
+    await this.#done.catch(() => {});
   }
 
   #filter(input: string): void {
@@ -78,7 +88,7 @@ export class JqStream extends StreamView {
       });
       if (out === '') return;
       const text = out.endsWith('\n') ? out : `${out}\n`;
-      this.inner.write(this.inner.isTTY ? escapeControls(text) : text);
+      if (this.inner.write(this.inner.isTTY ? escapeControls(text) : text) === false) await this.inner.drained?.();
     });
     // Seen by end(); until then a failure must not count as unhandled.
     this.#done.catch(() => {});
