@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { seedLinks } from '../helpers/emulator.js';
 import { binEnv } from '../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
@@ -20,7 +21,7 @@ beforeAll(async () => {
     db: ':memory:',
     apiKeys: [KEY],
     seed: {
-      links: Array.from({ length: 500 }, (_, i) => ({ fullLink: `https://example.com/pipe/${i}`, code: `pipe${i}`, comment: 'x'.repeat(200) })),
+      links: seedLinks(500, 'pipe'),
       messages: Array.from({ length: 500 }, (_, i) => ({ to: `7701${String(i).padStart(7, '0')}`, text: `message ${i} ${'y'.repeat(200)}` })),
     },
   });

@@ -5,23 +5,17 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { seedLinks, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { binEnv } from '../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/smslink.js', import.meta.url));
-const KEY = 'SlowKey0123456789abcdefABCDEF0123456789ab';
 /** More than `--all -o json` holds before it starts writing (HELD_JSON_ITEMS), so that json streams too. */
 const LINKS = 12_000;
-let emu: RunningEmulator;
+let emu: TestEmulator;
 
 beforeAll(async () => {
   // About 4 MB of ndjson: many times what a pipe and Node's stream buffer hold.
-  emu = await startEmulator({
-    port: 0,
-    db: ':memory:',
-    apiKeys: [KEY],
-    seed: { links: Array.from({ length: LINKS }, (_, i) => ({ fullLink: `https://example.com/slow/${i}`, code: `slow${i}`, comment: 'x'.repeat(250) })) },
-  });
+  emu = await startTestEmulator({ seed: { links: seedLinks(LINKS, 'slow', 250) } });
 });
 afterAll(() => emu?.close());
 
@@ -38,7 +32,7 @@ describe('a reader that falls behind', () => {
   ])('holds `link list --all -o %s` at the page it is on, then gets every row', async (format, pageSize, bound) => {
     const [output, ...more] = String(format).split(' ');
     const child = spawn(process.execPath, [BIN, 'link', 'list', '--all', '-o', output, ...more, '--page-size', String(pageSize), '--verbose'], {
-      env: binEnv({ SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY }),
+      env: binEnv({ SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -70,3 +70,12 @@ export async function startTestEmulator(opts: EmulatorOptions & { clock?: Manual
     close: () => emulator.close(),
   };
 }
+
+/**
+ * Seed links for a long list: `count` links named `<name><i>` (their code),
+ * each with a comment of `commentLength` characters, so that a page weighs
+ * what a test needs (a pipe filled, a reader gone before the last page).
+ */
+export function seedLinks(count: number, name: string, commentLength = 200): Array<{ fullLink: string; code: string; comment: string }> {
+  return Array.from({ length: count }, (_, i) => ({ fullLink: `https://example.com/${name}/${i}`, code: `${name}${i}`, comment: 'x'.repeat(commentLength) }));
+}

@@ -4,8 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JqStream } from '../../../src/cli/core/jq.js';
-import { startEmulator } from '../../../src/emulator/index.js';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { seedLinks, startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { runCli, tempDir, type RunOptions } from '../../helpers/run-cli.js';
 
 let emu: TestEmulator;
@@ -109,15 +108,9 @@ describe('--jq', () => {
 
   // A whole account through jq: as fast as jq itself, not a cost that grows with the square of the output.
   it('a list of 5,000 links goes through jq whole, as one document or line by line', async () => {
-    const key = 'JqManyKey0123456789abcdefABCDEF';
-    const many = await startEmulator({
-      port: 0,
-      db: ':memory:',
-      apiKeys: [key],
-      seed: { links: Array.from({ length: 5_000 }, (_, i) => ({ fullLink: `https://example.com/many/${i}`, code: `many${i}`, comment: 'y'.repeat(200) })) },
-    });
+    const many = await startTestEmulator({ seed: { links: seedLinks(5_000, 'many') } });
     try {
-      const env = { SMSLINK_BASE_URL: many.url, SMSLINK_API_KEY: key };
+      const env = { SMSLINK_BASE_URL: many.url, SMSLINK_API_KEY: many.key };
       const whole = await runCli(['link', 'list', '--all', '--page-size', '100', '--jq', '[.[].code] | unique | length'], { env });
       expect(whole).toMatchObject({ code: 0, stdout: '5000\n', stderr: '' });
       const lines = await runCli(['link', 'list', '--all', '--page-size', '100', '-o', 'ndjson', '--jq', '.code'], { env });
