@@ -112,10 +112,12 @@ export function duration(seconds: number): string {
 /**
  * How long something took (a request, a key's check, a server coming up),
  * as precisely as is worth saying: `1.2 ms`, `340 ms`, `2.4 s`, then in
- * whole seconds as duration() says them (`12 s`, `3 min 5 s`).
+ * whole seconds as duration() says them (`12 s`, `3 min 5 s`). Below a
+ * tenth of a millisecond (an emulator's answer) it is `<0.1 ms`, not 0.
  */
 export function elapsed(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '?';
+  if (ms < 0.05) return '<0.1 ms';
   if (ms < 9.95) return `${ms.toFixed(1)} ms`;
   if (ms < 999.5) return `${Math.round(ms)} ms`;
   if (ms < 9_950) return `${(ms / 1000).toFixed(1)} s`;

@@ -153,7 +153,7 @@ describe('POST /_emulator/messages/status', () => {
     const listed = (await emu.call('Message/List', { criteria: { status: 'UNDELIV' } })).data as { items: Array<{ id: string }> };
     expect(listed.items.map((m) => m.id)).toEqual(['1']);
     await sleep(100);
-    expect(lines.some((l) => /^2025-01-15 10:00:01 {2}POST \/_emulator\/messages\/status {2}200 {2}[\d.]+ ms$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^2025-01-15 10:00:01 {2}POST \/_emulator\/messages\/status {2}200 {2}(<0\.1|[\d.]+) ms$/.test(l))).toBe(true);
   });
 
   it('rejects straight after ENQUEUD, brings a message not yet sent forward, and changes nothing when the status is already that', async () => {

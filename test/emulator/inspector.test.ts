@@ -122,7 +122,7 @@ describe('inspector pages', () => {
 describe('the request log', () => {
   /** The rows of the Requests page: time, operation, result, key, ms, and what opens below. */
   const rows = (text: string) =>
-    [...text.matchAll(/<li><details id="r\d+"><summary>\s*<span class="when">([^<]+)<\/span>\s*<span class="op">([^<]+)<\/span>\s*<span class="badge \w+">([^<]+)<\/span>\s*(?:<span class="fault">[^<]*<\/span>\s*)?(?:<span class="key">([^<]+)<\/span>\s*)?<span class="ms">[\d.]+ ms<\/span>\s*<\/summary>([\s\S]*?)<\/details><\/li>/g)].map((m) => m.slice(1));
+    [...text.matchAll(/<li><details id="r\d+"><summary>\s*<span class="when">([^<]+)<\/span>\s*<span class="op">([^<]+)<\/span>\s*<span class="badge \w+">([^<]+)<\/span>\s*(?:<span class="fault">[^<]*<\/span>\s*)?(?:<span class="key">([^<]+)<\/span>\s*)?<span class="ms">(?:&lt;0\.1|[\d.]+) ms<\/span>\s*<\/summary>([\s\S]*?)<\/details><\/li>/g)].map((m) => m.slice(1));
 
   it('shows each call with its operation, result code and time, the key masked', async () => {
     emu = await startTestEmulator({ apiKeys: [LONG_KEY] });
