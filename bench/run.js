@@ -409,7 +409,7 @@ const ROWS = {
       await cannon(bare.url, { ...options, duration: 2 });
       await cannon(emulator.url, { ...options, duration: 2 });
       // Windows of the two alternate, in pairs, as the bulk row's runs do: the machine's speed drifts between
-      // one window and the next (the reference alone moved from 32k to 46k req/s in three runs), and a ratio
+      // one window and the next (see the reference's rate in `--only emulator` run a few times), and a ratio
       // of one window each takes all of that drift. The pairs share --duration.
       const pairs = 3;
       const window = Math.max(1, Math.round(DURATION / pairs));
