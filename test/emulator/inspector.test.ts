@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startTestEmulator, TOOK_HTML, type TestEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/run-cli.js';
 
 let emu: TestEmulator | undefined;
@@ -122,7 +122,7 @@ describe('inspector pages', () => {
 describe('the request log', () => {
   /** The rows of the Requests page: time, operation, result, key, ms, and what opens below. */
   const rows = (text: string) =>
-    [...text.matchAll(/<li><details id="r\d+"><summary>\s*<span class="when">([^<]+)<\/span>\s*<span class="op">([^<]+)<\/span>\s*<span class="badge \w+">([^<]+)<\/span>\s*(?:<span class="fault">[^<]*<\/span>\s*)?(?:<span class="key">([^<]+)<\/span>\s*)?<span class="ms">(?:&lt;0\.1|[\d.]+) ms<\/span>\s*<\/summary>([\s\S]*?)<\/details><\/li>/g)].map((m) => m.slice(1));
+    [...text.matchAll(new RegExp(String.raw`<li><details id="r\d+"><summary>\s*<span class="when">([^<]+)<\/span>\s*<span class="op">([^<]+)<\/span>\s*<span class="badge \w+">([^<]+)<\/span>\s*(?:<span class="fault">[^<]*<\/span>\s*)?(?:<span class="key">([^<]+)<\/span>\s*)?<span class="ms">${TOOK_HTML}<\/span>\s*<\/summary>([\s\S]*?)<\/details><\/li>`, 'g'))].map((m) => m.slice(1));
 
   it('shows each call with its operation, result code and time, the key masked', async () => {
     emu = await startTestEmulator({ apiKeys: [LONG_KEY] });

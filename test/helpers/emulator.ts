@@ -79,3 +79,11 @@ export async function startTestEmulator(opts: EmulatorOptions & { clock?: Manual
 export function seedLinks(count: number, name: string, commentLength = 200): Array<{ fullLink: string; code: string; comment: string }> {
   return Array.from({ length: count }, (_, i) => ({ fullLink: `https://example.com/${name}/${i}`, code: `${name}${i}`, comment: 'x'.repeat(commentLength) }));
 }
+
+/**
+ * How long a request took, as the request log and the inspector's request list
+ * say it (words.ts elapsed(): `1.2 ms`, `340 ms`, `<0.1 ms`), for a RegExp's source;
+ * TOOK_HTML as the inspector's HTML escapes it.
+ */
+export const TOOK = String.raw`(?:<0\.1|\d+(?:\.\d)?) ms`;
+export const TOOK_HTML = TOOK.replace('<', '&lt;');
