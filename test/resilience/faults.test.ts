@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { withLetterInCode } from '../helpers/emulator.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 const KEY = 'FaultKey0123456789abcdefABCDEF0123456789a';
@@ -29,7 +30,7 @@ describe('under a 20% fault rate', () => {
   it('every safe command completes with retries', async () => {
     const cleanCli = through(clean.url);
     const faultyCli = (args: string[]) => runCli(args, { env: { SMSLINK_BASE_URL: faulty.url, SMSLINK_API_KEY: KEY } });
-    const link = JSON.parse((await cleanCli(['link', 'create', 'https://example.com/faults', '--comment', 'faulty'])).stdout) as { id: number; code: string };
+    const link = await withLetterInCode(async () => JSON.parse((await cleanCli(['link', 'create', 'https://example.com/faults', '--comment', 'faulty'])).stdout) as { id: number; code: string });
     const msg = JSON.parse((await cleanCli(['message', 'send', '--to', '77013330001', '--text', 'faults'])).stdout) as { messageId: number; campaignId: number };
     const safe: string[][] = [
       ['link', 'get', String(link.id)],

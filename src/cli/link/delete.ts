@@ -9,10 +9,10 @@ import type { RunContext } from '../core/context.js';
 import { askFirst, canConfirm, idList, YES_OPTION } from '../core/prompt.js';
 import { EXIT, PartialError } from '../../exit-codes.js';
 import { renderRecord } from '../../output/format.js';
-import { count, notFound } from '../../output/words.js';
+import { count } from '../../output/words.js';
 import { dryRun } from '../shared/dry-run.js';
 import { collectIds } from '../shared/ids.js';
-import { linkNotFound, resolveLinks } from './ref.js';
+import { linkNotFound, linksNotFound, resolveLinks } from './ref.js';
 
 async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Promise<number> {
   const view = await ctx.view(linkDelete);
@@ -26,10 +26,10 @@ async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Pr
   // without one, Link/Delete itself says which ids it did not find.
   const asks = opts.yes !== true && canConfirm(ctx) && !ctx.globals.dryRun;
   const { links, missing } = await resolveLinks(client, typed, { check: asks, concurrency: 4 });
-  if (links.length === 0) throw linkNotFound(missing);
+  if (links.length === 0) throw await linkNotFound(client, missing);
   const input = { ids: links.map((l) => String(l.id)) };
   if (ctx.globals.dryRun) return (await dryRun(ctx, linkDelete, input), EXIT.OK);
-  if (missing.length && asks) ctx.note(notFound('link', missing));
+  if (missing.length && asks) ctx.note(await linksNotFound(client, missing));
   const declined = await askFirst(ctx, opts, `Delete ${count(links.length, 'link')} (${idList(links.map((l) => l.typed))})?`, 'Nothing deleted.');
   if (declined !== undefined) return declined;
   const retriedBefore = ctx.retried;
@@ -48,10 +48,10 @@ async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Pr
   }
   // Links the service did not delete are named as they were typed, with those not found before.
   const notDeleted = [...missing, ...links.filter((l) => left.includes(String(l.id))).map((l) => l.typed)];
-  if (result.processed.length === 0) throw linkNotFound(notDeleted);
+  if (result.processed.length === 0) throw await linkNotFound(client, notDeleted);
   if (view.format === 'table' && !view.quiet) ctx.stdout.write(`Deleted ${count(result.processed.length, 'link')}: ${result.processed.join(', ')}\n`);
   else await renderRecord(ctx.stdout, view, { processed: result.processed, notProcessed: left.map(Number) });
-  if (notDeleted.length) throw new PartialError(notFound('link', notDeleted));
+  if (notDeleted.length) throw new PartialError(await linksNotFound(client, notDeleted));
   return EXIT.OK;
 }
 

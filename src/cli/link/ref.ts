@@ -38,9 +38,22 @@ export function getInput(ref: LinkRef): { id: number } | { code: string } | { sh
   return { shortLink: ref.shortLink };
 }
 
-/** References that found nothing: exit 6, named as typed, in the words every command uses (words.ts). */
-export function linkNotFound(typed: readonly string[]): ExitError {
-  return new ExitError(notFound('link', typed), EXIT.NOT_FOUND);
+/**
+ * References that found no link, named as typed in the words every command
+ * uses (words.ts). Digits alone are always an id, so that a delete never hits
+ * another link than the one meant; when a link has such digits as its code,
+ * the sentence names its short link, which says which link is meant.
+ */
+export async function linksNotFound(client: SmsLinkClient, typed: readonly string[]): Promise<string> {
+  const digits = [...new Set(typed.map((t) => t.trim()).filter((t) => /^\d+$/.test(t)))].slice(0, 10);
+  const asCodes = await mapLimit(digits, 4, (code) => client.call(linkGet, { code }).catch(() => undefined));
+  const hints = asCodes.map((link, i) => (link?.code === digits[i] ? `\nDigits alone are an id: to name the link whose code is ${digits[i]}, give its short link, ${link.shortLink}.` : ''));
+  return `${notFound('link', typed)}${hints.join('')}`;
+}
+
+/** References that found nothing: exit 6, in linksNotFound's words. */
+export async function linkNotFound(client: SmsLinkClient, typed: readonly string[]): Promise<ExitError> {
+  return new ExitError(await linksNotFound(client, typed), EXIT.NOT_FOUND);
 }
 
 /** Reads the link a reference names; not found is an error naming the reference. */
@@ -48,7 +61,7 @@ export async function readLink(client: SmsLinkClient, ref: LinkRef): Promise<Lin
   try {
     return await client.call(linkGet, getInput(ref));
   } catch (err) {
-    if (err instanceof ApiError && err.isNotFound) throw linkNotFound([ref.typed]);
+    if (err instanceof ApiError && err.isNotFound) throw await linkNotFound(client, [ref.typed]);
     throw err;
   }
 }

@@ -13,11 +13,10 @@ import type { CliValues, CommandDef } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { otherName } from '../core/flags.js';
 import { EXIT, PartialError, UsageError } from '../../exit-codes.js';
-import { notFound } from '../../output/words.js';
 import { renderRows } from '../../output/format.js';
 import { inputFrom } from '../shared/operation.js';
 import { quoteTime, timeFlag, wallMs, wireOf } from '../core/time.js';
-import { linkNotFound, resolveLinks } from './ref.js';
+import { linkNotFound, linksNotFound, resolveLinks } from './ref.js';
 
 type StatsType = (typeof STATS_TYPES)[number];
 
@@ -126,9 +125,9 @@ async function stats(ctx: RunContext, opts: CliValues, refs: readonly string[]):
   // Link/GetStats counts nothing for a link that does not exist, as for one nobody clicked: every link is
   // read first (Link/Get, which also gives the chart its codes), except for a dry run, which sends nothing.
   const { links, missing } = await resolveLinks(client, typed, { check: !ctx.globals.dryRun, concurrency: parseConcurrency(opts.concurrency) });
-  if (links.length === 0) throw linkNotFound(missing);
+  if (links.length === 0) throw await linkNotFound(client, missing);
   const code = await showStats(ctx, links, opts, base);
-  if (missing.length) throw new PartialError(notFound('link', missing));
+  if (missing.length) throw new PartialError(await linksNotFound(client, missing));
   return code;
 }
 

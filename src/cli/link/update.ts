@@ -53,7 +53,7 @@ async function update(ctx: RunContext, opts: CliValues, typed: string): Promise<
   try {
     result = await client.call(linkUpdate, input);
   } catch (err) {
-    if (err instanceof ApiError && err.isNotFound) throw linkNotFound([ref.typed]);
+    if (err instanceof ApiError && err.isNotFound) throw await linkNotFound(client, [ref.typed]);
     throw err;
   }
   // The live service answers `true`: unless the link was read before, read it back to show it as it now is.

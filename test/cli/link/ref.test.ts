@@ -2,19 +2,23 @@
 // a code or a short link, and a reference that finds nothing is named as typed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { startTestEmulator, withLetterInCode, type TestEmulator } from '../../helpers/emulator.js';
 
 let emu: TestEmulator;
 const cli = (args: string[]) => runCli(args, { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key } });
 
-async function create(fullLink: string): Promise<{ id: number; code: string; shortLink: string }> {
-  const r = await cli(['link', 'create', fullLink, '-o', 'json']);
-  expect(r.code).toBe(0);
-  return JSON.parse(r.stdout);
+/** A link whose code can be typed bare: digits alone would be an id (see "digits alone" below). */
+function create(fullLink: string): Promise<{ id: number; code: string; shortLink: string }> {
+  return withLetterInCode(async () => {
+    const r = await cli(['link', 'create', fullLink, '-o', 'json']);
+    expect(r.code).toBe(0);
+    return JSON.parse(r.stdout);
+  });
 }
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
+  // The service makes codes of digits alone too (about one four-character code in 1,500).
+  emu = await startTestEmulator({ seed: { links: [{ fullLink: 'https://example.com/digits', code: '4821' }] } });
 });
 afterAll(() => emu.close());
 
@@ -43,6 +47,19 @@ describe('link references', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).processed.sort()).toEqual([b.id, c.id].sort());
     expect((await cli(['link', 'get', b.shortLink])).code).toBe(6);
+  });
+
+  it('digits alone are an id: a code of digits is named by its short link or --code, and a delete never takes it for one', async () => {
+    const hint = `Digits alone are an id: to name the link whose code is 4821, give its short link, ${emu.url}/4821.`;
+    const get = await cli(['link', 'get', '4821']);
+    expect([get.code, get.stderr]).toEqual([6, `error: no link found for 4821 (unknown, or not yours)\n${hint}\n`]);
+    const del = await cli(['link', 'delete', '4821', '-o', 'json']);
+    expect([del.code, del.stderr]).toEqual([6, `error: no link found for 4821 (unknown, or not yours)\n${hint}\n`]);
+    for (const ref of [['--code', '4821'], [`${emu.url}/4821`]]) {
+      const r = await cli(['link', 'get', ...ref, '-o', 'json']);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ code: '4821', fullLink: 'https://example.com/digits' });
+    }
   });
 
   it('link stats takes codes', async () => {
