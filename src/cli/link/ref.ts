@@ -45,7 +45,7 @@ export function getInput(ref: LinkRef): { id: number } | { code: string } | { sh
  * the sentence names its short link, which says which link is meant.
  */
 export async function linksNotFound(client: SmsLinkClient, typed: readonly string[]): Promise<string> {
-  const digits = [...new Set(typed.map((t) => t.trim()).filter((t) => /^\d+$/.test(t)))].slice(0, 10);
+  const digits = [...new Set(typed.filter((t) => 'id' in parseLinkRef(t)).map((t) => t.trim()))].slice(0, 10);
   const asCodes = await mapLimit(digits, 4, (code) => client.call(linkGet, { code }).catch(() => undefined));
   const hints = asCodes.map((link, i) => (link?.code === digits[i] ? `\nDigits alone are an id: to name the link whose code is ${digits[i]}, give its short link, ${link.shortLink}.` : ''));
   return `${notFound('link', typed)}${hints.join('')}`;

@@ -55,6 +55,12 @@ describe('link references', () => {
     expect([get.code, get.stderr]).toEqual([6, `error: no link found for 4821 (unknown, or not yours)\n${hint}\n`]);
     const del = await cli(['link', 'delete', '4821', '-o', 'json']);
     expect([del.code, del.stderr]).toEqual([6, `error: no link found for 4821 (unknown, or not yours)\n${hint}\n`]);
+    const update = await cli(['link', 'update', '4821', '--comment', 'x']);
+    expect([update.code, update.stderr]).toEqual([6, `error: no link found for 4821 (unknown, or not yours)\n${hint}\n`]);
+    // Some found, 4821 not: exit 5, and the same words.
+    const other = await create('https://example.com/beside-digits');
+    const stats = await cli(['link', 'stats', other.code, '4821', '--type', 'daily', '-o', 'csv']);
+    expect([stats.code, stats.stderr]).toEqual([5, `error: no link found for 4821 (unknown, or not yours)\n${hint}\n`]);
     for (const ref of [['--code', '4821'], [`${emu.url}/4821`]]) {
       const r = await cli(['link', 'get', ...ref, '-o', 'json']);
       expect(r.code).toBe(0);
