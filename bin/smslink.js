@@ -57,6 +57,16 @@ async function main() {
     interrupt.abort('stdout-closed');
   };
   process.stdout.on('error', (err) => (err.code === 'EPIPE' ? onStdoutClosed() : crash(err)));
+  // A reader of stderr that went away (`2>&1 | head -1`) is nobody left to tell: what the run
+  // would say there is dropped, and it ends with its own exit code, not as a crash.
+  let stderrOpened = false;
+  const openStderr = () => {
+    if (!stderrOpened) {
+      stderrOpened = true;
+      process.stderr.on('error', (err) => (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? undefined : crash(err)));
+    }
+    return process.stderr;
+  };
   const stdout = {
     get isTTY() { return process.stdout.isTTY; },
     get columns() { return process.stdout.columns; },
@@ -86,7 +96,7 @@ async function main() {
     stdout,
     // Set up when first used: most commands never read stdin, and many write nothing on stderr, whose
     // stream loads node:net when it is a pipe, as in CI (remeasure: `npm run bench -- --only help`).
-    get stderr() { return process.stderr; },
+    get stderr() { return openStderr(); },
     get stdin() { return process.stdin; },
     env: process.env,
     signal: interrupt.signal,

@@ -72,3 +72,15 @@ describe('a closed pipe ends a command that prints what it read with exit 0, sil
   }, 60_000);
 });
 
+
+describe('a closed pipe that stderr goes to as well ends the run with its own exit code, not as a crash', () => {
+  it.each([
+    ['link get 99999', 6],
+    ['link list --no-such-flag', 2],
+    ['link stats pipe0 99999 -o csv', 5],
+  ])('%s 2>&1 | true exits %i', async (args, code) => {
+    const r = await piped(`${args} 2>&1`, 'true');
+    expect(r.codes).toEqual([code, 0]);
+    expect(r.stderr).toBe('');
+  }, 60_000);
+});
