@@ -154,7 +154,8 @@ const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 
 /** Durations like 90s, 10m, 1h, 500ms (a bare number is seconds). */
 export function parseDuration(value: string, flag: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (!m || Number(m[1]) <= 0) throw new UsageError(`${flag}: invalid value "${value}": must be a duration such as 90s, 10m or 1h`);
+  if (!m) throw new UsageError(`${flag}: invalid value "${value}": must be a duration such as 90s, 10m or 1h`);
+  if (Number(m[1]) <= 0) throw new UsageError(`${flag}: invalid value "${value}": must be more than 0, such as 90s, 10m or 1h`);
   return Math.round(Number(m[1]) * UNITS[m[2] ?? 's']);
 }
 

@@ -101,7 +101,7 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   if (opts.yes !== undefined) throw new UsageError('--yes only applies with --from-file (a single send asks nothing)');
   const input = inputFrom(messageSend, [], opts, [], ctx.now());
   // Checked before sending: a bad --wait-timeout found after the send would leave a sent SMS and exit 2.
-  const waitOpts = opts.wait ? waitOptions(opts) : undefined;
+  const waitOpts = waitOptions(opts);
   const view = await ctx.view(messageSend, { columns: waitOpts ? WAIT_COLUMNS : messageSend.output.columns });
   // A table names the campaign's status as such, and says when a deferred send goes out; scripts keep the service's fields.
   if (view.format === 'table') view.columns = view.columns.flatMap((c) => (c !== 'status' ? [c] : input.deferredToTs ? ['campaignStatus', 'scheduled'] : ['campaignStatus']));

@@ -20,7 +20,7 @@ const STATUS_TABLE_COLUMNS = ['id', 'to', ...messageStatus.output.columns.slice(
 
 async function status(ctx: RunContext, opts: CliValues, ids: string[]): Promise<number> {
   const all = await collectIds(ctx, ids);
-  const waitOpts = opts.wait ? waitOptions(opts) : undefined;
+  const waitOpts = waitOptions(opts);
   const client = await ctx.client();
   const { parts, prepared } = prepareChunks(client, messageStatus, all);
   if (ctx.globals.dryRun) return (await printDryRun(ctx, prepared), EXIT.OK);

@@ -13,7 +13,7 @@ import { parseDuration, sleep } from '../core/time.js';
 import { chunk, mapLimit, parseConcurrency } from '../shared/ids.js';
 import { idLimit } from '../../catalog/validate.js';
 import { messageStatus } from '../../catalog/message.js';
-import { EXIT, ExitError } from '../../exit-codes.js';
+import { EXIT, ExitError, UsageError } from '../../exit-codes.js';
 
 export interface WaitOptions {
   timeoutMs: number;
@@ -139,8 +139,15 @@ export function waitOutcome(asked: number[], result: WaitResult): number {
   return EXIT.OK;
 }
 
-/** --wait and --wait-timeout, read before anything is sent: a bad --wait-timeout found after a send would leave a sent SMS and exit 2. */
-export function waitOptions(opts: CliValues): WaitOptions {
+/**
+ * --wait and --wait-timeout, read before anything is sent: a bad --wait-timeout found after a send would leave a sent SMS and exit 2.
+ * Undefined without --wait; --wait-timeout alone is refused, as it would wait for nothing.
+ */
+export function waitOptions(opts: CliValues): WaitOptions | undefined {
+  if (!opts.wait) {
+    if (opts.waitTimeout !== undefined) throw new UsageError('--wait-timeout applies only with --wait');
+    return undefined;
+  }
   return {
     timeoutMs: parseDuration(typeof opts.waitTimeout === 'string' ? opts.waitTimeout : '10m', '--wait-timeout'),
     concurrency: parseConcurrency(opts.concurrency),

@@ -89,6 +89,21 @@ describe('--wait', () => {
     const r = await runCli(['message', 'status', '1', '--wait', '--wait-timeout', 'soon'], { env: rec.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--wait-timeout: invalid value "soon": must be a duration such as 90s, 10m or 1h');
+    const zero = await runCli(['message', 'status', '1', '--wait', '--wait-timeout', '0s'], { env: rec.env });
+    expect(zero.stderr).toContain('--wait-timeout: invalid value "0s": must be more than 0, such as 90s, 10m or 1h');
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
+  it('refuses --wait-timeout without --wait, and sends nothing', async () => {
+    for (const args of [
+      ['message', 'send', '--to', '77011234567', '--text', 'ci', '--wait-timeout', 'abc'],
+      ['message', 'send', '--to', '77011234567', '--text', 'ci', '--wait-timeout', '5m'],
+      ['message', 'status', '1', '--wait-timeout', '5m'],
+    ]) {
+      const r = await runCli(args, { env: rec.env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--wait-timeout applies only with --wait');
+    }
     expect(rec.server.requests).toHaveLength(0);
   });
 
