@@ -170,3 +170,9 @@ export function rowFields(op: Pick<OperationSpec, 'output' | 'result'>): string[
   const items = typeof shape === 'object' && 'object' in shape ? shape.object.items : undefined;
   return typeof items === 'object' && 'array' in items ? objectFields(items.array) : undefined;
 }
+
+/** The columns of an operation's results for this input: its own, and those an input asks for (`withNumberInfo`: country, operator). */
+export function columnsFor(op: Pick<OperationSpec, 'output'>, input: Record<string, unknown>): readonly string[] {
+  const added = Object.entries(op.output.columnsWith ?? {}).flatMap(([key, columns]) => (input[key] ? columns : []));
+  return added.length ? [...op.output.columns, ...added] : op.output.columns;
+}

@@ -238,6 +238,7 @@ export const messageList = define<Page<Message>>()({
   output: {
     rows: 'items',
     columns: ['id', 'campaignId', 'to', 'from', 'status', 'segNum', 'startSendTs', 'text'],
+    columnsWith: { withNumberInfo: ['countryA2', 'operatorName'] },
     primary: 'id',
     kinds: { status: 'messageStatus' },
   },

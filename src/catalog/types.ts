@@ -80,6 +80,8 @@ export interface OutputSpec {
   rows: 'self' | 'array' | 'items';
   /** Default table columns. */
   columns: readonly string[];
+  /** Columns added after those when an input is set (`withNumberInfo`: the country and operator it asks for). */
+  columnsWith?: Readonly<Record<string, readonly string[]>>;
   /** The field -q prints, one value per line. */
   primary: string;
   /** What the values of fields whose name says too little are (`status`): a person's screens say them in words. */

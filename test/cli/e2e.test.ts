@@ -134,6 +134,13 @@ describe('messages, end to end', () => {
     expect(links.map((l) => l.fullLink)).toEqual(['https://example.com/sale']);
     const listed = JSON.parse((await cli(['message', 'list', '--to', '77015550042', '--with-number-info'])).stdout) as Array<Record<string, unknown>>;
     expect(listed[0]).toMatchObject({ id: sent.messageId, countryA2: 'KZ', text: expect.stringContaining(links[0].shortLink) });
+    // A table, CSV or TSV shows them too, after the usual columns; without the flag they are not asked for.
+    const csv = (await cli(['message', 'list', '--to', '77015550042', '--with-number-info', '-o', 'csv'])).stdout.split('\n');
+    expect(csv[0]).toBe('id,campaignId,to,from,status,segNum,startSendTs,text,countryA2,operatorName');
+    expect(csv[1]).toMatch(/,KZ,\S+$/);
+    const table = (await cli(['message', 'list', '--to', '77015550042', '--with-number-info', '-o', 'table'], { env: { COLUMNS: '200' } })).stdout;
+    expect(table.split('\n')[0]).toMatch(/\bcountry +operator$/);
+    expect((await cli(['message', 'list', '--to', '77015550042', '-o', 'csv'])).stdout.split('\n')[0]).toBe('id,campaignId,to,from,status,segNum,startSendTs,text');
   });
 });
 

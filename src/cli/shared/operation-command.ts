@@ -3,6 +3,7 @@
 // a record or rows. An operation added to the catalog with a `command` gets
 // this one until it is given a definition of its own (src/cli/commands.ts).
 
+import { columnsFor } from '../../catalog/columns.js';
 import type { OperationSpec } from '../../catalog/types.js';
 import type { CommandDef } from '../core/command.js';
 import { ApiError } from '../../client/errors.js';
@@ -29,7 +30,7 @@ export function operationCommand(op: OperationSpec & { command: readonly string[
     examples: extras.examples ?? [],
     async run(ctx, opts, args) {
       const input = inputFrom(op, [...args], opts, [], ctx.now());
-      const view = await ctx.view(op);
+      const view = await ctx.view(op, { columns: columnsFor(op, input) });
       if (ctx.globals.dryRun) return (await dryRun(ctx, op, input), EXIT.OK);
       await sayCurrency(ctx, view);
       ctx.page();

@@ -5,6 +5,7 @@
 // the list's order as their pages arrive.
 
 import type { Command } from 'commander';
+import { columnsFor } from '../../catalog/columns.js';
 import { PAGE_SIZES } from '../../catalog/shared.js';
 import type { OperationSpec, Page } from '../../catalog/types.js';
 import type { RunContext } from '../core/context.js';
@@ -51,7 +52,7 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
   }
   if (ctx.globals.dryRun) return (await dryRun(ctx, op, several ? several.inputs.map((i) => ({ ...i, currentPage: 0 })) : input), EXIT.OK);
   ctx.page();
-  const view = await ctx.view(op);
+  const view = await ctx.view(op, { columns: columnsFor(op, input) });
   await sayCurrency(ctx, view);
   const writer = new RowWriter(ctx.stdout, view, { holdJson: true });
   const pageSize = Number(input.pageSize);
