@@ -145,6 +145,11 @@ export function fieldNamed(name: string, fields: readonly string[]): string | un
   return fields.find((f) => squash(f) === wanted) ?? fields.find((f) => squash(columnInfo(f).header) === wanted);
 }
 
+/** Every name fieldNamed takes for `fields`, to suggest from: the fields, and their headers of one word. */
+export function fieldNames(fields: readonly string[]): string[] {
+  return [...fields, ...fields.map((f) => columnInfo(f).header).filter((h) => !/\s/.test(h) && !fields.includes(h))];
+}
+
 /** `link stats`' count of one link, keyed by its id (clicks_417863): headed `clicks of 417863`, as the chart says `clicks of promo`. */
 const PER_LINK = /^(clicks|redirects)_(\d+)$/;
 

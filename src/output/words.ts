@@ -244,15 +244,18 @@ function slips(a: string, b: string): number {
 /**
  * The choice a mistyped value is closest to (`delivred` -> delivered, `sned`
  * -> send), in any case; none when every choice is further than a slip of
- * the fingers (a third of the word's letters).
+ * the fingers (a third of the word's letters). Of two as near, the one that
+ * starts as typed (`dsc` -> desc, not asc): a first letter is seldom the slip.
  */
 export function didYouMean(typed: string, choices: readonly string[]): string | undefined {
   const value = typed.trim().toLowerCase();
   if (!value || choices.length === 0) return undefined;
-  let best: { choice: string; slips: number } | undefined;
+  let best: { choice: string; slips: number; sameStart: boolean } | undefined;
   for (const choice of choices) {
-    const n = slips(value, choice.toLowerCase());
-    if (!best || n < best.slips) best = { choice, slips: n };
+    const lower = choice.toLowerCase();
+    const n = slips(value, lower);
+    const sameStart = lower[0] === value[0];
+    if (!best || n < best.slips || (n === best.slips && sameStart && !best.sameStart)) best = { choice, slips: n, sameStart };
   }
   return best && best.slips <= Math.max(1, Math.floor(value.length / 3)) ? best.choice : undefined;
 }

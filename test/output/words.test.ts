@@ -109,6 +109,9 @@ describe('words', () => {
     expect(didYouMean('lsit', ['create', 'list'])).toBe('list');
     expect(didYouMean('dialy', ['monthly', 'daily', 'hourly', 'minute'])).toBe('daily');
     expect(didYouMean('tsil', ['list'])).toBeUndefined();
+    // Of two as near, the one that starts as typed.
+    expect(didYouMean('dsc', ['asc', 'desc'])).toBe('desc');
+    expect(didYouMean('xend', ['send', 'status'])).toBe('send');
   });
 
   it('names an unknown name as typed, with where it was typed', () => {

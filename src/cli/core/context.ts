@@ -5,7 +5,7 @@
 import type { SmsLinkClient } from '../../client/client.js';
 import type { ClientChoice, ConnectHost } from './connect.js';
 import type { OperationSpec } from '../../catalog/types.js';
-import { fieldNamed, rowFields } from '../../catalog/columns.js';
+import { fieldNamed, fieldNames, rowFields } from '../../catalog/columns.js';
 import { PROFILE_NAME, readConfigFile, type ConfigFile } from '../../config/file.js';
 import { OUTPUT_FORMATS, resolveProfile, resolveSettings, type OutputFormat, type ResolvedSettings } from '../../config/resolve.js';
 import { painter, useColor, type Paint } from '../../output/color.js';
@@ -230,7 +230,7 @@ export class RunContext {
       // A table's header names its field too (`clicks` is clickCnt).
       const named = fields.map((f) => fieldNamed(f, known));
       const unknown = fields.filter((_, i) => named[i] === undefined);
-      if (unknown.length === 1) throw new UsageError(`--fields: ${unknownName('field', unknown[0], known)}; fields here: ${known.join(', ')}`);
+      if (unknown.length === 1) throw new UsageError(`--fields: ${unknownName('field', unknown[0], fieldNames(known))}; fields here: ${known.join(', ')}`);
       if (unknown.length) throw new UsageError(`--fields: unknown fields ${unknown.map((f) => `"${f}"`).join(', ')}; fields here: ${known.join(', ')}`);
       fields = named as string[];
     }

@@ -4,8 +4,8 @@
 // client to check.
 
 import { Option, type Command } from 'commander';
-import { columnInfo, fieldNamed } from '../../catalog/columns.js';
-import { invalidValue } from '../../output/words.js';
+import { fieldNamed, fieldNames } from '../../catalog/columns.js';
+import { didYouMean, invalidValue } from '../../output/words.js';
 import type { OperationSpec, ParamSpec } from '../../catalog/types.js';
 import type { CliValues } from '../core/command.js';
 import { COMPLETIONS, onlyOnce } from '../core/flags.js';
@@ -55,6 +55,9 @@ export function timeRulesOf(param: ParamSpec): TimeRules {
   return { fill: param.cli?.fillTime };
 }
 
+/** Directions said in other words, to suggest the one --sort takes. */
+const DIRECTION_WORDS: Record<string, string> = { up: 'asc', ascending: 'asc', down: 'desc', descending: 'desc' };
+
 /**
  * `field[:asc|desc]` values into the sort object the catalog checks. A
  * field may be named by its table header (`clicks:desc`, see fieldNamed).
@@ -62,14 +65,21 @@ export function timeRulesOf(param: ParamSpec): TimeRules {
  */
 export function parseSort(values: readonly string[], fields: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
-  const choices = [...fields, ...fields.map((f) => columnInfo(f).header).filter((h) => !/\s/.test(h))];
+  const choices = fieldNames(fields);
   const rule = `must be FIELD, FIELD:asc or FIELD:desc; fields: ${fields.join(', ')} (or their table headers)`;
   for (const v of values) {
     const parts = v.split(':');
     const [typed, dir = 'asc'] = parts.map((p) => p.trim());
     const field = fields.length ? fieldNamed(typed, fields) : typed;
-    if (parts.length > 2 || field === undefined) throw new UsageError(invalidValue('--sort', v, rule, parts.length > 2 ? [] : choices));
-    if (!/^(asc|desc)$/i.test(dir)) throw new UsageError(invalidValue('--sort', v, 'the direction after : must be asc or desc', [`${typed}:asc`, `${typed}:desc`]));
+    // The field and the direction are each matched alone: `clcks:desc` is near clicks:desc, `clicks:dsc` near clicks:desc.
+    if (parts.length > 2 || field === undefined) {
+      const near = parts.length > 2 ? undefined : didYouMean(typed, choices);
+      throw new UsageError(invalidValue('--sort', v, rule, near ? [parts.length === 2 ? `${near}:${dir}` : near] : []));
+    }
+    if (!/^(asc|desc)$/i.test(dir)) {
+      const near = DIRECTION_WORDS[dir.toLowerCase()] ?? didYouMean(dir, ['asc', 'desc']);
+      throw new UsageError(invalidValue('--sort', v, 'the direction after : must be asc or desc', near ? [`${typed}:${near}`] : []));
+    }
     out[field] = dir.toUpperCase();
   }
   return out;

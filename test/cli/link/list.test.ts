@@ -41,6 +41,12 @@ describe('link list', () => {
     // Quoted as typed: the header (clicks) is not turned into the service's name (clickCnt).
     [['--sort', 'clicks:up'], /--sort: invalid value "clicks:up" \(did you mean clicks:asc\?\): the direction after : must be asc or desc/],
     [['--sort', 'clics'], /--sort: invalid value "clics" \(did you mean clicks\?\)/],
+    // The field and the direction are each matched alone, whatever the length of the field.
+    [['--sort', 'clicks:dsc'], /--sort: invalid value "clicks:dsc" \(did you mean clicks:desc\?\)/],
+    [['--sort', 'code:down'], /--sort: invalid value "code:down" \(did you mean code:desc\?\)/],
+    [['--sort', 'clcks:desc'], /--sort: invalid value "clcks:desc" \(did you mean clicks:desc\?\)/],
+    [['--sort', 'code:sideways'], /--sort: invalid value "code:sideways": the direction after : must be asc or desc/],
+    [['--fields', 'clcks'], /--fields: unknown field "clcks" \(did you mean clicks\?\)/],
     [['--created-from', '2026-01-32'], /--created-from: invalid value "2026-01-32": must be a real date/],
   ])('%j is refused with exit 2', async (args, message) => {
     const r = await cli(['link', 'list', ...args]);
