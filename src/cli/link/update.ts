@@ -9,6 +9,7 @@ import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRecord } from '../../output/format.js';
+import { invalidValue } from '../../output/words.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { inputFrom } from '../shared/operation.js';
 import { ALLOW_PAST, checkExpiry } from './expiry.js';
@@ -23,6 +24,10 @@ async function update(ctx: RunContext, opts: CliValues, typed: string): Promise<
   const changes = inputFrom(linkUpdate, [undefined], opts, [], ctx.now());
   delete changes.id;
   if (Object.keys(changes).length === 0 && opts.expiry !== false) throw new UsageError(`link update ${typed}: nothing to change; give ${UPDATE_FLAGS}`);
+  // The service reads an empty parameter as one not given (real-service-notes.md): the link would keep its comment.
+  if (changes.comment === '') {
+    throw new UsageError(invalidValue('--comment', '', 'the service reads an empty comment as none given and keeps the current one; it cannot clear a comment'));
+  }
   checkExpiry(ctx.now(), changes, opts);
   const view = await ctx.view(linkUpdate);
   const client = await ctx.client();

@@ -35,6 +35,14 @@ describe('link update', () => {
     expect(r.stdout).toBe('https://sho.rt/ddoj\n');
   });
 
+  it('refuses an empty --comment, which the service would read as none given (the link would keep its comment), and sends nothing', async () => {
+    const r = await cli(['link', 'update', '417863', '--comment', '']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--comment: invalid value "": the service reads an empty comment as none given and keeps the current one; it cannot clear a comment');
+    expect(r.stdout).toBe('');
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
   it('refuses --expires with --no-expiry', async () => {
     const r = await cli(['link', 'update', '1', '--expires', '2027-01-31', '--no-expiry']);
     expect(r.code).toBe(2);
