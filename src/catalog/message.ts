@@ -64,7 +64,7 @@ export const messageSend = define<SendMessageResult>()({
       type: 'datetime',
       window: { minMs: HOUR, maxMs: 14 * 24 * HOUR },
       doc: 'params[deferredToTs]: YYYY-MM-DD HH:MM:SS, no earlier than 1 hour and no later than 14 days from now',
-      cli: { flag: '--at <time>', help: `send later, 1 hour to 14 days from now, e.g. +2h or "2026-12-01 09:00" (${TIMES})` },
+      cli: { flag: '--at <time>', help: `send later, more than 1 hour and at most 14 days from now, e.g. +2h or "2026-12-01 09:00" (${TIMES})` },
     },
     {
       key: 'shortenLinks',

@@ -204,7 +204,7 @@ export function checkParam(spec: ParamSpec, raw: unknown, ctx: CheckContext): Ch
         if (at < now + spec.window.minMs || at > now + spec.window.maxMs)
           return {
             ok: false,
-            rule: `must be between ${formatWindow(spec.window.minMs)} and ${formatWindow(spec.window.maxMs)} from now`,
+            rule: `must be more than ${formatWindow(spec.window.minMs)} and at most ${formatWindow(spec.window.maxMs)} from now`,
           };
       }
       return { ok: true, value: raw };

@@ -82,7 +82,7 @@ const ROWS: Row[] = [
   ['message.send', { recipient: '77011234567', text: 'hi', validity: 59 }, 'validity', /between 60 and 1440/],
   ['message.send', { recipient: '77011234567', text: 'hi', validity: 1441 }, 'validity', /between 60 and 1440/],
   ['message.send', { recipient: '77011234567', text: 'hi', validity: 1440 }, null],
-  ['message.send', { recipient: '77011234567', text: 'hi', deferredToTs: '2026-11-21 12:30:00' }, 'deferredToTs', /1 hour and 14 days from now/],
+  ['message.send', { recipient: '77011234567', text: 'hi', deferredToTs: '2026-11-21 12:30:00' }, 'deferredToTs', /more than 1 hour and at most 14 days from now/],
   ['message.send', { recipient: '77011234567', text: 'hi', deferredToTs: '2026-11-21 13:00:01' }, null],
   ['message.send', { recipient: '77011234567', text: 'hi', deferredToTs: '2026-12-05 11:59:59' }, null],
   ['message.send', { recipient: '77011234567', text: 'hi', deferredToTs: '2026-12-05 12:00:01' }, 'deferredToTs', /14 days/],

@@ -139,10 +139,10 @@ export const MESSAGE_SEND: CommandDef = {
 brackets are removed (7 to 15 digits remain). --dry-run also shows the
 encoding (GSM-7 or UCS-2) and the number of segments.
 
---at sends later, 1 hour to 14 days from now: "2026-12-01 09:00", 09:00
-(today), or a time from now with a +: +90m, +2h, +3d, +1w (\`smslink help
-time\`: 2h without the + is 2 hours ago, and refused). The record says when
-it goes out.
+--at sends later, more than 1 hour and at most 14 days from now:
+"2026-12-01 09:00", 09:00 (today), or a time from now with a +: +90m, +2h,
++3d, +1w (\`smslink help time\`: 2h without the + is 2 hours ago, and
+refused). The record says when it goes out.
 
 With --from-file, each row of a CSV or NDJSON file (columns: recipient, text,
 and optionally from, name, at, validity) is one message. --text "Hi {{name}}"

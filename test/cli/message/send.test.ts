@@ -51,7 +51,7 @@ describe('message send', () => {
     [['--to', '12345', '--text', 'x'], /--to: invalid value "12345": must have 7 to 15 digits once a leading \+, spaces, dashes and brackets are removed/],
     [['--to', '77011234567'], /--text is required/],
     [['--to', '77011234567', '--text', 'x', '--validity', '30'], /--validity: invalid value "30": must be between 60 and 1440/],
-    [['--to', '77011234567', '--text', 'x', '--at', '2020-01-01 10:00:00'], /--at: invalid value "2020-01-01 10:00:00": must be between 1 hour and 14 days from now/],
+    [['--to', '77011234567', '--text', 'x', '--at', '2020-01-01 10:00:00'], /--at: invalid value "2020-01-01 10:00:00": must be more than 1 hour and at most 14 days from now/],
     [['--to', '77011234567', '--text', 'x', '--at', 'tomorrow'], /--at: invalid value "tomorrow": must be a time: "YYYY-MM-DD HH:MM\[:SS\]"/],
   ])('%j is refused with exit 2 and nothing is sent', async (args, message) => {
     const r = await cli(['message', 'send', ...args]);
@@ -76,13 +76,13 @@ describe('message send', () => {
 
     it.each([
       // The value as typed, then the time it stood for.
-      ['+30m', /--at: invalid value "\+30m" \(in 30 min, 2026-11-20 15:00:15\): must be between 1 hour and 14 days from now$/m],
-      ['+15d', /--at: invalid value "\+15d" \(in 15 d, 2026-12-05 14:30:15\): must be between 1 hour and 14 days from now$/m],
-      ['-2h', /--at: invalid value "-2h" \(2 h ago, 2026-11-20 12:30:15\): must be between 1 hour and 14 days from now$/m],
+      ['+30m', /--at: invalid value "\+30m" \(in 30 min, 2026-11-20 15:00:15\): must be more than 1 hour and at most 14 days from now$/m],
+      ['+15d', /--at: invalid value "\+15d" \(in 15 d, 2026-12-05 14:30:15\): must be more than 1 hour and at most 14 days from now$/m],
+      ['-2h', /--at: invalid value "-2h" \(2 h ago, 2026-11-20 12:30:15\): must be more than 1 hour and at most 14 days from now$/m],
       // Without a sign a time counts back, on --at as on every time flag: 2h is 2 hours ago, and +2h is offered.
-      ['2h', /--at: invalid value "2h" \(2 h ago, 2026-11-20 12:30:15\): must be between 1 hour and 14 days from now \(did you mean \+2h\? a time without \+ counts back\)/],
+      ['2h', /--at: invalid value "2h" \(2 h ago, 2026-11-20 12:30:15\): must be more than 1 hour and at most 14 days from now \(did you mean \+2h\? a time without \+ counts back\)/],
       ['90m', /--at: invalid value "90m" \(1 h 30 min ago, 2026-11-20 13:00:15\): .* \(did you mean \+90m\?/],
-      ['09:00', /--at: invalid value "09:00" \(2026-11-20 09:00:00\): must be between 1 hour and 14 days from now$/m],
+      ['09:00', /--at: invalid value "09:00" \(2026-11-20 09:00:00\): must be more than 1 hour and at most 14 days from now$/m],
       ['2026-11-24', /--at: invalid value "2026-11-24": must be a time: "YYYY-MM-DD HH:MM\[:SS\]", HH:MM \(today\), now, 7d \(ago\) or \+2h \(ahead\)/],
       ['in 2 hours', /--at: invalid value "in 2 hours": must be a time: .*; times: `smslink help time`/],
     ])('--at %s is refused with exit 2 and nothing is sent', async (at, message) => {
@@ -106,7 +106,8 @@ describe('message send', () => {
 
   it('help says which times --at takes, with examples', async () => {
     const r = await cli(['message', 'send', '--help']);
-    expect(r.stdout).toContain('or a time from now with a +: +90m, +2h, +3d, +1w');
+    expect(r.stdout).toContain('or a time from now with a +: +90m, +2h,\n+3d, +1w');
+    expect(r.stdout).toContain('more than 1 hour and at most 14 days from now');
     expect(r.stdout).toContain('--at +2h');
     expect(r.stdout).toContain('--at "2026-12-01 09:00"');
   });
