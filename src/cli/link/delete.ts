@@ -28,7 +28,12 @@ async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Pr
   const { links, missing } = await resolveLinks(client, typed, { check: asks, concurrency: 4 });
   if (links.length === 0) throw await linkNotFound(client, missing);
   const input = { ids: links.map((l) => String(l.id)) };
-  if (ctx.globals.dryRun) return (await dryRun(ctx, linkDelete, input), EXIT.OK);
+  if (ctx.globals.dryRun) {
+    await dryRun(ctx, linkDelete, input);
+    // As the run itself would end: the links not found named, exit 5.
+    if (missing.length) throw new PartialError(await linksNotFound(client, missing));
+    return EXIT.OK;
+  }
   if (missing.length && asks) ctx.note(await linksNotFound(client, missing));
   const declined = await askFirst(ctx, opts, `Delete ${count(links.length, 'link')} (${idList(links.map((l) => l.typed))})?`, 'Nothing deleted.');
   if (declined !== undefined) return declined;
@@ -46,11 +51,12 @@ async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Pr
       left = left.filter((_, i) => !gone[i]);
     }
   }
-  // Links the service did not delete are named as they were typed, with those not found before.
-  const notDeleted = [...missing, ...links.filter((l) => left.includes(String(l.id))).map((l) => l.typed)];
+  // Links the service did not delete are named as they were typed, in the order typed, with those not found before.
+  const notDeleted = [...missing, ...links.filter((l) => left.includes(String(l.id))).map((l) => l.typed)].sort((a, b) => typed.indexOf(a) - typed.indexOf(b));
   if (result.processed.length === 0) throw await linkNotFound(client, notDeleted);
   if (view.format === 'table' && !view.quiet) ctx.stdout.write(`Deleted ${count(result.processed.length, 'link')}: ${result.processed.join(', ')}\n`);
-  else await renderRecord(ctx.stdout, view, { processed: result.processed, notProcessed: left.map(Number) });
+  // notProcessed holds ids as the service gives them, and a code or short link not found as typed.
+  else await renderRecord(ctx.stdout, view, { processed: result.processed, notProcessed: notDeleted.map((t) => (/^\d+$/.test(t) ? Number(t) : t)) });
   if (notDeleted.length) throw new PartialError(await linksNotFound(client, notDeleted));
   return EXIT.OK;
 }
@@ -66,7 +72,7 @@ nothing is asked when stdin is not a terminal (a pipe, a script) or with
 --dry-run. Before the question, each link is looked up: nothing is asked
 about a link that does not exist. Exit code 0 when every link was deleted, 6
 when none was found (nothing asked, nothing deleted), 5 when some were not
-(they are named on stderr).`,
+(named on stderr, and in notProcessed as typed); --dry-run ends the same way.`,
   examples: [
     'smslink link delete 417863',
     'smslink link delete 417863 --yes',

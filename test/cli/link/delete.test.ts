@@ -7,6 +7,9 @@ import { useRecordingServer } from '../../helpers/recording-server.js';
 const rec = useRecordingServer('LinkTestKey0123456789abcdefABCDEF01234567');
 
 const cli = rec.cli;
+/** Link/Get by this code answers code 2, as for a code that is no link. */
+const codeNotFound = (code: string) =>
+  rec.server.respond((req) => (req.path.endsWith('Link/Get') && req.body.includes(`code=${code}`) ? { body: { code: 2, data: null, message: 'not found' } } : undefined));
 
 describe('link delete', () => {
   it('exits 0 when every id was processed', async () => {
@@ -21,6 +24,23 @@ describe('link delete', () => {
     expect(r.code).toBe(5);
     expect(JSON.parse(r.stdout)).toEqual({ processed: [1], notProcessed: [999] });
     expect(r.stderr).toContain('error: no link found for 999 (unknown, or not yours)');
+  });
+
+  it('names a code not found in notProcessed too, as typed, and every link not deleted in the order typed', async () => {
+    codeNotFound('zzzz');
+    const r = await cli(['link', 'delete', '999', 'zzzz', '1']);
+    expect(r.code).toBe(5);
+    expect(JSON.parse(r.stdout)).toEqual({ processed: [1], notProcessed: [999, 'zzzz'] });
+    expect(r.stderr).toContain('error: no link found for 999, zzzz (unknown, or not yours)');
+  });
+
+  it('--dry-run names a link it did not find and exits 5, as the delete itself would', async () => {
+    codeNotFound('zzzz');
+    const r = await cli(['link', 'delete', 'zzzz', '1,2', '--dry-run']);
+    expect(r.code).toBe(5);
+    expect(JSON.parse(r.stdout)).toMatchObject({ dryRun: true, body: 'ids[0]=1&ids[1]=2' });
+    expect(r.stderr).toContain('error: no link found for zzzz (unknown, or not yours)');
+    expect(rec.server.requests.some((q) => q.path.endsWith('Delete'))).toBe(false);
   });
 
   it('reads the per-id detail of a code 98 answer (bulk partly done) and exits 5', async () => {
