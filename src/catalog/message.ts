@@ -40,6 +40,8 @@ export const messageSend = define<SendMessageResult>()({
       type: 'string',
       required: true,
       minLength: 1,
+      notBlank: true,
+      live: { notBlank: false },
       doc: 'text: message text, URL-encoded',
       cli: { flag: '--text <text>', help: 'message text; - reads it from stdin' },
     },

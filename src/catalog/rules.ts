@@ -179,6 +179,7 @@ export function checkParam(spec: ParamSpec, raw: unknown, ctx: CheckContext): Ch
       }
       if (spec.minLength !== undefined && [...s].length < spec.minLength)
         return { ok: false, rule: spec.minLength === 1 ? 'must not be empty' : `must be at least ${spec.minLength} characters` };
+      if (spec.notBlank && s.trim() === '') return { ok: false, rule: 'must not be blank (spaces or line breaks alone)' };
       if (spec.maxLength !== undefined && [...s].length > spec.maxLength)
         return { ok: false, rule: `must be at most ${spec.maxLength} characters (got ${[...s].length})` };
       return { ok: true, value: s };

@@ -23,6 +23,8 @@ export interface ParamSpec {
   max?: number;
   minLength?: number;
   maxLength?: number;
+  /** Text of white space alone is refused too: a message nobody can read, charged all the same. The client's care; the live service takes it. */
+  notBlank?: boolean;
   maxItems?: number;
   /** The service ignores items beyond maxItems instead of refusing them (the emulator cuts the list). */
   truncate?: boolean;
@@ -36,7 +38,7 @@ export interface ParamSpec {
    * "What the live service accepts"): these rules replace the contract's when
    * the emulator checks a request; the client keeps to the contract's.
    */
-  live?: Pick<ParamSpec, 'sortFields'>;
+  live?: Pick<ParamSpec, 'sortFields' | 'notBlank'>;
   /** The sentence of service-api.md this parameter encodes. */
   doc: string;
   cli?: CliParam;

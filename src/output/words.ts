@@ -279,10 +279,13 @@ export function unknownName(kind: string, typed: string, choices: readonly strin
  * mean country?): must be one of day, sender, country, operator`.
  */
 export function invalidValue(name: string, typed: string, rule: string, choices: readonly string[] = []): string {
-  const shown = typed.length > 80 ? `${typed.slice(0, 77)}...` : typed;
+  // Quoted on one line: a line break or tab in it is shown as \n, \r, \t.
+  const shown = (typed.length > 80 ? `${typed.slice(0, 77)}...` : typed).replace(/[\n\r\t]/g, (c) => LINE_BREAKS[c]);
   const near = choices.includes(typed) ? undefined : didYouMean(typed, choices);
   return `${name}: invalid value "${shown}"${near ? ` (did you mean ${near}?)` : ''}: ${rule}`;
 }
+
+const LINE_BREAKS: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /** `must be one of a, b, c`: the rule of a closed set, for invalidValue. */
 export function oneOf(choices: readonly string[]): string {

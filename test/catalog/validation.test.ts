@@ -148,6 +148,16 @@ describe('the contract for the client, the live service for the emulator', () =>
     }
   });
 
+  it('refuses a text of white space alone for the client (a blank SMS is charged all the same); the live service takes it', () => {
+    for (const text of ['   ', '\n', ' \t\r\n ']) {
+      expect(validateInput(op('message.send'), { recipient: '77011234567', text }, { now: NOW }).issues.map((i) => [i.key, i.rule])).toEqual([
+        ['text', 'must not be blank (spaces or line breaks alone)'],
+      ]);
+      expect(validateInput(op('message.send'), { recipient: '77011234567', text }, LIVE).issues).toEqual([]);
+    }
+    expect(validateInput(op('message.send'), { recipient: '77011234567', text: ' x ' }, { now: NOW }).issues).toEqual([]);
+  });
+
   it('sorts Message/List by id on the live service only', () => {
     expect(validateInput(op('message.list'), { sort: { id: 'asc' } }, { now: NOW }).issues[0].rule).toMatch(/cannot sort by "id"; fields: campaignId,/);
     expect(validateInput(op('message.list'), { sort: { id: 'asc' } }, LIVE)).toEqual({ values: { sort: { id: 'ASC' } }, issues: [] });

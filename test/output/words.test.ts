@@ -102,6 +102,8 @@ describe('words', () => {
     expect(didYouMean('banana', ['table', 'json'])).toBeUndefined();
     expect(invalidValue('--by', 'contry', oneOf(['day', 'country']), ['day', 'country'])).toBe('--by: invalid value "contry" (did you mean country?): must be one of day, country');
     expect(invalidValue('--by', 'xyz', oneOf(['day']), ['day'])).toBe('--by: invalid value "xyz": must be one of day');
+    // Quoted on one line.
+    expect(invalidValue('--text', ' \n\t\r', 'must not be blank')).toBe('--text: invalid value " \\n\\t\\r": must not be blank');
   });
 
   it('counts two neighbouring letters swapped as one slip', () => {

@@ -37,6 +37,13 @@ describe('message send', () => {
     expect((await cli(['message', 'send', '--to', '77011234567', '--text', 'x', '-o', 'csv'])).stdout).toBe('messageId,campaignId,status\n123456,9001,2\n');
   });
 
+  it('--text - refuses a blank stdin, naming its line breaks, and sends nothing', async () => {
+    const r = await cli(['message', 'send', '--to', '77011234567', '--text', '-'], { stdin: '\n\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--text: invalid value "\\n": must not be blank (spaces or line breaks alone)');
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
   it('--text - reads the text from stdin', async () => {
     await cli(['message', 'send', '--to', '77011234567', '--text', '-'], { stdin: 'Привет, мир 😀\n' });
     expect(form().text).toBe('Привет, мир 😀');
@@ -53,6 +60,7 @@ describe('message send', () => {
     [['--to', '77011234567', '--text', 'x', '--validity', '30'], /--validity: invalid value "30": must be between 60 and 1440/],
     [['--to', '77011234567', '--text', 'x', '--at', '2020-01-01 10:00:00'], /--at: invalid value "2020-01-01 10:00:00": must be more than 1 hour and at most 14 days from now/],
     [['--to', '77011234567', '--text', 'x', '--at', 'tomorrow'], /--at: invalid value "tomorrow": must be a time: "YYYY-MM-DD HH:MM\[:SS\]"/],
+    [['--to', '77011234567', '--text', '   '], /--text: invalid value " {3}": must not be blank \(spaces or line breaks alone\)/],
   ])('%j is refused with exit 2 and nothing is sent', async (args, message) => {
     const r = await cli(['message', 'send', ...args]);
     expect(r.code).toBe(2);
