@@ -127,6 +127,18 @@ export function quoteTime(typed: string, wire: string, now: Date): string {
   return `"${typed}"${stood === undefined ? '' : ` (${stood})`}`;
 }
 
+/** One end of a time range as the user gave it: the flag, what was typed, and the time it stood for. */
+export interface TypedTime {
+  flag: string;
+  typed: string;
+  wire: string;
+}
+
+/** The refusal of a range that ends before it starts, both ends quoted as typed: `--until: invalid value "8d" (...): must not be before --since "7d" (...)`. */
+export function reversedRange(from: TypedTime, to: TypedTime, now: Date): UsageError {
+  return new UsageError(`${to.flag}: invalid value ${quoteTime(to.typed, to.wire, now)}: must not be before ${from.flag} ${quoteTime(from.typed, from.wire, now)}`);
+}
+
 /**
  * For a time refused for being past where only the future will do (--at,
  * --expires): the same time ahead, when it was typed without a sign, which

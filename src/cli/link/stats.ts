@@ -15,7 +15,7 @@ import { otherName } from '../core/flags.js';
 import { EXIT, PartialError, UsageError } from '../../exit-codes.js';
 import { renderRows } from '../../output/format.js';
 import { inputFrom } from '../shared/operation.js';
-import { quoteTime, timeFlag, wallMs, wireOf } from '../core/time.js';
+import { quoteTime, reversedRange, timeFlag, wallMs, wireOf } from '../core/time.js';
 import { linkNotFound, linksNotFound, resolveLinks } from './ref.js';
 
 type StatsType = (typeof STATS_TYPES)[number];
@@ -68,8 +68,7 @@ async function criteria(ctx: RunContext, opts: CliValues): Promise<Record<string
   const from = since.value === undefined ? undefined : timeFlag(since.flag, since.value, now, { fill: 'start' });
   const to = until.value === undefined ? undefined : timeFlag(until.flag, until.value, now, { fill: 'end' });
   const typed = (flag: { value?: string }, wire: string) => quoteTime(flag.value!, wire, now);
-  if (from !== undefined && to !== undefined && to < from)
-    throw new UsageError(`${until.flag}: invalid value ${typed(until, to)}: must not be before ${since.flag} ${typed(since, from)}`);
+  if (from !== undefined && to !== undefined && to < from) throw reversedRange({ flag: since.flag, typed: since.value!, wire: from }, { flag: until.flag, typed: until.value!, wire: to }, now);
   const nowWire = formatDateTime(now);
   if (from !== undefined && to === undefined && from > nowWire)
     throw new UsageError(`${since.flag}: invalid value ${typed(since, from)}: is in the future (now is ${nowWire}); there are no clicks to count yet`);

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { CliValues, GroupDef } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
-import { quoteTime, timeFlag } from '../core/time.js';
+import { quoteTime, reversedRange, timeFlag } from '../core/time.js';
 import { UsageError } from '../../exit-codes.js';
 import { formatDateTime } from '../../catalog/rules.js';
 import { TIMES } from '../../catalog/shared.js';
@@ -27,7 +27,7 @@ export function period(ctx: RunContext, opts: CliValues, defaultSince: string): 
   if (until < since) {
     const sinceTyped = quoteTime(String(opts.since ?? defaultSince), since, now);
     if (opts.until === undefined) throw new UsageError(`--since: invalid value ${sinceTyped}: is in the future (now is ${until})`);
-    throw new UsageError(`--until: invalid value ${quoteTime(String(opts.until), until, now)}: must not be before --since ${sinceTyped}`);
+    throw reversedRange({ flag: '--since', typed: String(opts.since ?? defaultSince), wire: since }, { flag: '--until', typed: String(opts.until), wire: until }, now);
   }
   return { since, until };
 }

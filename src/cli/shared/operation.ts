@@ -10,7 +10,7 @@ import type { OperationSpec, ParamSpec } from '../../catalog/types.js';
 import type { CliValues } from '../core/command.js';
 import { COMPLETIONS, onlyOnce } from '../core/flags.js';
 import { UsageError } from '../../exit-codes.js';
-import { aheadHint, dayOf, parseTime, quoteTime, timeFlag, type TimeRules } from '../core/time.js';
+import { aheadHint, dayOf, parseTime, quoteTime, reversedRange, timeFlag, type TimeRules } from '../core/time.js';
 import { checkParam, formatDateTime } from '../../catalog/rules.js';
 
 function valuesOf(param: ParamSpec): string[] {
@@ -168,5 +168,22 @@ export function inputFrom(
     const value = typeof raw === 'string' && (param.type === 'datetime' || param.type === 'date') ? timeInput(param, raw, now) : fromCli(param, raw, now);
     if (value !== undefined) input[param.key] = value;
   }
+  checkRanges(op, options, input, now);
   return input;
+}
+
+/** A date, or a date and time, as the wire writes them: each such pair compares as text. */
+const WIRE_TIME = /^\d{4}-\d\d-\d\d( \d\d:\d\d:\d\d)?$/;
+
+/** A criteria range (`--created-from 7d --created-to 8d`) that ends before it starts is refused: the service would find nothing, silently. */
+function checkRanges(op: OperationSpec, options: CliValues, input: Record<string, unknown>, now: Date): void {
+  for (const param of op.params) {
+    if (!param.key.endsWith('From')) continue;
+    const end = op.params.find((p) => p.key === `${param.key.slice(0, -4)}To`);
+    const [from, to] = [input[param.key], end && input[end.key]];
+    if (!end?.cli?.flag || !param.cli?.flag || typeof from !== 'string' || typeof to !== 'string' || !WIRE_TIME.test(from) || !WIRE_TIME.test(to) || to >= from) continue;
+    // A day alone starts at 00:00:00, as the service reads it.
+    const typed = (p: ParamSpec, wire: string) => ({ flag: new Option(p.cli!.flag!).long!, typed: String(options[attributeOf(p)!]), wire: wire.length === 10 ? `${wire} 00:00:00` : wire });
+    throw reversedRange(typed(param, from), typed(end, to), now);
+  }
 }

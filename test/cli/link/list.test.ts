@@ -48,6 +48,8 @@ describe('link list', () => {
     [['--sort', 'code:sideways'], /--sort: invalid value "code:sideways": the direction after : must be asc or desc/],
     [['--fields', 'clcks'], /--fields: unknown field "clcks" \(did you mean clicks\?\)/],
     [['--created-from', '2026-01-32'], /--created-from: invalid value "2026-01-32": must be a real date/],
+    // A range that ends before it starts would find nothing, silently.
+    [['--created-from', '2026-11-20', '--created-to', '2026-11-10'], /--created-to: invalid value "2026-11-10" \(2026-11-10 23:59:59\): must not be before --created-from "2026-11-20" \(2026-11-20 00:00:00\)/],
   ])('%j is refused with exit 2', async (args, message) => {
     const r = await cli(['link', 'list', ...args]);
     expect(r.code).toBe(2);

@@ -47,6 +47,14 @@ describe('message list', () => {
     expect(bad.stderr).toContain('--campaign');
   });
 
+  it('refuses a time range that ends before it starts, naming both ends, and sends nothing', async () => {
+    const r = await cli(['message', 'list', '--sent-from', '2026-11-20 10:00', '--sent-to', '2026-11-19']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--sent-to: invalid value "2026-11-19" (2026-11-19 23:59:59): must not be before --sent-from "2026-11-20 10:00" (2026-11-20 10:00:00)');
+    expect(rec.server.requests).toHaveLength(0);
+    expect((await cli(['message', 'list', '--sent-from', '2026-11-20', '--sent-to', '2026-11-20'])).code).toBe(0);
+  });
+
   it('time criteria take relative times and times without seconds', async () => {
     const now = () => new Date(2026, 10, 20, 14, 30, 15);
     const r = await cli(['message', 'list', '--sent-from', '1d', '--sent-to', 'now', '--updated-from', '2026-11-19 08:00', '--updated-to', '2026-11-19 09:00'], { now });
