@@ -19,6 +19,18 @@ import { escapeControls, fitLines } from '../../output/text.js';
 import type { CliIO, GlobalOptions } from './io.js';
 import { checkJq, JqStream } from './jq.js';
 
+const SWITCH_ON = ['1', 'true', 'yes', 'on'];
+const SWITCH_OFF = ['', '0', 'false', 'no', 'off'];
+
+/** SMSLINK_SANDBOX as a switch; a value it does not know is refused: read as off, a typo would send to the real service. */
+function sandboxFromEnv(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const v = value.trim().toLowerCase();
+  if (SWITCH_ON.includes(v)) return true;
+  if (SWITCH_OFF.includes(v)) return false;
+  throw new UsageError(invalidValue('SMSLINK_SANDBOX', value, `must be ${SWITCH_ON.join(', ')} (the local emulator) or ${SWITCH_OFF.slice(1).join(', ')}`));
+}
+
 export class RunContext {
   #stdout: OutStream;
   /** --jq: what the command prints goes through jq (useJq()). */
@@ -153,7 +165,7 @@ export class RunContext {
   }
 
   get sandbox(): boolean {
-    return this.globals.sandbox === true || this.io.env.SMSLINK_SANDBOX === '1' || this.io.env.SMSLINK_SANDBOX === 'true';
+    return this.globals.sandbox === true || sandboxFromEnv(this.io.env.SMSLINK_SANDBOX);
   }
 
   /** Writes a message for the user to stderr. */

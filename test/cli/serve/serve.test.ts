@@ -242,6 +242,18 @@ describe('serve: inspector, seed files, control token', () => {
 });
 
 describe('--sandbox', () => {
+  it('SMSLINK_SANDBOX is a switch: yes or on are the sandbox too, and a value it does not know is refused rather than read as off', async () => {
+    const env = { SMSLINK_DATA_DIR: tempDir(), SMSLINK_BASE_URL: 'https://api.example.com', SMSLINK_API_KEY: 'RealKey0123456789abcdefABCDEF0123456789ab' };
+    for (const on of ['yes', 'On', 'true']) {
+      const r = await runCli(['link', 'list', '-q'], { env: { ...env, SMSLINK_SANDBOX: on } });
+      expect(r.code).toBe(0);
+    }
+    const typo = await runCli(['link', 'list', '-q'], { env: { ...env, SMSLINK_SANDBOX: 'yess' } });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('SMSLINK_SANDBOX: invalid value "yess": must be 1, true, yes, on (the local emulator) or 0, false, no, off');
+    expect((await runCli(['link', 'list', '-q', '--dry-run'], { env: { ...env, SMSLINK_SANDBOX: 'no' } })).stdout).toContain('https://api.example.com/service/Link/List');
+  });
+
   it('keeps state between commands in the data directory, and serve opens the same links', async () => {
     const data = tempDir();
     const env = { SMSLINK_DATA_DIR: data };
