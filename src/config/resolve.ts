@@ -31,6 +31,19 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /**
+ * Why a value cannot be the base URL, or null. Credentials in it would be
+ * shown wherever the URL is (status, --dry-run, config list), and a query
+ * or fragment would be dropped from every request without a word.
+ */
+export function baseUrlRule(value: string): string | null {
+  if (!isHttpUrl(value)) return 'must be an http(s):// URL such as https://api.example.com';
+  const url = new URL(value);
+  if (url.username || url.password) return 'must not hold a user name or password, which would be shown wherever the URL is (the API key is a setting of its own)';
+  if (url.search || url.hash) return 'must not hold a query (?...) or a fragment (#...): each request writes its own';
+  return null;
+}
+
+/**
  * The base URL a URL copied from the service's docs means: every request
  * goes to `{base_url}/service/<Module>/<Operation>` (service-api.md), and
  * smslink adds `/service` itself, so `https://api.example.com/service/` is
@@ -82,6 +95,13 @@ interface SettingSpec {
   check?: (value: string) => string | null;
   /** A closed set of values: a near miss is offered (`jsn`: did you mean json?). */
   choices?: readonly string[];
+  /** A value as an error may quote it (a password in a URL hidden); as it is when absent. */
+  quoted?: (value: string) => string;
+}
+
+/** A URL as an error may quote it: a user name and password in it become ***. */
+export function withoutCredentials(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
 }
 
 export const SETTINGS: Record<SettingKey, SettingSpec> = {
@@ -97,7 +117,8 @@ export const SETTINGS: Record<SettingKey, SettingSpec> = {
     global: { value: '<url>', help: 'base URL of the service, e.g. https://api.example.com', group: 'Connection flags:' },
     env: 'SMSLINK_BASE_URL',
     name: 'base-url',
-    check: (v) => (isHttpUrl(v) ? null : 'must be an http(s):// URL such as https://api.example.com'),
+    check: baseUrlRule,
+    quoted: withoutCredentials,
   },
   output: {
     flag: '--output',
@@ -165,7 +186,7 @@ export function resolveSettings(flags: SettingFlags, env: Env, file: ConfigFile)
     if (problem) {
       // A flag is named as typed; another source with where it came from.
       const name = r.source === 'flag' ? spec.flag : `${spec.name} from ${r.origin}`;
-      throw new ConfigError(invalidValue(name, r.value!, problem, spec.choices), r.source === 'flag' ? 'usage' : 'config');
+      throw new ConfigError(invalidValue(name, spec.quoted?.(r.value!) ?? r.value!, problem, spec.choices), r.source === 'flag' ? 'usage' : 'config');
     }
     const host = key === 'baseUrl' && r.value !== undefined ? withoutServicePath(r.value) : undefined;
     if (host) r = { ...r, value: host, note: servicePathNote(r.source === 'flag' ? spec.flag : `${spec.name} from ${r.origin}`, r.value!, host, 'using') };

@@ -3,7 +3,7 @@
 // key piped in with --with-key; checks them with one call; saves both in the
 // profile only when the service accepted the key.
 
-import { isHttpUrl, maskKey, servicePathNote, SETTINGS, withoutServicePath } from '../../config/resolve.js';
+import { maskKey, servicePathNote, SETTINGS, withoutCredentials, withoutServicePath } from '../../config/resolve.js';
 import { updateProfile } from '../../config/file.js';
 import { painter } from '../../output/color.js';
 import { elapsed } from '../../output/words.js';
@@ -25,7 +25,7 @@ function saved(ctx: RunContext, value: string, name: string): string {
 
 function checkBaseUrl(ctx: RunContext, value: string, name: string): string {
   const problem = SETTINGS.baseUrl.check?.(value);
-  if (problem) throw new UsageError(`${name}: "${value}" ${problem}`);
+  if (problem) throw new UsageError(`${name}: "${withoutCredentials(value)}" ${problem}`);
   return saved(ctx, value, name);
 }
 
@@ -34,8 +34,9 @@ async function askBaseUrl(ctx: RunContext, known: string | undefined): Promise<s
   const hint = known ? ` [${known}]` : ` (your regional API host, e.g. ${EXAMPLE_URL})`;
   for (;;) {
     const answer = (await promptLine(ctx, `Base URL${hint}: `)) || known || '';
-    if (isHttpUrl(answer)) return saved(ctx, answer, 'base URL');
-    ctx.note(answer ? `"${answer}" ${SETTINGS.baseUrl.check?.(answer)}` : `A base URL is needed, e.g. ${EXAMPLE_URL}.`);
+    const problem = answer ? SETTINGS.baseUrl.check?.(answer) : undefined;
+    if (answer && !problem) return saved(ctx, answer, 'base URL');
+    ctx.note(answer ? `"${withoutCredentials(answer)}" ${problem}` : `A base URL is needed, e.g. ${EXAMPLE_URL}.`);
   }
 }
 

@@ -34,7 +34,7 @@ async function set(ctx: RunContext, name: string, value: string | undefined): Pr
   }
   const problem = SETTINGS[key].check?.(v);
   // The key is never quoted back (it is secret, and has no rule to break).
-  if (problem) throw new UsageError(`config set ${invalidValue(name, v, problem, SETTINGS[key].choices)}`);
+  if (problem) throw new UsageError(`config set ${invalidValue(name, SETTINGS[key].quoted?.(v) ?? v, problem, SETTINGS[key].choices)}`);
   const host = key === 'baseUrl' ? withoutServicePath(v) : undefined;
   if (host) {
     ctx.note(servicePathNote(name, v, host, 'saved'));

@@ -163,6 +163,22 @@ describe('config', () => {
     expect(zero.stderr).toContain('must be a number of seconds, more than 0 and at most 3600');
   });
 
+  it('a base URL with a user name and password, a query or a fragment is refused, the password never quoted back', async () => {
+    const { cli } = setup();
+    const withPassword = await cli(['config', 'set', 'base-url', 'https://user:s3cret-pw@api.example.com']);
+    expect(withPassword.code).toBe(2);
+    expect(withPassword.stderr).toContain('config set base-url: invalid value "https://***@api.example.com": must not hold a user name or password');
+    const fromEnv = await cli(['link', 'get', '1'], { env: { SMSLINK_BASE_URL: 'https://user:s3cret-pw@api.example.com', SMSLINK_API_KEY: KEY } });
+    expect(fromEnv.code).toBe(4);
+    expect(fromEnv.stderr).toContain('base-url from SMSLINK_BASE_URL: invalid value "https://***@api.example.com"');
+    for (const r of [withPassword, fromEnv]) expect(r.stdout + r.stderr).not.toContain('s3cret-pw');
+    for (const url of ['https://api.example.com/v1?region=kz', 'https://api.example.com/#top']) {
+      const r = await cli(['--base-url', url, 'link', 'get', '1'], { env: { SMSLINK_API_KEY: KEY } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--base-url: invalid value "${url}": must not hold a query (?...) or a fragment (#...)`);
+    }
+  });
+
   it('a bad value in the environment names where it came from (exit 4)', async () => {
     const { cli } = setup();
     const r = await cli(['link', 'get', '1'], { env: { SMSLINK_TIMEOUT: 'soon', SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: KEY } });
