@@ -100,8 +100,8 @@ export class EmulatorControl {
 
 /** The control API of the emulator at `baseUrl`, over HTTP (Node's own client: a command sends a request or a few). */
 export async function controlAt(ctx: RunContext, baseUrl: string, token?: string): Promise<EmulatorControl> {
-  const url = new URL(baseUrl);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`"${baseUrl}" is not an http:// or https:// URL`);
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`"${baseUrl}" is not an http:// or https:// URL, such as http://127.0.0.1:8080`);
   const { nodeHttpTransport } = await import('../../client/node-http.js');
   const transport = await nodeHttpTransport({ secure: url.protocol === 'https:' });
   ctx.onClose(async () => transport.destroy?.());

@@ -66,6 +66,8 @@ describe('smslink serve wait', () => {
 
   it('refuses a bad --timeout or URL before waiting (exit 2)', async () => {
     expect((await runCli(['serve', 'wait', '--timeout', 'soon'])).stderr).toBe('error: --timeout: invalid value "soon": must be a duration such as 90s, 10m or 1h\n');
-    expect(await runCli(['serve', 'wait', 'ftp://127.0.0.1:1'])).toMatchObject({ code: 2, stderr: 'error: "ftp://127.0.0.1:1" is not an http:// or https:// URL\n' });
+    for (const url of ['ftp://127.0.0.1:1', '127.0.0.1:8080', 'http://[::1', '']) {
+      expect(await runCli(['serve', 'wait', url])).toMatchObject({ code: 2, stderr: `error: "${url}" is not an http:// or https:// URL, such as http://127.0.0.1:8080\n` });
+    }
   });
 });
