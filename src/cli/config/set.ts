@@ -28,6 +28,8 @@ async function set(ctx: RunContext, name: string, value: string | undefined): Pr
   }
   if (!v) throw new UsageError(`config set ${name}: the value is empty; nothing was saved`);
   if (SETTINGS[key].secret) registerSecret(v);
+  // A key is one word (letters and digits): a second line of stdin, or a space, is no part of it. Not quoted back.
+  if (SETTINGS[key].secret && /\s/.test(v)) throw new UsageError(`config set ${name}: the value holds a space or a line break, which no key has; nothing was saved`);
   // As --api-key does: said to a person at a terminal.
   if (SETTINGS[key].secret && onArgv && ctx.io.stderr.isTTY) {
     await ctx.warn(`a key given on the command line is visible to other users in the process list and stays in your shell history; \`smslink config set ${name}\` asks for it instead.`);

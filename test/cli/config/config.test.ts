@@ -44,6 +44,17 @@ describe('config', () => {
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain('baseUrl');
   });
 
+  it('a key read from stdin with a second line, or a space, is refused and not saved (nor quoted back)', async () => {
+    const { dir, cli } = setup();
+    for (const stdin of [`${KEY}\nsecond line\n`, `${KEY} x\n`]) {
+      const r = await cli(['config', 'set', 'api-key', '-'], { stdin });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('config set api-key: the value holds a space or a line break, which no key has; nothing was saved');
+      expect(r.stderr).not.toContain(KEY);
+    }
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
   it('writes the file 0600 in a 0700 directory', async () => {
     const { dir, cli } = setup();
     await cli(['config', 'set', 'output', 'csv']);
