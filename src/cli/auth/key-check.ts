@@ -14,6 +14,8 @@ export const CHECK_OPERATION = 'Message/GetSMSStatus';
 
 export interface KeyCheck {
   accepted: boolean;
+  /** The service refused the key (code 8 or 13); false when it said nothing of it (not reached, another failure). */
+  refused: boolean;
   /** The exit code of the run: 0 when accepted, 4 when refused, 3 when the service could not be reached. */
   code: number;
   /** What went wrong and what to do, when not accepted. */
@@ -30,15 +32,15 @@ export async function checkKey(open: () => Promise<SmsLinkClient>): Promise<KeyC
   try {
     const client = await open();
     await client.call(messageStatus, { ids: [1] });
-    return { accepted: true, code: EXIT.OK, serviceCode: 0, ms: ms() };
+    return { accepted: true, refused: false, code: EXIT.OK, serviceCode: 0, ms: ms() };
   } catch (err) {
     if (err instanceof ApiError && err.isAuth) {
       // Code 8's usual hint (check the key with `smslink status`) is where this check runs: only 13 says more.
       const hint = err.code === 13 ? authHint(err) : '';
       const problem = `the service refused the key: ${err.meaning} (code ${err.code})${hint}`;
-      return { accepted: false, code: EXIT.CONFIG, problem, serviceCode: err.code, ms: ms() };
+      return { accepted: false, refused: true, code: EXIT.CONFIG, problem, serviceCode: err.code, ms: ms() };
     }
     const failure = describeFailure(err);
-    return { accepted: false, code: failure.code, problem: failure.message, serviceCode: err instanceof ApiError ? err.code : undefined, ms: ms() };
+    return { accepted: false, refused: false, code: failure.code, problem: failure.message, serviceCode: err instanceof ApiError ? err.code : undefined, ms: ms() };
   }
 }

@@ -42,6 +42,9 @@ interface Report {
   apiKey: string | null;
   apiKeySource: string;
   keyAccepted: boolean;
+  /** The service refused the key; both false when it was not asked, not reached or failed otherwise (`problem` says). */
+  keyRefused: boolean;
+  /** The call that asked the service, when it answered. */
   checkedWith: string | null;
   ms: number | null;
   problem: string | null;
@@ -69,8 +72,9 @@ async function reportOf(ctx: RunContext, lacking: string | undefined, check: Key
   const profile = { profile: settings.profile.value, profileSource: settings.profile.origin };
   const result = {
     keyAccepted: check?.accepted ?? false,
-    checkedWith: check ? CHECK_OPERATION : null,
-    ms: check?.ms ?? null,
+    keyRefused: check?.refused ?? false,
+    checkedWith: check?.serviceCode !== undefined ? CHECK_OPERATION : null,
+    ms: check?.serviceCode !== undefined ? check.ms : null,
     problem: lacking ?? check?.problem ?? null,
     ...(await balanceOf(ctx, check)),
   };
@@ -112,7 +116,7 @@ async function show(ctx: RunContext, report: Report): Promise<void> {
     ctx.stdout.write(`${JSON.stringify(report, null, format === 'json' ? 2 : undefined)}\n`);
     return;
   }
-  const service = report.keyAccepted ? 'key accepted' : report.checkedWith ? 'key not accepted' : 'not checked';
+  const service = report.keyAccepted ? 'key accepted' : report.keyRefused ? 'key not accepted' : 'not checked';
   const rows = [
     { setting: 'profile', value: report.profile ?? '', source: report.profileSource },
     { setting: 'base-url', value: report.sandbox ? `local emulator (${report.database})` : (report.baseUrl ?? ''), source: report.baseUrlSource },

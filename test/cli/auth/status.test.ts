@@ -67,6 +67,7 @@ describe('smslink status', () => {
     expect(r.stdout).toMatch(/^base-url +http:\/\/127\.0\.0\.1:\d+ +profile "prod"$/m);
     expect(r.stdout).toMatch(/^api-key +\*{8}cdef +profile "prod"$/m);
     expect(r.stdout).toMatch(/^service +key not accepted +Message\/GetSMSStatus, (\d+|\d\.\d) ms$/m);
+    expect(JSON.parse((await runCli(['--profile', 'prod', 'status', '-o', 'json'], { env })).stdout)).toMatchObject({ keyAccepted: false, keyRefused: true });
     expect(r.stderr).toContain('error: the service refused the key: authentication failed (missing, wrong or expired API key) (code 8)');
   });
 
@@ -89,10 +90,17 @@ describe('smslink status', () => {
     expect(r.stderr).toContain('status takes no arguments; for the delivery status of a message, run `smslink message status 123456`');
   });
 
-  it('an unreachable service exits 3', async () => {
-    const r = await runCli(['status', '--retries', '0', '-o', 'json'], { env: { SMSLINK_BASE_URL: 'http://127.0.0.1:1', SMSLINK_API_KEY: KEY } });
+  it('an unreachable service exits 3, and the key is not said to be refused: it was not checked', async () => {
+    const env = { SMSLINK_BASE_URL: 'http://127.0.0.1:1', SMSLINK_API_KEY: KEY };
+    const r = await runCli(['status', '--retries', '0', '-o', 'json'], { env });
     expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout).problem).toMatch(/connection refused/);
+    expect(JSON.parse(r.stdout)).toMatchObject({ keyAccepted: false, keyRefused: false, checkedWith: null, ms: null, problem: expect.stringMatching(/connection refused/) });
+    const table = await runCli(['status', '--retries', '0', '-o', 'table', '--no-color'], { env });
+    expect(table.stdout).toMatch(/^service +not checked +-$/m);
+    // Refused before anything is sent: not checked either.
+    const insecure = await runCli(['status', '-o', 'table', '--no-color'], { env: { ...env, SMSLINK_BASE_URL: 'http://remote.example.com' } });
+    expect(insecure.code).toBe(2);
+    expect(insecure.stdout).toMatch(/^service +not checked +-$/m);
   });
 
   it('code 13 names the right regional host from the answer', async () => {
