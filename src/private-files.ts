@@ -80,12 +80,24 @@ export function privateDir(dir: string): void {
     if (trouble) throw trouble;
     return;
   }
-  // The first directory to make: the one it goes in must keep it.
-  let top = dir;
-  while (dirname(top) !== top && !lstatSync(dirname(top), { throwIfNoEntry: false })) top = dirname(top);
-  const trouble = replaceableIn(dirname(top), top);
+  // The first directory to make: the one it goes in must keep it, and be one (not a link to nothing).
+  const levels = [dir];
+  while (dirname(levels[0]) !== levels[0] && !lstatSync(dirname(levels[0]), { throwIfNoEntry: false })) levels.unshift(dirname(levels[0]));
+  const parent = dirname(levels[0]);
+  const held = statSync(parent, { throwIfNoEntry: false });
+  if (!held?.isDirectory()) throw new PrivateFileError(parent, held ? 'is not a directory' : 'is a symbolic link that leads nowhere', `${dir} cannot be made in it: point smslink at a directory of your own`);
+  const trouble = replaceableIn(parent, levels[0]);
   if (trouble) throw trouble;
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // One level at a time: Node's recursive mkdir never returns where a level cannot be made (under /proc).
+  for (const level of levels) {
+    try {
+      mkdirSync(level, { mode: 0o700 });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue; // made meanwhile by another run
+      throw new PrivateFileError(level, `cannot be made (${code})`, 'point smslink at a directory of your own');
+    }
+  }
 }
 
 /** An existing file that is not the user's alone is refused (PrivateFileError); a missing one is fine. For files another library opens by their path, in a directory privateDir() checked. */

@@ -116,6 +116,25 @@ describe('the sandbox database', () => {
     expect(owned.stderr).toContain(`${data} belongs to another user (uid ${OTHER})`);
     expect(snapshot(db)).toEqual(before);
   });
+
+  it('a data directory under a link that leads nowhere, or where none can be made, is refused with exit 4, not a crash', async () => {
+    const dir = tempDir();
+    symlinkSync(join(dir, 'gone'), join(dir, 'dangling'));
+    const dangling = await runCli(['--sandbox', 'link', 'list'], { env: { SMSLINK_DATA_DIR: join(dir, 'dangling', 'data') } });
+    expect(dangling.code).toBe(4);
+    expect(dangling.stderr).toBe(`error: ${join(dir, 'dangling')} is a symbolic link that leads nowhere; ${join(dir, 'dangling', 'data')} cannot be made in it: point smslink at a directory of your own\n`);
+    expect(existsSync(join(dir, 'gone'))).toBe(false);
+    // Node's recursive mkdir never returns here; one level at a time, the level is named.
+    const proc = await runCli(['--sandbox', 'link', 'list'], { env: { SMSLINK_DATA_DIR: '/proc/no-such-dir/data' } });
+    expect(proc.code).toBe(4);
+    expect(proc.stderr).toContain('/proc/no-such-dir cannot be made (ENOENT); point smslink at a directory of your own');
+  });
+
+  it('a new data directory is made 0700 at every level it needs', async () => {
+    const data = join(tempDir(), 'a', 'b', 'data');
+    expect((await runCli(['--sandbox', 'link', 'list'], { env: { SMSLINK_DATA_DIR: data } })).code).toBe(0);
+    for (const level of [data, join(data, '..'), join(data, '..', '..')]) expect(modeOf(level)).toBe(0o700);
+  });
 });
 
 /** `serve` in-process until it prints where it listens, or ends; returns its exit code and stderr. */
