@@ -91,6 +91,17 @@ describe('smslink serve', () => {
       const cors = await runCli(['serve', '--port', '0', '--db', ':memory:', '--cors', origin]);
       expect([cors.code, cors.stderr]).toEqual([2, expect.stringContaining(`--cors: invalid value "${origin}": must be the scheme, host and port of the web app`)]);
     }
+    for (const [args, message] of [
+      [['--tz', 'Mars/Olympus'], '--tz: invalid value "Mars/Olympus": must be a time zone such as Asia/Almaty, Europe/Berlin or UTC'],
+      [['--api-key', ''], '--api-key: invalid value "": must not be empty'],
+      [['--sender', 'SHOP', '--sender', ''], '--sender: invalid value "": must not be empty'],
+      [['--control-token', ''], '--control-token: invalid value "": must not be empty'],
+      [['--short-base', 'notaurl'], '--short-base: invalid value "notaurl": must be an http(s):// URL of a host (and path), such as https://sho.rt'],
+      [['--short-base', 'ftp://x.example/'], '--short-base: invalid value "ftp://x.example/"'],
+    ] as const) {
+      const r = await runCli(['serve', '--port', '0', '--db', ':memory:', ...args]);
+      expect([r.code, r.stderr]).toEqual([2, expect.stringContaining(message)]);
+    }
   });
 
   it('as a real process: SIGTERM finishes and exits 0', async () => {
