@@ -1,6 +1,6 @@
 // Seed data: what the emulator starts with and returns to on reset, checked
 // with the catalog's rules; over HTTP through the service's own operations.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -180,5 +180,8 @@ describe('seed files', () => {
     expect(seed.links.length + seed.campaigns.length + seed.messages.length).toBeGreaterThan(5);
     emu = await startTestEmulator({ seed: data });
     expect((await list('test-key-1')).items.some((l) => l.code === 'spring')).toBe(true);
+    // The guide's first test waits for a code sent to 77011234567: a seeded message there would answer it with another.
+    expect(seed.messages.map((m) => m.to)).not.toContain('77011234567');
+    expect(readFileSync(new URL('../../docs/emulator.md', import.meta.url), 'utf8')).toContain('inbox wait --to +77011234567');
   });
 });

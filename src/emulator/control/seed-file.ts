@@ -76,10 +76,11 @@ campaigns:
 # are removed); status: NEW, ENQUEUD, ACCEPTD, PDLIVRD, DELIVRD (the
 # default), UNDELIV, REJECTD, EXPIRED or DELETED, kept as given; name: the
 # name of its campaign; ago: how many seconds before the start it reached
-# its status (default 0).
+# its status (default 0). Another number than the guide's 77011234567, so
+# that \`inbox wait --to +77011234567\` waits for what your app sends.
 messages:
-  - { to: "77011234567", text: "Your code is 4711", from: MyShop, status: DELIVRD }
-  - { to: "77011234567", text: "Spring sale: http://127.0.0.1:8080/spring" }
+  - { to: "77015550100", text: "Your code is 4711", from: MyShop, status: DELIVRD }
+  - { to: "77015550100", text: "Spring sale: http://127.0.0.1:8080/spring" }
   - { to: "77010001111", text: "This one did not arrive", status: UNDELIV, name: reminders, ago: 86400 }
 `;
 
