@@ -273,6 +273,12 @@ export function unknownName(kind: string, typed: string, choices: readonly strin
   return `unknown ${kind} "${at}${typed}"${near ? ` (did you mean ${at}${near}?)` : ''}`;
 }
 
+/** A profile named by --profile or SMSLINK_PROFILE that the config file does not hold, with the nearest one and how to make it. */
+export function noSuchProfile(name: string, origin: string, profiles: readonly string[]): string {
+  const near = didYouMean(name, profiles);
+  return `profile "${name}" (from ${origin}) does not exist${near ? ` (did you mean ${near}?)` : ''}; create it with \`smslink --profile ${name} login\``;
+}
+
 /**
  * A value the command cannot take, quoted as typed, with the rule it
  * breaks and the nearest choice: `--by: invalid value "contry" (did you

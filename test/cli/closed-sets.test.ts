@@ -62,15 +62,25 @@ describe('every closed set offers the near miss', () => {
     expect(r.stderr).toContain(said);
   });
 
-  it('a profile, wherever one is named: --profile on a command, status, config use', async () => {
+  it('a profile, wherever one is named: --profile on a command, status, config get and list, config use', async () => {
     const config = tempDir();
     const at = { env: { SMSLINK_CONFIG_DIR: config } };
     expect((await runCli(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.example.com'], at)).code).toBe(0);
     const command = await runCli(['--profile', 'stagin', 'link', 'get', '1'], { env: { SMSLINK_CONFIG_DIR: config, SMSLINK_API_KEY: env.SMSLINK_API_KEY } });
     expect(command.code).toBe(4);
     expect(command.stderr).toContain('profile "stagin" (from --profile) does not exist (did you mean staging?)');
+    const said = 'profile "stagin" (from --profile) does not exist (did you mean staging?); create it with `smslink --profile stagin login`';
+    expect(command.stderr).toContain(said);
     const status = await runCli(['--profile', 'stagin', 'status'], at);
-    expect(status.stderr).toContain('profile "stagin" (from --profile) does not exist (did you mean staging?)');
+    expect(status.stderr).toContain(said);
+    const get = await runCli(['--profile', 'stagin', 'config', 'get', 'base-url'], at);
+    expect([get.code, get.stdout]).toEqual([4, '']);
+    expect(get.stderr).toContain(said);
+    // Listed all the same (flags and the environment still apply), with the warning.
+    const list = await runCli(['--profile', 'stagin', 'config', 'list'], at);
+    expect(list.code).toBe(0);
+    expect(list.stderr).toContain(`warning: ${said}`);
+    expect((await runCli(['--profile', 'staging', 'config', 'list'], at)).stderr).not.toContain('warning');
     const use = await runCli(['config', 'use', 'stagin'], at);
     expect(use.code).toBe(2);
     expect(use.stderr).toContain('config use: unknown profile "stagin" (did you mean staging?)');

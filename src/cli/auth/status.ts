@@ -11,7 +11,7 @@ import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRows } from '../../output/format.js';
 import { checkKey, CHECK_OPERATION, type KeyCheck } from './key-check.js';
 import { readBalance } from '../shared/balance.js';
-import { didYouMean, elapsed, money } from '../../output/words.js';
+import { elapsed, money } from '../../output/words.js';
 import { describeFailure } from '../core/exit.js';
 
 const NOT_SET = 'not set';
@@ -20,11 +20,8 @@ const NOT_SET = 'not set';
 function missing(ctx: RunContext): string | undefined {
   if (ctx.sandbox) return undefined;
   const settings = ctx.settings();
-  const profile = settings.profile;
-  if (profile.source !== 'default' && !ctx.store().profiles?.[profile.value!]) {
-    const near = didYouMean(profile.value!, Object.keys(ctx.store().profiles ?? {}));
-    return `profile "${profile.value}" (from ${profile.origin}) does not exist${near ? ` (did you mean ${near}?)` : ''}; create it with \`smslink --profile ${profile.value} login\``;
-  }
+  const noProfile = ctx.missingProfile();
+  if (noProfile) return noProfile;
   const lacking = [!settings.baseUrl.value && 'base URL', !settings.apiKey.value && 'API key'].filter(Boolean);
   if (!lacking.length) return undefined;
   return `no ${lacking.join(' and no ')}: run \`smslink login\` to set ${lacking.length > 1 ? 'them' : 'it'} (or set SMSLINK_BASE_URL and SMSLINK_API_KEY), or use --sandbox`;

@@ -1,7 +1,8 @@
 // `smslink config get <name>`: one setting as resolved (the key masked);
-// exit 6 when it is set nowhere.
+// exit 6 when it is set nowhere, 4 when the profile named does not exist.
 
 import type { CommandDef } from '../core/command.js';
+import { ConfigError } from '../../client/errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { keyOf, settingArgument, show } from './setting.js';
 
@@ -12,6 +13,8 @@ export const CONFIG_GET: CommandDef = {
   examples: ['smslink config get base-url', 'smslink --profile staging config get output'],
   async run(ctx, _opts, [name]) {
     const key = keyOf(name as string);
+    const noProfile = ctx.missingProfile();
+    if (noProfile) throw new ConfigError(noProfile);
     const value = ctx.settings()[key].value;
     if (value === undefined) {
       // Exit 6 alone would leave a person guessing; scripts see the empty stdout and the code.

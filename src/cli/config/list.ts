@@ -14,6 +14,9 @@ export const CONFIG_LIST: CommandDef = {
   examples: ['smslink config list', 'SMSLINK_PROFILE=staging smslink config list -o json'],
   async run(ctx) {
     const settings = ctx.settings();
+    // Still listed (the flags and environment apply), but a typo in the profile's name is said.
+    const noProfile = ctx.missingProfile();
+    if (noProfile) await ctx.warn(noProfile);
     ctx.page();
     const rows = [
       { setting: 'profile', value: settings.profile.value ?? '', source: settings.profile.origin },

@@ -8,7 +8,7 @@ import { ConfigError } from '../../client/errors.js';
 import type { HttpClient, Send } from '../../client/send.js';
 import { isHttpUrl, type ResolvedSettings } from '../../config/resolve.js';
 import { UsageError } from '../../exit-codes.js';
-import { didYouMean, elapsed, fileProblem } from '../../output/words.js';
+import { elapsed, fileProblem, noSuchProfile } from '../../output/words.js';
 import { isKeyName } from '../../secrets.js';
 import type { GlobalOptions } from './io.js';
 
@@ -149,10 +149,7 @@ export async function connect(host: ConnectHost, choice: ClientChoice): Promise<
         await host.warn('--api-key is visible to other users in the process list; prefer SMSLINK_API_KEY or `smslink config set api-key -`.');
       }
       if (!flags.dryRun && settings.profile.source !== 'default' && !host.profiles.includes(settings.profile.value!)) {
-        const near = didYouMean(settings.profile.value!, host.profiles);
-        throw new ConfigError(
-          `profile "${settings.profile.value}" (from ${settings.profile.origin}) does not exist${near ? ` (did you mean ${near}?)` : ''}; create it with \`smslink config set --profile ${settings.profile.value} base-url https://...\``,
-        );
+        throw new ConfigError(noSuchProfile(settings.profile.value!, settings.profile.origin, host.profiles));
       }
       // A dry run shows the request even before a key is configured.
       if (flags.dryRun && !apiKey) apiKey = 'YOUR_API_KEY';

@@ -11,7 +11,7 @@ import { OUTPUT_FORMATS, resolveProfile, resolveSettings, type OutputFormat, typ
 import { painter, useColor, type Paint } from '../../output/color.js';
 import type { OutStream, View } from '../../output/format.js';
 import { UsageError } from '../../exit-codes.js';
-import { invalidValue, oneOf, unknownName } from '../../output/words.js';
+import { invalidValue, noSuchProfile, oneOf, unknownName } from '../../output/words.js';
 import { redact, registerSecret } from '../../secrets.js';
 import { pagerCommand, runPager, screenRows } from './pager.js';
 import { PageBuffer, ScrubbedStream } from './streams.js';
@@ -157,6 +157,13 @@ export class RunContext {
       if (note && !this.sandbox && !this.credentials) this.note(note);
     }
     return this.#settings;
+  }
+
+  /** Why the profile named by --profile or SMSLINK_PROFILE cannot be used (the config file has none of that name); undefined when it can. */
+  missingProfile(): string | undefined {
+    const { profile } = this.settings();
+    const profiles = Object.keys(this.store().profiles ?? {});
+    return profile.source === 'default' || profiles.includes(profile.value!) ? undefined : noSuchProfile(profile.value!, profile.origin, profiles);
   }
 
   /** The profile a command reads and writes: --profile > SMSLINK_PROFILE > `config use` > default. */
