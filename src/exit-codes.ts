@@ -13,7 +13,7 @@ const EXIT_CODES = {
   // Also a file of smslink's (config, journal, sandbox, mirror) that is not the user's alone: src/private-files.ts.
   CONFIG: { code: 4, meaning: 'authentication or configuration (no key or base URL; codes 8, 9, 13, 14; a file of smslink\'s that is not yours alone)' },
   PARTIAL: { code: 5, meaning: 'partly done (some ids or rows failed)' },
-  NOT_FOUND: { code: 6, meaning: 'not found (code 2)' },
+  NOT_FOUND: { code: 6, meaning: 'not found (code 2), or a setting `config get` finds set nowhere' },
   UNDELIVERED: { code: 7, meaning: 'a waited message ended undelivered' },
   FUNDS: { code: 8, meaning: 'not enough money: the balance is below --min, or a bulk send would cost more than --max-cost; nothing was sent' },
   INTERRUPTED: { code: 130, meaning: 'interrupted (Ctrl-C, at a prompt too; nothing is saved or deleted)' },

@@ -115,7 +115,7 @@ export const messageStatus = define<MessageStatusRecord[]>()({
       maxItems: 100,
       list: 'comma',
       doc: 'ids: array or comma-separated string; at most 100',
-      cli: { arg: '<id...>', help: 'message ids (space- or comma-separated)' },
+      cli: { arg: '<id...>', help: 'message ids (space- or comma-separated; - reads stdin)' },
     },
   ],
   result: {

@@ -147,14 +147,19 @@ describe('journals', () => {
     expect(bulk.svc.created.get('https://example.com/p1')).toBe(2);
   });
 
-  it('the journal names the service by its base URL without credentials or query', async () => {
+  it('the journal names the service by its base URL; one with credentials or a query is refused before any journal is written', async () => {
     const input = file('links.csv', csvOf(links(1)));
     const url = new URL(bulk.server.url);
     const withCredentials = `${url.protocol}//user:pw-in-url@${url.host}/?debug=1`;
-    const r = await runCli(['link', 'create', '--from-file', input], { env: { ...bulk.env, SMSLINK_BASE_URL: withCredentials } });
+    const refused = await runCli(['link', 'create', '--from-file', input], { env: { ...bulk.env, SMSLINK_BASE_URL: withCredentials } });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).not.toContain('pw-in-url');
+    expect(existsSync(`${input}.journal`)).toBe(false);
+    const r = await runCli(['link', 'create', '--from-file', input], { env: { ...bulk.env, SMSLINK_BASE_URL: `${bulk.server.url}/` } });
     expect(r.code).toBe(0);
     const header = JSON.parse(readFileSync(`${input}.journal`, 'utf8').split('\n')[0]) as { target: string };
     expect(header.target).toBe(`${url.protocol}//${url.host}`);
+    expect(bulk.server.requests).toHaveLength(1);
   });
 
   it('refuses a --journal that is the input or not a journal, and leaves that file alone', async () => {

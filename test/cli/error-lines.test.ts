@@ -42,7 +42,7 @@ describe.each([60, 80])('at %i columns', (columns) => {
       args: () => ['--profile', 'nope', 'link', 'get', '999999'],
       env: () => ({ SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key }),
       stderr: async (args, env) => (await piped(args, env)).stderr,
-      quoted: '`smslink config set --profile nope base-url https://...`',
+      quoted: '`smslink --profile nope login`',
     },
     {
       what: 'an error of several lines',
