@@ -60,5 +60,11 @@ describe.each([60, 80, 100])('at %i columns', (columns) => {
     const live = frames(r.output).filter((f) => f.includes('waiting for delivery'));
     expect(live.length).toBeGreaterThan(1);
     for (const frame of live) expect(cellWidth(frame), frame).toBeLessThan(columns);
+    // The final line is whole, broken at spaces as any note: no word is split by the terminal's own wrap.
+    // eslint-disable-next-line no-control-regex
+    const end = r.output.slice(r.output.lastIndexOf(CLEAR) + CLEAR.length).replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
+    const lines = end.split(/\r?\n/).filter(Boolean);
+    for (const line of lines) expect(cellWidth(line), line).toBeLessThanOrEqual(columns);
+    expect(lines.join(' ')).toMatch(/; gave up waiting after \d s \(--wait-timeout\)/);
   }, 90_000);
 });

@@ -71,7 +71,11 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
   // `shorter`: the same line without its least needed part, for a narrow terminal.
   const show = (text: string, final = false, shorter = text) => {
     const now = Date.now();
-    if (tty) ctx.stderr.write(`\r\x1b[2K${final ? text : fit(text, shorter)}${final ? '\n' : ''}`);
+    // The final line is whole, broken at spaces to the terminal's width as every note is.
+    if (tty && final) {
+      ctx.stderr.write('\r\x1b[2K');
+      ctx.note(text);
+    } else if (tty) ctx.stderr.write(`\r\x1b[2K${fit(text, shorter)}`);
     else if (final || (text !== lastText && now - lastLine >= 3000) || now - lastLine >= 10_000) {
       ctx.note(text);
       lastLine = now;
