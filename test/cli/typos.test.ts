@@ -72,6 +72,20 @@ describe('a word too many', () => {
     const args = cmd.registeredArguments.map(() => '1');
     const r = await runCli([...path, ...args, 'extra', '--dry-run']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('too many arguments');
+    expect(r.stderr).toMatch(/ takes (no arguments|one argument, not 2|\d arguments, not \d): .*"extra" (is|are) extra \(quote a value that holds spaces\)/);
+  });
+
+  it('says a word too many, and an argument not given, in the catalog\'s words', async () => {
+    const extra = await runCli(['message', 'send', '--to', '77011234567', '--text', 'hello', 'world', '--dry-run']);
+    expect([extra.code, extra.stderr.split('\n')[0]]).toEqual([2, 'error: message send takes no arguments: "world" is extra (quote a value that holds spaces)']);
+    const two = await runCli(['link', 'create', 'https://a.example', 'b', 'c', '--dry-run']);
+    expect(two.stderr).toContain('error: link create takes one argument, not 3: "b", "c" are extra');
+    for (const [args, said] of [
+      [['message', 'status'], 'error: message status: <id...> is required'],
+      [['link', 'get'], 'error: link get: <link> is required'],
+    ] as const) {
+      const r = await runCli([...args]);
+      expect([r.code, r.stderr.split('\n')[0]]).toEqual([2, said]);
+    }
   });
 });

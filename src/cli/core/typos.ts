@@ -40,6 +40,12 @@ export class SmslinkCommand extends Command {
     this.error(`error: ${path ? `${path}: ` : ''}${unknownName('option', name, name.startsWith('--') ? flags : [])}`, { code: 'commander.unknownOption', exitCode: 2 });
   }
 
+  /** Commander calls this for an argument not given: said as the catalog says a parameter it needs (`<link...> is required`). */
+  missingArgument(name: string): never {
+    const arg = this.registeredArguments.find((a) => a.name() === name);
+    this.error(`error: ${pathOf(this)}: <${name}${arg?.variadic ? '...' : ''}> is required`, { code: 'commander.missingArgument', exitCode: 2 });
+  }
+
   /**
    * Commander calls this for words a command takes no argument for. A
    * command with subcommands of its own (`serve`: init, wait) takes the
@@ -47,8 +53,13 @@ export class SmslinkCommand extends Command {
    */
   _excessArguments(received: unknown[]): void {
     if (this.commands.length) this.unknownCommand();
-    // The message and exit code of commander's own (too many arguments).
-    (Command.prototype as unknown as { _excessArguments(this: Command, r: unknown[]): void })._excessArguments.call(this, received);
+    // As commander's own: a command that takes any words (allowExcessArguments) reads them itself.
+    if ((this as unknown as { _allowExcessArguments: boolean })._allowExcessArguments) return;
+    const wanted = this.registeredArguments.length;
+    const extra = received.slice(wanted).map((a) => JSON.stringify(String(a))).join(', ');
+    const takes = wanted === 0 ? 'takes no arguments' : `takes ${wanted === 1 ? 'one argument' : `${wanted} arguments`}, not ${received.length}`;
+    const are = received.length - wanted === 1 ? 'is' : 'are';
+    this.error(`error: ${pathOf(this)} ${takes}: ${extra} ${are} extra (quote a value that holds spaces)`, { code: 'commander.excessArguments', exitCode: 2 });
   }
 
   /** Commander calls this when the first word after a group is none of its commands. */
