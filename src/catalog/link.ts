@@ -29,6 +29,18 @@ export const STATS_MAX_SPAN_MS = {
   minute: 3 * 3_600_000,
 } as const;
 
+/**
+ * Where the maximum interval of `type` reaches from a wall time (ms, the wall
+ * clock read as UTC), forwards or back: 3 calendar years for monthly, so that
+ * one from January 1st ends with December 31st whatever the leap days.
+ */
+export function statsSpan(type: StatsType, wall: number, direction: 1 | -1 = 1): number {
+  if (type !== 'monthly') return wall + direction * STATS_MAX_SPAN_MS[type];
+  const d = new Date(wall);
+  d.setUTCFullYear(d.getUTCFullYear() + 3 * direction);
+  return d.getTime();
+}
+
 const LINK_COLUMNS = ['id', 'code', 'shortLink', 'fullLink', 'status', 'moderatorStatus', 'clickCnt', 'createTs', 'expirationDate', 'comment'];
 
 export const linkCreate = define<CreateLinkResult>()({

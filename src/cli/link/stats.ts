@@ -4,7 +4,7 @@
 // a range longer than the type allows is cut as the service cuts it, and said.
 
 import { Option } from 'commander';
-import { linkStats, STATS_MAX_SPAN_MS, STATS_TYPES } from '../../catalog/link.js';
+import { linkStats, statsSpan, STATS_TYPES } from '../../catalog/link.js';
 import { formatDateTime } from '../../catalog/rules.js';
 import type { LinkStatsResult } from '../../catalog/types.js';
 import { collectIds, mapLimit, parseConcurrency, prepareChunks } from '../shared/ids.js';
@@ -48,8 +48,8 @@ export function statsInterval(type: StatsType, since: string | undefined, until:
   const start = wallMs(since);
   const end = until ?? now;
   // Rule 2: a span beyond the maximum becomes the longest interval from the start, which ends a second before start + maximum.
-  if (wallMs(end) - start <= STATS_MAX_SPAN_MS[type]) return { dateFrom: since, dateTo: end };
-  return { dateFrom: since, dateTo: wireOf(start + STATS_MAX_SPAN_MS[type] - 1000), cut: true };
+  if (wallMs(end) <= statsSpan(type, start)) return { dateFrom: since, dateTo: end };
+  return { dateFrom: since, dateTo: wireOf(statsSpan(type, start) - 1000), cut: true };
 }
 
 /** Names of the range flags as typed: --since/--until, or their aliases --from/--to (both at once is refused as they are parsed: otherName). */

@@ -2,7 +2,7 @@
 // Intervals are worked out in wall-clock time of the account zone, so a day
 // or a month is a calendar day or month whatever daylight saving does.
 
-import { STATS_MAX_SPAN_MS } from '../../catalog/link.js';
+import { statsSpan } from '../../catalog/link.js';
 import type { StatsType } from '../../catalog/link.js';
 import { DAY_MS, formatWall } from './time-zone.js';
 
@@ -67,13 +67,12 @@ function label(type: StatsType, start: number): string {
  * dateTo names a second and includes it.
  */
 export function requestedInterval(type: StatsType, from: number | null, to: number | null, nowWall: number): WallInterval {
-  const max = STATS_MAX_SPAN_MS[type];
   if (from === null && to === null) {
     const end = nextPeriod(type, floorPeriod(type, nowWall));
-    return { start: end - max, end };
+    return { start: statsSpan(type, end, -1), end };
   }
-  if (from !== null && (to === null || to - from > max)) return { start: from, end: from + max };
-  if (from === null) return { start: to! + SECOND - max, end: to! + SECOND };
+  if (from !== null && (to === null || to > statsSpan(type, from))) return { start: from, end: statsSpan(type, from) };
+  if (from === null) return { start: statsSpan(type, to! + SECOND, -1), end: to! + SECOND };
   return { start: from, end: to! + SECOND };
 }
 

@@ -43,6 +43,8 @@ describe('the interval sent', () => {
   it.each([
     ['--since alone', ['--since', '2025-01-01'], '2025-03-31 23:59:59', 'daily statistics cover at most 90 days: showing 2025-01-01 00:00:00 to 2025-03-31 23:59:59 (--type monthly covers 3 years)'],
     ['both', ['--since', '2026-01-01', '--until', '2026-06-30'], '2026-03-31 23:59:59', 'showing 2026-01-01 00:00:00 to 2026-03-31 23:59:59'],
+    // Three calendar years, a leap day among them: the last month is whole.
+    ['monthly', ['--type', 'monthly', '--since', '2020-01-01'], '2022-12-31 23:59:59', 'monthly statistics cover at most 3 years: showing 2020-01-01 00:00:00 to 2022-12-31 23:59:59'],
     ['minute', ['--type', 'minute', '--since', '4h'], '2026-11-24 08:59:59', 'minute statistics cover at most 3 hours: showing 2026-11-24 06:00:00 to 2026-11-24 08:59:59 (--type hourly covers 1 week)'],
   ])('a range longer than the type covers is cut as the service would, and said (%s)', async (_what, args, dateTo, warning) => {
     const r = await stats(['1', ...args]);
