@@ -112,7 +112,8 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
     const waited = `${status}; waiting for delivery ${took(Date.now() - started)}`;
     if (waiting.length) show(`${waited} (gives up in ${took(deadline - Date.now())})`, false, waited);
     if (waiting.length === 0) {
-      show(`${status}, after ${took(Date.now() - started)}`, true);
+      // Final at the first look: nothing was waited for.
+      show(poll === 0 ? `${status}, already final` : `${status}, after ${took(Date.now() - started)}`, true);
       return { records, timedOut: false, interrupted: false, unknown };
     }
     const left = deadline - Date.now();

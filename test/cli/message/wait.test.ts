@@ -34,6 +34,15 @@ describe('--wait', () => {
     expect(r.stderr).toMatch(/2 messages: 2 delivered \(DELIVRD\), after \d+ s/);
   });
 
+  it('a message already final at the first look is said so, not as waited for', async () => {
+    lifecycle({ '1': ['DELIVRD'] });
+    const r = await runCli(['message', 'status', '1', '--wait', '-q'], { env: rec.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('message 1: delivered (DELIVRD), already final');
+    expect(r.stderr).not.toMatch(/after \d+ s/);
+    expect(rec.server.requests).toHaveLength(1);
+  });
+
   it('exits 7 when a message ends otherwise, naming it', async () => {
     lifecycle({ '1': ['ENQUEUD', 'UNDELIV'], '2': ['DELIVRD'] });
     const r = await runCli(['message', 'status', '1,2', '--wait'], { env: rec.env });
