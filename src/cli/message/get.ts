@@ -13,10 +13,11 @@ import { collectIds, parseConcurrency, prepareChunks } from '../shared/ids.js';
 import { sayCurrency } from '../shared/currency.js';
 import { deferredOf, findMessages, readStatuses } from './lookup.js';
 
-/** What a table shows of one message beyond its fields: the cost of all its segments. */
+/** One message with what it cost beyond its fields: its segments times the price of one (null when no price is given). */
 function withCost(m: Record<string, unknown>): Record<string, unknown> {
   const price = Number(m.segUserBuy);
-  const cost = Number.isFinite(price) && m.segUserBuy !== null && m.segUserBuy !== undefined ? price * Number(m.segNum ?? 1) : null;
+  // To the service's four places: 0.07 x 3 is 0.21, not 0.21000000000000002.
+  const cost = Number.isFinite(price) && m.segUserBuy !== null && m.segUserBuy !== undefined ? Math.round(price * Number(m.segNum ?? 1) * 1e4) / 1e4 : null;
   return { ...m, cost };
 }
 
@@ -52,7 +53,7 @@ async function get(ctx: RunContext, opts: CliValues, typed: string[]): Promise<n
       if (i > 0) ctx.stdout.write('\n');
       await renderRecord(ctx.stdout, view, withCost(deferred.has(Number(row.id)) ? { ...row, startSendTs: SCHEDULED } : row));
     }
-  } else await renderRows(ctx.stdout, view, rows);
+  } else await renderRows(ctx.stdout, view, rows.map(withCost));
   if (lost.length) ctx.note(`Message/List did not give ${lost.join(', ')}: only the status is shown`);
   if (missing.length) throw new PartialError(notFound('message', missing));
   return EXIT.OK;

@@ -44,7 +44,9 @@ describe('message get against the recording server', () => {
     expect(record.stdout).toMatch(/^cost +0\.1800 KZT$/m);
     const table = await rec.cli(['message', 'list', '--fields', 'id,segNum,segUserBuy', '--no-color'], { tty: true, columns: 80 });
     expect(table.stdout.split('\n').slice(0, 2)).toEqual([expect.stringMatching(/^id +segments +price$/), expect.stringMatching(/^123456 +3 +0\.0600 KZT$/)]);
-    expect(JSON.parse((await rec.cli(['message', 'get', '123456', '-o', 'json'])).stdout)[0]).toMatchObject({ segNum: 3, segUserBuy: 0.06 });
+    expect(JSON.parse((await rec.cli(['message', 'get', '123456', '-o', 'json'])).stdout)[0]).toMatchObject({ segNum: 3, segUserBuy: 0.06, cost: 0.18 });
+    // Scripts get the cost too, the column CSV has always had.
+    expect((await rec.cli(['message', 'get', '123456', '-o', 'csv', '--fields', 'id,segNum,segUserBuy,cost'])).stdout).toBe('id,segNum,segUserBuy,cost\n123456,3,0.06,0.18\n');
     const csv = await rec.cli(['message', 'list', '--fields', 'id,segUserBuy', '-o', 'csv']);
     expect(csv.stdout).toBe('id,segUserBuy\n123456,0.06\n');
   });
