@@ -86,14 +86,18 @@ async function printerFor(ctx: RunContext): Promise<Printer> {
  *   2025-01-15 10:00  new     1042  to 77011234567 from SHOP  queued  Your code is 4711
  *   2025-01-15 10:00  status  1042  queued -> delivered
  */
+/** A line's time, to the minute, or `-` as wide: the columns after it line up. */
+const timeCell = (value: unknown) => (tableTime(value) || '-').padEnd(TIME_WIDTH);
+const TIME_WIDTH = tableTime('2026-01-01 00:00:00').length;
+
 function line(row: Row, view: View, truncate: (text: string, max: number) => string): string {
   const { paint } = view;
   const str = (v: unknown) => oneLine(cellText(v));
   const status = statusWord(row.status);
   if (row.event === 'status') {
-    return `${paint.dim(tableTime(row.statusUpdateTs) || '-')}  ${paint.yellow('status')}  ${str(row.id)}  ${statusWord(row.previousStatus)} -> ${tone(status, paint)}\n`;
+    return `${paint.dim(timeCell(row.statusUpdateTs))}  ${paint.yellow('status')}  ${str(row.id)}  ${statusWord(row.previousStatus)} -> ${tone(status, paint)}\n`;
   }
-  const at = tableTime(row.startSendTs) || '-';
+  const at = timeCell(row.startSendTs);
   const who = `${str(row.id)}  to ${str(row.to)}${row.from ? ` from ${str(row.from)}` : ''}`;
   const room = (view.width ?? Infinity) - `${at}  new     ${who}  ${status}  `.length;
   const text = room >= 10 ? truncate(str(row.text), room) : '';
