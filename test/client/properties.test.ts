@@ -15,7 +15,8 @@ const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 200 });
 describe('request builder round-trips through qs', () => {
   it('any Unicode message text and sender', () => {
     fc.assert(
-      fc.property(text, fc.option(text, { nil: undefined }), fc.option(text, { nil: undefined }), (t, from, name) => {
+      // A message text of white space alone is refused before encoding (validation.test.ts): the others are any text.
+      fc.property(text.filter((t) => t.trim() !== ''), fc.option(text, { nil: undefined }), fc.option(text, { nil: undefined }), (t, from, name) => {
         // Through the same rules the client applies before encoding.
         const { values, issues } = validateInput(op('message.send'), { recipient: '+7 701 123-45-67', text: t, from, name }, { now: new Date() });
         expect(issues).toEqual([]);
