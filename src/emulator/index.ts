@@ -31,6 +31,7 @@ export type { SeedCounts } from './control/seed-apply.js';
 export { checkSeed, SeedError, type SeedData, type SeedLinkData, type SeedCampaignData, type SeedMessageData } from './control/seed.js';
 export { readSeedFile, writeStarterSeed, DEFAULT_SEED_FILE, STARTER_YAML } from './control/seed-file.js';
 export { isLoopback } from './inspector/access.js';
+export { knownTimeZone } from './service/time-zone.js';
 
 export interface RunningEmulator {
   /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */

@@ -12,7 +12,7 @@ import { renderRecord } from '../../output/format.js';
 import { count } from '../../output/words.js';
 import { dryRun } from '../shared/dry-run.js';
 import { collectIds } from '../shared/ids.js';
-import { linkNotFound, linksNotFound, resolveLinks } from './ref.js';
+import { linkNotFound, linksNotFound, parseLinkRef, resolveLinks } from './ref.js';
 
 async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Promise<number> {
   const view = await ctx.view(linkDelete);
@@ -56,7 +56,7 @@ async function deleteLinks(ctx: RunContext, opts: CliValues, refs: string[]): Pr
   if (result.processed.length === 0) throw await linkNotFound(client, notDeleted);
   if (view.format === 'table' && !view.quiet) ctx.stdout.write(`Deleted ${count(result.processed.length, 'link')}: ${result.processed.join(', ')}\n`);
   // notProcessed holds ids as the service gives them, and a code or short link not found as typed.
-  else await renderRecord(ctx.stdout, view, { processed: result.processed, notProcessed: notDeleted.map((t) => (/^\d+$/.test(t) ? Number(t) : t)) });
+  else await renderRecord(ctx.stdout, view, { processed: result.processed, notProcessed: notDeleted.map((t) => { const ref = parseLinkRef(t); return 'id' in ref ? ref.id : t; }) });
   if (notDeleted.length) throw new PartialError(await linksNotFound(client, notDeleted));
   return EXIT.OK;
 }

@@ -81,15 +81,15 @@ async function printerFor(ctx: RunContext): Promise<Printer> {
   return { print: (rows) => writer.write(view.quiet ? rows.filter((r) => r.event === 'new') : rows) };
 }
 
+const TIME_WIDTH = tableTime('2026-01-01 00:00:00').length;
+/** A line's time, to the minute, or `-` as wide: the columns after it line up. */
+const timeCell = (value: unknown) => (tableTime(value) || '-').padEnd(TIME_WIDTH);
+
 /**
  * One event as a line at a terminal, the text cut to fit:
  *   2025-01-15 10:00  new     1042  to 77011234567 from SHOP  queued  Your code is 4711
  *   2025-01-15 10:00  status  1042  queued -> delivered
  */
-/** A line's time, to the minute, or `-` as wide: the columns after it line up. */
-const timeCell = (value: unknown) => (tableTime(value) || '-').padEnd(TIME_WIDTH);
-const TIME_WIDTH = tableTime('2026-01-01 00:00:00').length;
-
 function line(row: Row, view: View, truncate: (text: string, max: number) => string): string {
   const { paint } = view;
   const str = (v: unknown) => oneLine(cellText(v));

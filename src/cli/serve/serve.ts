@@ -7,6 +7,7 @@ import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { invalidValue } from '../../output/words.js';
+import { baseUrlRule } from '../../config/resolve.js';
 
 const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
 
@@ -70,30 +71,22 @@ function shownKeys(keys: readonly string[], publicKey: string): string {
 }
 
 /** The flags whose values the emulator would take without a word (or refuse in its own terms), checked here and named. */
-function checkServeValues(opts: CliValues, apiKeys: readonly string[]): void {
+function checkServeValues(opts: CliValues, apiKeys: readonly string[], knownTimeZone: (zone: string) => boolean): void {
   const empty = (flag: string, values: unknown) => {
     if ([values].flat().some((v) => typeof v === 'string' && v.trim() === '')) throw new UsageError(invalidValue(flag, '', 'must not be empty'));
   };
   empty('--api-key', apiKeys);
   empty('--sender', opts.sender);
   empty('--control-token', opts.controlToken);
-  if (typeof opts.tz === 'string' && !isTimeZone(opts.tz)) throw new UsageError(invalidValue('--tz', opts.tz, 'must be a time zone such as Asia/Almaty, Europe/Berlin or UTC'));
-  if (typeof opts.shortBase === 'string' && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/i.test(opts.shortBase)) {
+  if (typeof opts.tz === 'string' && !knownTimeZone(opts.tz)) throw new UsageError(invalidValue('--tz', opts.tz, 'must be a time zone such as Asia/Almaty, Europe/Berlin or UTC'));
+  // The rule of a base URL: http(s), a host and path, no credentials, query or fragment.
+  if (typeof opts.shortBase === 'string' && baseUrlRule(opts.shortBase) !== null) {
     throw new UsageError(invalidValue('--short-base', opts.shortBase, 'must be an http(s):// URL of a host (and path), such as https://sho.rt'));
   }
 }
 
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
-  const { startEmulator, sandboxDbPath, parseFaults, readSeedFile, checkSeed, SeedError, isLoopback, DEFAULTS, CURRENCY_CODE } = await import('../../emulator/index.js');
+  const { startEmulator, sandboxDbPath, parseFaults, readSeedFile, checkSeed, SeedError, isLoopback, knownTimeZone, DEFAULTS, CURRENCY_CODE } = await import('../../emulator/index.js');
   if (typeof opts.faults === 'string') {
     try {
       parseFaults(opts.faults);
@@ -105,7 +98,7 @@ async function serve(ctx: RunContext, opts: CliValues): Promise<number> {
   if (typeof opts.currency === 'string' && !CURRENCY_CODE.test(opts.currency)) {
     throw new UsageError(`--currency: invalid value "${opts.currency}": must be an ISO 4217 code of three capital letters, e.g. KZT`);
   }
-  checkServeValues(opts, ctx.globals.apiKeys ?? []);
+  checkServeValues(opts, ctx.globals.apiKeys ?? [], knownTimeZone);
   const { file: seedFile, faultSeed } = await seedOption(ctx, opts);
   const controlToken = typeof opts.controlToken === 'string' ? opts.controlToken : ctx.env.SMSLINK_CONTROL_TOKEN || undefined;
   registerSecret(controlToken);

@@ -11,7 +11,7 @@ import type { CliValues } from '../core/command.js';
 import { COMPLETIONS, onlyOnce } from '../core/flags.js';
 import { UsageError } from '../../exit-codes.js';
 import { aheadHint, dayOf, parseTime, quoteTime, reversedRange, timeFlag, type TimeRules } from '../core/time.js';
-import { checkParam, formatDateTime } from '../../catalog/rules.js';
+import { checkParam, formatDateTime, parseDate, parseDateTime } from '../../catalog/rules.js';
 
 function valuesOf(param: ParamSpec): string[] {
   if (param.type === 'sort') return (param.sortFields ?? []).flatMap((f) => [f, `${f}:asc`, `${f}:desc`]);
@@ -173,7 +173,7 @@ export function inputFrom(
 }
 
 /** A date, or a date and time, as the wire writes them: each such pair compares as text. */
-const WIRE_TIME = /^\d{4}-\d\d-\d\d( \d\d:\d\d:\d\d)?$/;
+const isWireTime = (value: unknown): value is string => typeof value === 'string' && (parseDate(value) !== null || parseDateTime(value) !== null);
 
 /** A criteria range (`--created-from 7d --created-to 8d`) that ends before it starts is refused: the service would find nothing, silently. */
 function checkRanges(op: OperationSpec, options: CliValues, input: Record<string, unknown>, now: Date): void {
@@ -181,7 +181,7 @@ function checkRanges(op: OperationSpec, options: CliValues, input: Record<string
     if (!param.key.endsWith('From')) continue;
     const end = op.params.find((p) => p.key === `${param.key.slice(0, -4)}To`);
     const [from, to] = [input[param.key], end && input[end.key]];
-    if (!end?.cli?.flag || !param.cli?.flag || typeof from !== 'string' || typeof to !== 'string' || !WIRE_TIME.test(from) || !WIRE_TIME.test(to) || to >= from) continue;
+    if (!end?.cli?.flag || !param.cli?.flag || !isWireTime(from) || !isWireTime(to) || to >= from) continue;
     // A day alone starts at 00:00:00, as the service reads it.
     const typed = (p: ParamSpec, wire: string) => ({ flag: new Option(p.cli!.flag!).long!, typed: String(options[attributeOf(p)!]), wire: wire.length === 10 ? `${wire} 00:00:00` : wire });
     throw reversedRange(typed(param, from), typed(end, to), now);

@@ -17,6 +17,16 @@ export function isUtcName(name: string): boolean {
   return UTC_NAMES.has(name.toLowerCase());
 }
 
+/** Whether a TimeZone can be made of `name`: a zone the runtime knows, or a spelling of UTC. */
+export function knownTimeZone(name: string): boolean {
+  try {
+    new TimeZone(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Converts between instants and wall-clock time of one IANA time zone. */
 export class TimeZone {
   readonly name: string;
