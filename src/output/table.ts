@@ -104,7 +104,8 @@ function narrower(shown: Column[]): { drop: Column } | { shrink: Column; to: num
  * natural width if they all fit; else a column that repeats another shown
  * one (the code, inside the short link) is left out first, free text is
  * cut (a URL keeping its host and last part, other text its start) and a
- * wrapped column narrows; then `narrower` takes steps until the rest fit.
+ * wrapped column narrows; then `narrower` takes steps until the rest fit,
+ * and a column left out comes back wherever the table with it still fits.
  * The room left goes to the cut and wrapped columns, the most useful
  * (lowest rank) first.
  */
@@ -123,18 +124,40 @@ export function layout(fields: readonly string[], cells: Cell[][], width: number
     const need = Math.max(header, MIN_TEXT, ...texts.map((t, r) => cutNeed(t, shared[r])));
     return { field, info, natural, min: Math.min(natural, need), width: natural, shared, silent };
   });
-  const total = (cols: Column[], key: 'min' | 'natural') => cols.reduce((s, c) => s + c[key], 0) + GAP * Math.max(0, cols.length - 1);
+  const sum = (cols: Column[], cells: (c: Column) => number) => cols.reduce((s, c) => s + cells(c), 0) + GAP * Math.max(0, cols.length - 1);
+  const total = (cols: Column[], key: 'min' | 'natural') => sum(cols, (c) => c[key]);
   if (width === undefined || total(columns, 'natural') <= width) return { columns, hidden: [] };
   let shown = columns.filter((c) => !(c.info.repeats && fields.includes(c.info.repeats)));
-  const hidden = columns.filter((c) => !shown.includes(c)).map((c) => c.field);
+  const repeats = columns.filter((c) => !shown.includes(c)).map((c) => c.field);
+  const hidden = [...repeats];
+  /** The widths the other columns had when a column was left out: a repeat went with every column whole. */
+  const wentAt = new Map(hidden.map((f) => [f, new Map(columns.map((c) => [c, c.natural]))]));
   while (total(shown, 'min') > width) {
     const step = narrower(shown);
     if (!step) break;
     if ('shrink' in step) step.shrink.min = step.to;
     else {
+      wentAt.set(step.drop.field, new Map(shown.map((c) => [c, c.min])));
       hidden.push(step.drop.field);
       shown = shown.filter((c) => c !== step.drop);
     }
+  }
+  // The last column left out may free more cells than were missing: a column left out before it comes back (the
+  // latest first) if the table with it fits in the widths it went at, so nothing that gives way after it is cut for it.
+  // A column narrower left out comes back only while every one it left out later did: none returns beside a more useful
+  // one still out. A repeat (the code beside its short link) comes back wherever it fits.
+  let inRankOrder = true;
+  for (const field of [...hidden].reverse()) {
+    const repeat = repeats.includes(field);
+    if (!repeat && !inRankOrder) continue;
+    const at = wentAt.get(field)!;
+    const back = columns.filter((c) => shown.includes(c) || c.field === field);
+    if (sum(back, (c) => at.get(c) ?? c.min) > width) {
+      if (!repeat) inRankOrder = false;
+      continue;
+    }
+    shown = back;
+    hidden.splice(hidden.indexOf(field), 1);
   }
   if (total(shown, 'natural') > width) {
     for (const c of shown) c.width = c.min;

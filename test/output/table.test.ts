@@ -226,6 +226,24 @@ describe('link list at a terminal', () => {
   });
 });
 
+describe('link campaign at a terminal', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    await emu.call('Message/SendSmsMessage', { recipient: '77011234567', text: 'see https://example.com/a', params: { shortenLinks: 1 } });
+  });
+  afterAll(() => emu.close());
+
+  it('keeps the code where the table with it fits, once a later column has given way', async () => {
+    // Not every column fits: the code goes first, then the comment (no link has one), which frees room for the code again.
+    const r = await runCli(['link', 'campaign', '1', '--no-color'], { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key }, tty: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(widest(r.stdout)).toBeLessThanOrEqual(80);
+    expect(r.stdout).toMatch(/^id +code +short link +full link +clicks +redirects\n1 +\w{4} +http:\/\/127\.0\.0\.1:\d+\/\w{4} +https:\/\/example\.com\/a +0 +0\n$/);
+    expect(r.stderr).toContain('Not shown at this width: comment (see --fields).');
+  });
+});
+
 describe('message status at a terminal', () => {
   let emu: TestEmulator;
   beforeAll(async () => {
