@@ -75,9 +75,10 @@ async function reportOf(ctx: RunContext, lacking: string | undefined, check: Key
     problem: lacking ?? check?.problem ?? null,
     ...(await balanceOf(ctx, check)),
   };
-  if (ctx.sandbox) {
+  const sandbox = ctx.sandboxOrigin;
+  if (sandbox) {
     const { sandboxDbPath } = await import('../../emulator/sandbox.js');
-    const where = { database: sandboxDbPath(ctx.env), baseUrl: null, baseUrlSource: '--sandbox', apiKey: null, apiKeySource: '--sandbox' };
+    const where = { database: sandboxDbPath(ctx.env), baseUrl: null, baseUrlSource: sandbox, apiKey: null, apiKeySource: sandbox };
     return { ...profile, sandbox: true, ...where, ...result };
   }
   const { baseUrl, apiKey } = settings;

@@ -172,7 +172,13 @@ export class RunContext {
   }
 
   get sandbox(): boolean {
-    return this.globals.sandbox === true || sandboxFromEnv(this.io.env.SMSLINK_SANDBOX);
+    return this.sandboxOrigin !== undefined;
+  }
+
+  /** What turned the sandbox on, named as a setting's source is (`--sandbox`, `SMSLINK_SANDBOX`); undefined when it is off. */
+  get sandboxOrigin(): string | undefined {
+    if (this.globals.sandbox === true) return '--sandbox';
+    return sandboxFromEnv(this.io.env.SMSLINK_SANDBOX) ? 'SMSLINK_SANDBOX' : undefined;
   }
 
   /** Writes a message for the user to stderr. */

@@ -116,6 +116,18 @@ describe('smslink status', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ sandbox: true, baseUrlSource: '--sandbox', keyAccepted: true });
   });
 
+  it('SMSLINK_SANDBOX=1 is named as the source, as every setting from the environment is', async () => {
+    const env = { SMSLINK_DATA_DIR: tempDir(), SMSLINK_SANDBOX: '1' };
+    const table = await runCli(['status', '-o', 'table', '--no-color'], { env });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^base-url +local emulator \(.+\) +SMSLINK_SANDBOX$/m);
+    expect(table.stdout).toMatch(/^api-key +the sandbox key +SMSLINK_SANDBOX$/m);
+    const json = JSON.parse((await runCli(['status', '-o', 'json'], { env })).stdout);
+    expect(json).toMatchObject({ sandbox: true, baseUrlSource: 'SMSLINK_SANDBOX', apiKeySource: 'SMSLINK_SANDBOX' });
+    // The flag, given as well, is what is in force.
+    expect(JSON.parse((await runCli(['--sandbox', 'status', '-o', 'json'], { env })).stdout)).toMatchObject({ baseUrlSource: '--sandbox' });
+  });
+
   it('at a terminal: a table of the settings, the key masked', async () => {
     const r = await runInPty(['status'], { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: KEY, NO_COLOR: '1' } });
     const screen = screenText(r.output);
