@@ -176,8 +176,12 @@ export function rowFields(op: Pick<OperationSpec, 'output' | 'result'>): string[
   return typeof items === 'object' && 'array' in items ? objectFields(items.array) : undefined;
 }
 
-/** The columns of an operation's results for this input: its own, and those an input asks for (`withNumberInfo`: country, operator). */
-export function columnsFor(op: Pick<OperationSpec, 'output'>, input: Record<string, unknown>): readonly string[] {
+/**
+ * The columns of an operation's results for this input: its own (or those a
+ * command shows of them, as --follow's), and those an input asks for
+ * (`withNumberInfo`: country, operator).
+ */
+export function columnsFor(op: Pick<OperationSpec, 'output'>, input: Record<string, unknown>, own: readonly string[] = op.output.columns): readonly string[] {
   const added = Object.entries(op.output.columnsWith ?? {}).flatMap(([key, columns]) => (input[key] ? columns : []));
-  return added.length ? [...op.output.columns, ...added] : op.output.columns;
+  return added.length ? [...own, ...added] : own;
 }

@@ -4,6 +4,7 @@
 
 import type { Command } from 'commander';
 import { FINAL_STATUSES } from '../../catalog/codes.js';
+import { columnsFor } from '../../catalog/columns.js';
 import { messageList, messageStatus } from '../../catalog/message.js';
 import type { Message, MessageStatusRecord, Page } from '../../catalog/types.js';
 import type { SmsLinkClient } from '../../client/client.js';
@@ -65,8 +66,9 @@ interface Printer {
   print(rows: Row[]): Promise<void>;
 }
 
-async function printerFor(ctx: RunContext): Promise<Printer> {
-  const view = await ctx.view(messageList, { columns: FOLLOW_COLUMNS });
+async function printerFor(ctx: RunContext, query: Record<string, unknown>): Promise<Printer> {
+  // The columns a flag adds (--with-number-info: country, operator) follow its own, as in `message list`.
+  const view = await ctx.view(messageList, { columns: columnsFor(messageList, query, FOLLOW_COLUMNS) });
   await sayCurrency(ctx, view);
   if (view.format === 'table' && !view.quiet) {
     // A line is cut to the terminal's width in cells, as a table's are (string-width, loaded with the first table).
@@ -183,7 +185,7 @@ async function follow(ctx: RunContext, opts: CliValues): Promise<number> {
   // Several statuses (--status undelivered,rejected): a query each, every poll.
   const queries = severalInputs(messageList, query)?.inputs ?? [query];
   if (ctx.globals.dryRun) return (await dryRun(ctx, messageList, queries), EXIT.OK);
-  const printer = await printerFor(ctx);
+  const printer = await printerFor(ctx, query);
   const client = await ctx.client();
   // Each query checked before anything is sent: a bad value fails here, not after the first poll.
   for (const q of queries) client.prepare(messageList, q);

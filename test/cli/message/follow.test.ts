@@ -192,6 +192,17 @@ describe.concurrent('message list --follow', () => {
     expect(csv.stdout).toBe(`event,id,status,previousStatus\nnew,${id},NEW,\nstatus,${id},REJECTD,NEW\n`);
   }, 60_000);
 
+  it('--with-number-info adds country and operator to csv, as message list has them', async (t) => {
+    const { expect } = t;
+    const w = await world(t);
+    const { id, r: csv } = await w.followOne(['-o', 'csv', '--with-number-info'], '77011234567');
+    expect(csv.code, csv.stderr).toBe(0);
+    const [header, ...rows] = csv.stdout.trimEnd().split('\n');
+    expect(header).toBe('event,id,to,from,status,previousStatus,segNum,startSendTs,statusUpdateTs,text,countryA2,operatorName');
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatch(new RegExp(`^(new|status),${id},77011234567,.*,hello,KZ,Kcell$`));
+  }, 60_000);
+
   it('-q prints the id of each new message, once, and no status changes', async (t) => {
     const { expect } = t;
     const w = await world(t);
