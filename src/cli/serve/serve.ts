@@ -34,12 +34,14 @@ async function seedOption(ctx: RunContext, opts: CliValues): Promise<{ file?: st
 
 /** How long a request line may wait to be written with others (a person does not see 50 ms). */
 const LINES_EVERY_MS = 50;
+/** How many request lines may wait: lines kept longer outlive V8's young generation, and each is copied as it is collected. */
+const LINES_AT_ONCE = 64;
 
 /**
- * The request lines gathered and written together at most LINES_EVERY_MS
- * after the first: under load one write carries hundreds of lines instead
- * of a system call each (remeasure: `node bench/inspector.js` prints serve's
- * CPU per request, with and without --quiet; docs/performance.md).
+ * The request lines gathered and written together, at most LINES_EVERY_MS
+ * after the first or once LINES_AT_ONCE wait: under load one write carries
+ * many lines instead of a system call each (remeasure: `npm run bench --
+ * --only emulator`, or `node bench/inspector.js` with and without --quiet).
  */
 function batchedLines(write: (text: string) => void): { line: (line: string) => void; flush: () => void } {
   let pending: string[] = [];
@@ -54,7 +56,9 @@ function batchedLines(write: (text: string) => void): { line: (line: string) => 
   };
   return {
     line: (line) => {
-      if (pending.push(line) === 1) timer = setTimeout(flush, LINES_EVERY_MS);
+      const waiting = pending.push(line);
+      if (waiting === 1) timer = setTimeout(flush, LINES_EVERY_MS);
+      else if (waiting >= LINES_AT_ONCE) flush();
     },
     flush,
   };

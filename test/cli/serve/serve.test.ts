@@ -166,6 +166,14 @@ describe('smslink serve', () => {
     expect(loud.output()).toMatch(/ {2}Link\/Get {2}code 2 /);
   });
 
+  it('under load every request has its line, once: lines go out in batches, by time or by count', async () => {
+    const s = await serveInProcess(['--db', ':memory:']);
+    const calls = Array.from({ length: 300 }, () => request(`${s.url}/service/User/GetOwnBalance?output=json&api=v1&apiKey=sandbox`, { method: 'POST' }).then((r) => r.body.text()));
+    await Promise.all(calls);
+    expect(await s.stop()).toBe(0);
+    expect(s.output().match(/ {2}User\/GetOwnBalance {2}code 0 /g)).toHaveLength(300);
+  });
+
   it('serve checks --faults even without --fault-rate', async () => {
     const r = await runCli(['serve', '--port', '0', '--db', ':memory:', '--faults', 'bogus']);
     expect(r.code).toBe(2);
