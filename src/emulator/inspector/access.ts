@@ -93,7 +93,8 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
 export function serviceRefusal(gate: Gate, req: IncomingMessage): Refusal | null {
   if (foreignHost(gate, req)) return { status: 403, message: `${LOOPBACK_ONLY}: this request named the host ${JSON.stringify(hostName(req.headers.host).slice(0, 100))}` };
   const origin = req.headers.origin;
-  if (origin !== undefined ? !gate.cors.has(origin) && !sameOrigin(origin, req.headers.host) : /^(cross|same)-site$/.test(String(req.headers['sec-fetch-site']))) {
+  const site = req.headers['sec-fetch-site'];
+  if (origin !== undefined ? !gate.cors.has(origin) && !sameOrigin(origin, req.headers.host) : site === 'cross-site' || site === 'same-site') {
     const from = origin !== undefined && origin !== 'null' ? origin.slice(0, 100) : 'another site';
     return { status: 403, message: `requests from web pages of other sites are refused (this one came from ${from}); to let a web app call the emulator, start serve with --cors <its origin>` };
   }
