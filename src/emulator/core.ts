@@ -15,7 +15,8 @@ import { inspectorRouter } from './inspector/routes.js';
 import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './control/seed.js';
 import { requestSink } from './request-log.js';
 import { buildRoutes, type ServerParts, type ServiceHooks } from './server.js';
-import { TimeZone } from './service/time-zone.js';
+import { knownTimeZone, TimeZone } from './service/time-zone.js';
+import { parseFaults } from './control/faults.js';
 
 export interface EmulatorOptions {
   /** Interface to bind; default 127.0.0.1. */
@@ -87,13 +88,19 @@ function checkOptions(opts: EmulatorOptions): void {
   if (price !== undefined && !(Number.isFinite(price) && price >= 0)) throw new RangeError(`price must be zero or more (got ${price})`);
   if (balance !== undefined && !(Number.isFinite(balance) && balance >= 0)) throw new RangeError(`balance must be zero or more (got ${balance})`);
   if (currency !== undefined && !CURRENCY_CODE.test(currency)) throw new RangeError(`currency must be an ISO 4217 code of three capital letters, e.g. KZT (got ${JSON.stringify(currency)})`);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new RangeError(`port must be 0 to 65535 (got ${port})`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new RangeError(`port must be a number from 0 to 65535 (got ${shown(port)})`);
+  if (opts.tz !== undefined && !knownTimeZone(opts.tz)) throw new RangeError(`tz must be an IANA time zone name, e.g. Asia/Almaty or UTC (got ${shown(opts.tz)})`);
   if (opts.faultRate !== undefined && !(opts.faultRate >= 0 && opts.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1 (got ${opts.faultRate})`);
+  // Checked whatever the rate: a list given with none (or with 0) would otherwise wait for the first setFaults to be refused.
+  if (opts.faults !== undefined) parseFaults(opts.faults);
   opts.cors?.forEach(corsOrigin);
   if (opts.apiKeys !== undefined && (opts.apiKeys.length === 0 || opts.apiKeys.some((k) => typeof k !== 'string' || k === ''))) {
     throw new RangeError('apiKeys must name at least one non-empty key');
   }
 }
+
+/** A value as an option error quotes it: a string in quotes (`"0"` is not 0), anything else as it prints. */
+const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
 function blockPatternOf(source: string | undefined): RegExp | null {
   if (source === undefined || source === '') return null;

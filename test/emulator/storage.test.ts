@@ -188,7 +188,11 @@ describe('database file', () => {
   });
 
   it('refuses bad options with a clear error', async () => {
-    await expect(startEmulator({ port: 0, tz: 'Mars/Olympus' })).rejects.toThrow(RangeError);
+    // Each names the option and what it is given, quoted when it is a string.
+    await expect(startEmulator({ port: 0, tz: 'Mars/Olympus' })).rejects.toThrow('tz must be an IANA time zone name, e.g. Asia/Almaty or UTC (got "Mars/Olympus")');
+    await expect(startEmulator({ port: '0' as unknown as number })).rejects.toThrow('port must be a number from 0 to 65535 (got "0")');
+    // A fault list is checked with no rate too, not when a later setFaults turns it on.
+    await expect(startEmulator({ port: 0, faults: 'boom' })).rejects.toThrow(/unknown fault "boom"/);
     await expect(startEmulator({ port: 0, blockPattern: '(' })).rejects.toThrow(/block pattern/);
     await expect(startEmulator({ port: 0, timeScale: 0 })).rejects.toThrow(/timeScale/);
     await expect(startEmulator({ port: 0, apiKeys: [] })).rejects.toThrow(/apiKeys/);
