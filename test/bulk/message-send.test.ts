@@ -36,6 +36,24 @@ describe('message send --from-file', () => {
     ]);
   });
 
+  it('a placeholder names a column whose header holds spaces, as a spreadsheet writes it', async () => {
+    const input = file('sms.csv', 'recipient,First Name,code\n77010000001,Ann,4711\n');
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{First Name}}, your code {{ code }}'], { env: bulk.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('ignoring columns');
+    const forms = bulk.server.requests.map((q) => Object.fromEntries(new URLSearchParams(q.body)));
+    expect(forms).toEqual([{ recipient: '77010000001', text: 'Hi Ann, your code 4711' }]);
+  });
+
+  it('a placeholder with spaces that is no column stops the run: it is never sent as typed', async () => {
+    const input = file('sms.csv', 'recipient,name\n77010000001,Ann\n');
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{first name}}', '--dry-run'], { env: bulk.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--text: unknown placeholder {{first name}}; the input's columns are recipient, name");
+    expect(r.stdout).not.toContain('first');
+    expect(bulk.server.requests).toHaveLength(0);
+  });
+
   it('an unknown placeholder is an error before anything is sent', async () => {
     const input = file('sms.csv', 'recipient,name\n77010000001,Ann\n');
     const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}} {{surname}}'], { env: bulk.env });

@@ -21,9 +21,11 @@ import { printDryRun } from '../shared/dry-run.js';
 import { inputFrom } from '../shared/operation.js';
 import { waitFlags, waitForDelivery, waitOptions, waitOutcome } from './wait.js';
 
-const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+// A column's name may hold spaces, as a spreadsheet's header does ("First Name"): the name is what
+// stands between the braces, trimmed. Every {{...}} is a placeholder, so none reaches a recipient as typed.
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-/** Placeholders of a --text template: "Hi {{name}}" -> ['name']. */
+/** Placeholders of a --text template: "Hi {{name}}" -> ['name'], "Hi {{ First Name }}" -> ['First Name']. */
 export function placeholders(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]);
 }
