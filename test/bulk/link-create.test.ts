@@ -73,6 +73,25 @@ describe('link create --from-file', () => {
     expect(bulk.server.requests).toHaveLength(0);
   });
 
+  it("a row's expirationDate in the past is refused as --expires is, unless --allow-past", async () => {
+    const now = () => new Date(2026, 10, 20, 14, 30);
+    const input = file('links.csv', 'fullLink,expirationDate\nhttps://example.com/old,2026-11-19\nhttps://example.com/today,2026-11-20\nhttps://example.com/ahead,2026-12-04\nhttps://example.com/older,2025-01-01\n');
+    const checked = await runCli(['link', 'create', '--from-file', input, '--validate-only', '-o', 'csv'], { env: bulk.env, now });
+    expect(checked.code).toBe(2);
+    expect(checked.stdout).toBe(
+      'row,column,error\n' +
+        '2,expirationDate,is in the past: the link would stop working at once; give --allow-past if you mean it\n' +
+        '5,expirationDate,is in the past: the link would stop working at once; give --allow-past if you mean it\n',
+    );
+    const sent = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env: bulk.env, now });
+    expect(sent.code).toBe(5);
+    expect(ndjson(sent.stdout).filter((x) => x.state === 'invalid').map((x) => x.row)).toEqual([2, 5]);
+    expect([...bulk.svc.created.keys()].sort()).toEqual(['https://example.com/ahead', 'https://example.com/today']);
+    const allowed = await runCli(['link', 'create', '--from-file', input, '--allow-past', '-o', 'ndjson'], { env: bulk.env, now });
+    expect(allowed.code).toBe(0);
+    expect([...bulk.svc.created.keys()].sort()).toEqual(['https://example.com/ahead', 'https://example.com/old', 'https://example.com/older', 'https://example.com/today']);
+  });
+
   it('skips bad rows, sends the rest and exits 5', async () => {
     const input = file('links.csv', 'fullLink\nhttps://example.com/1\nbad\nhttps://example.com/3\n');
     const r = await runCli(['link', 'create', '--from-file', input, '-o', 'ndjson'], { env: bulk.env });

@@ -9,7 +9,7 @@ import { renderRecord } from '../../output/format.js';
 import { BULK_STOPS_HELP, bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from '../shared/bulk.js';
 import { dryRun } from '../shared/dry-run.js';
 import { inputFrom } from '../shared/operation.js';
-import { ALLOW_PAST, checkExpiry } from './expiry.js';
+import { ALLOW_PAST, checkExpiry, pastExpiry } from './expiry.js';
 
 async function bulkCreate(ctx: RunContext, opts: CliValues): Promise<number> {
   const { runBulk } = await import('../../bulk/engine.js');
@@ -20,7 +20,15 @@ async function bulkCreate(ctx: RunContext, opts: CliValues): Promise<number> {
     'link create',
     linkCreate,
     { columns: { fullLink: 'fullLink', status: 'status', expirationDate: 'expirationDate', comment: 'comment' }, required: ['fullLink'], defaults },
-    { resultColumns: ['id', 'code', 'shortLink'], primary: 'shortLink' },
+    {
+      // A row's date in the past is refused as --expires is (the empty cells --expires fills were checked above).
+      fill(input, fields, problems) {
+        const rule = pastExpiry(ctx.now(), input.expirationDate, fields.expirationDate, opts);
+        if (rule !== undefined) problems.push({ column: 'expirationDate', rule });
+      },
+      resultColumns: ['id', 'code', 'shortLink'],
+      primary: 'shortLink',
+    },
   );
   return runBulk(bulkHost(ctx), spec, bulkFlags(opts));
 }
