@@ -180,6 +180,24 @@ describe('Ctrl-C in process (recording server)', () => {
     expect([...svc.created.values()].every((n) => n === 1)).toBe(true);
   });
 
+  it('Ctrl-C after the cost estimate of a message send still lets the requests in flight finish: none is left unknown', async () => {
+    // The estimate (Message/List, the balance) makes the run's client before the rows go out.
+    svc.delayMs = 300;
+    const input = file('sms.csv', `recipient\n${Array.from({ length: 40 }, (_, i) => `770100${String(10000 + i)}`).join('\n')}\n`);
+    const ac = new AbortController();
+    // Only the sends fill three slots at once: the estimate's two requests are over by then.
+    const watcher = setInterval(() => svc.inFlight.now >= 3 && ac.abort(), 1);
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hello', '--max-cost', '100', '--concurrency', '4', '-o', 'ndjson'], { env, signal: ac.signal });
+    clearInterval(watcher);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/stopping: waiting for \d requests? in flight/);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { state: string });
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(rows.filter((x) => x.state !== 'done')).toEqual([]);
+    expect(r.stderr).not.toContain('unknown');
+    expect(r.stderr).toMatch(/message send: \d+ done of 40 rows/);
+  });
+
   it('Ctrl-C: rows waiting in the queue are not started', async () => {
     const input = file('links.csv', `fullLink\n${Array.from({ length: 20 }, (_, i) => `https://example.com/q${i}`).join('\n')}\n`);
     const ac = new AbortController();

@@ -41,6 +41,8 @@ export class RunContext {
   #settings: ResolvedSettings | undefined;
   #store: ConfigFile | undefined;
   #client: Promise<SmsLinkClient> | undefined;
+  /** A caller asked that Ctrl-C let the requests in flight finish (client({ interruptible: false })). */
+  #keepInFlight = false;
   #paint: Paint | undefined;
   #cleanups: Array<() => Promise<void>> = [];
   /** Requests retried so far in this run. */
@@ -287,17 +289,21 @@ export class RunContext {
   /**
    * The run's client, made on first use (src/cli/connect.ts) with one
    * transport for every request. `interruptible: false` lets requests in
-   * flight finish on Ctrl-C and drops them on a second one (bulk runs);
-   * `httpClient` chooses Node's HTTP client or undici (SmsLinkClientOptions).
+   * flight finish on Ctrl-C and drops them on a second one (bulk runs),
+   * whenever it is asked: the client may have been made before, for a
+   * bulk send's cost estimate, and there is one client a run;
+   * `httpClient` chooses Node's HTTP client or undici (SmsLinkClientOptions)
+   * for the client made by this call.
    */
   client(opts: ClientChoice = {}): Promise<SmsLinkClient> {
-    this.#client ??= import('./connect.js').then(({ connect }) => connect(this.#connectHost(opts), opts));
+    if (opts.interruptible === false) this.#keepInFlight = true;
+    this.#client ??= import('./connect.js').then(({ connect }) => connect(this.#connectHost(), opts));
     // A client that could not be made (no such profile, say) is not kept: the next call says why again.
     this.#client.catch(() => (this.#client = undefined));
     return this.#client;
   }
 
-  #connectHost(choice: ClientChoice): ConnectHost {
+  #connectHost(): ConnectHost {
     const { globals: g, io } = this;
     return {
       env: this.env,
@@ -307,13 +313,33 @@ export class RunContext {
       sandbox: this.sandbox,
       credentials: this.credentials,
       interactive: io.stderr.isTTY === true,
-      signal: choice.interruptible === false ? io.stopNow : io.signal,
+      signal: this.#requestSignal(),
       now: () => this.now(),
       note: (message) => this.note(message),
       warn: (message) => this.warn(message),
       onClose: (fn) => this.onClose(fn),
       onRetry: () => (this.retried += 1),
     };
+  }
+
+  /**
+   * What ends the client's requests: a second Ctrl-C (stopNow), and the first one
+   * unless a caller asked that those in flight finish: asked when the signal comes,
+   * not when the client was made.
+   */
+  #requestSignal(): AbortSignal | undefined {
+    const { signal, stopNow } = this.io;
+    if (!signal && !stopNow) return undefined;
+    const requests = new AbortController();
+    const onInterrupt = () => {
+      if (!this.#keepInFlight) requests.abort(signal!.reason);
+    };
+    const onStop = () => requests.abort(stopNow!.reason);
+    if (stopNow?.aborted) onStop();
+    else stopNow?.addEventListener('abort', onStop, { once: true });
+    if (signal?.aborted) onInterrupt();
+    else signal?.addEventListener('abort', onInterrupt, { once: true });
+    return requests.signal;
   }
 
   /** Runs fn when the run ends (close()), after what was registered later. */
