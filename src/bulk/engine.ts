@@ -181,6 +181,8 @@ async function openOutput(host: BulkHost, spec: BulkSpec, input: InputFile, vali
   try {
     columnNames = await columnsOf(input);
   } catch (err) {
+    // A header read but refused (a column named twice) is said as such, not as a file that cannot be read.
+    if (err instanceof UsageError) throw err;
     throw unreadable(input, err, 0);
   }
   spec.checkColumns(columnNames);

@@ -178,6 +178,26 @@ function quoteHint(delimiter: string): string {
 
 const isBlank = (record: string[]) => record.length === 1 && record[0] === '';
 
+/**
+ * A CSV header's column names, trimmed. A name given twice is refused: each row
+ * would fill it twice and keep one value, the other lost unsaid (a template's
+ * {{name}} filled from the wrong column). Empty names (a spreadsheet's trailing
+ * commas) name no column and may repeat.
+ */
+function headerOf(record: string[]): string[] {
+  const names = record.map((h) => h.trim());
+  const first = new Map<string, number>();
+  for (let i = 0; i < names.length; i++) {
+    if (names[i] === '') continue;
+    const before = first.get(names[i]);
+    if (before !== undefined) {
+      throw new UsageError(`--from-file: the header names the column "${names[i]}" twice (columns ${before + 1} and ${i + 1}): rename one, so that each value has a column of its own`);
+    }
+    first.set(names[i], i);
+  }
+  return names;
+}
+
 /** Turns CSV records, the header first, into rows numbered as a spreadsheet numbers them. */
 class CsvRows {
   constructor(private readonly delimiter = ',') {}
@@ -191,7 +211,7 @@ class CsvRows {
     if (isBlank(record)) return undefined;
     const header = this.#header;
     if (!header) {
-      this.#header = record.map((h) => h.trim());
+      this.#header = headerOf(record);
       return undefined;
     }
     if (record.length !== header.length) {
@@ -301,8 +321,9 @@ export async function columnsOf(input: ReadableInput): Promise<string[]> {
     // The parser reads the whole first chunk at once: a stray quote further on fails it before the header comes out.
     const parser = createReadStream(input.path).pipe(parse(csvOptions(input.delimiter)));
     try {
-      for await (const record of parser as AsyncIterable<string[]>) if (!isBlank(record)) return record.map((h) => h.trim());
+      for await (const record of parser as AsyncIterable<string[]>) if (!isBlank(record)) return headerOf(record);
     } catch (err) {
+      if (err instanceof UsageError) throw err;
       throw csvReadError(err);
     }
     return [];

@@ -54,6 +54,24 @@ describe('message send --from-file', () => {
     expect(bulk.server.requests).toHaveLength(0);
   });
 
+  it('a header that names a column twice stops every kind of run before anything is sent, naming the column and both places', async () => {
+    const input = file('sms.csv', 'recipient;name;Name;name \n77010000001;Ann;ANN;Bo\n');
+    for (const extra of [[], ['--validate-only'], ['--dry-run']]) {
+      const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}}', ...extra], { env: bulk.env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe('error: --from-file: the header names the column "name" twice (columns 2 and 4): rename one, so that each value has a column of its own\n');
+      expect(r.stdout).toBe('');
+    }
+    expect(bulk.server.requests).toHaveLength(0);
+  });
+
+  it("a spreadsheet's empty trailing columns are no columns named twice", async () => {
+    const input = file('sms.csv', 'recipient,name,,\n77010000001,Ann,,\n');
+    const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}}'], { env: bulk.env });
+    expect(r.code).toBe(0);
+    expect(bulk.server.requests).toHaveLength(1);
+  });
+
   it('an unknown placeholder is an error before anything is sent', async () => {
     const input = file('sms.csv', 'recipient,name\n77010000001,Ann\n');
     const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}} {{surname}}'], { env: bulk.env });
