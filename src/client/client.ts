@@ -12,7 +12,7 @@ import { validateInput } from '../catalog/validate.js';
 import { userAgent } from '../version.js';
 import { checkSettings, isLoopbackHost } from './base-url.js';
 import { dataOrThrow, type Envelope } from './envelope.js';
-import { ApiError, TransportError, ValidationError } from './errors.js';
+import { ApiError, ConfigError, TransportError, ValidationError } from './errors.js';
 import { Exchanges } from './exchange.js';
 import { normalize } from './normalize.js';
 import { buildRequest, encodeParams, type PreparedRequest } from './request.js';
@@ -40,9 +40,9 @@ export interface SmsLinkClientOptions {
   /** Base URL of the service (regional host), e.g. https://api.example.com. A path prefix is kept. */
   baseUrl: string;
   apiKey: string;
-  /** Per-request time limit, connection included (each attempt). Default 30 000 ms. */
+  /** Per-request time limit, connection included (each attempt). Default 30 000 ms; 1 to 2^31-1 (another value throws ConfigError). */
   timeoutMs?: number;
-  /** Retries of safe operations (and of unsafe ones the service provably did not carry out). Default 3. */
+  /** Retries of safe operations (and of unsafe ones the service provably did not carry out). Default 3; a whole number, 0 or more. */
   retries?: number;
   /** Backoff: first ceiling and cap in ms (full jitter). Defaults 250 and 8 000. */
   retryBaseDelayMs?: number;
@@ -75,6 +75,29 @@ export interface SmsLinkClientOptions {
   signal?: AbortSignal;
 }
 
+/** The longest a timer waits: a longer delay (or NaN, or a negative one) fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Throws ConfigError naming the option and its rule when a time limit or a
+ * retry count could not mean what it says: a timeout of 0, NaN (a
+ * `Number()` of a setting left unset) or beyond a timer's range ends every
+ * attempt at once, and a fraction of a retry or a negative one is no count.
+ */
+function checkLimits(o: SmsLinkClientOptions): void {
+  const rules: Array<[keyof SmsLinkClientOptions, (n: number) => boolean, string]> = [
+    ['timeoutMs', (n) => n >= 1 && n <= MAX_TIMER_MS, `a number of milliseconds from 1 to ${MAX_TIMER_MS}`],
+    ['retries', (n) => Number.isInteger(n) && n >= 0, 'a whole number, 0 or more'],
+    ['retryBaseDelayMs', (n) => n >= 0 && n <= MAX_TIMER_MS, `a number of milliseconds from 0 to ${MAX_TIMER_MS}`],
+    ['retryMaxDelayMs', (n) => n >= 0 && n <= MAX_TIMER_MS, `a number of milliseconds from 0 to ${MAX_TIMER_MS}`],
+  ];
+  for (const [name, ok, rule] of rules) {
+    const v = o[name];
+    if (v === undefined || (typeof v === 'number' && ok(v))) continue;
+    throw new ConfigError(`${name} must be ${rule} (got ${typeof v === 'string' ? JSON.stringify(v) : String(v)})`, 'usage');
+  }
+}
+
 /** The operations the client has a method for, each a literal type. */
 type Operation = (typeof LINK_OPERATIONS)[number] | (typeof MESSAGE_OPERATIONS)[number] | (typeof USER_OPERATIONS)[number];
 
@@ -99,6 +122,7 @@ export class SmsLinkClient {
 
   constructor(options: SmsLinkClientOptions) {
     const o = (this.#opts = { timeoutMs: 30_000, retries: 3, ...options });
+    checkLimits(o);
     this.#headers = { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8', accept: 'application/json', 'user-agent': o.userAgent ?? userAgent() };
     this.#connection = new Connection({ ...o, timeoutMs: o.timeoutMs!, httpClient: o.httpClient ?? 'node', isDirect: (url) => isLoopbackHost(url.hostname) });
     const policy = { retries: o.retries!, baseDelayMs: o.retryBaseDelayMs ?? 250, maxDelayMs: o.retryMaxDelayMs ?? 8_000, attemptTimeoutMs: o.timeoutMs!, onRetry: o.onRetry };

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, SmsLinkClient, TransportError } from '../../src/index.js';
+import { ApiError, ConfigError, SmsLinkClient, TransportError } from '../../src/index.js';
 import { retryDelay, parseRetryAfter, type RetryOptions } from '../../src/client/retry.js';
 
 type Behaviour = 'ok' | 'code30' | 'code999' | '502' | '500' | '503' | 'reset' | 'stall' | 'truncated';
@@ -228,5 +228,41 @@ describe('backoff', () => {
     expect(retryDelay(true, { kind: 'status', status: 429, retryAfterMs: 120_000 }, 1, opts)).toBeNull();
     expect(parseRetryAfter('2')).toBe(2000);
     expect(parseRetryAfter(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
+  });
+});
+
+describe('limits that cannot mean what they say', () => {
+  // Number(process.env.X) of a variable left unset is NaN; 0 is "no limit" to many HTTP libraries.
+  // Taken as they came, each made every attempt time out at once ("no answer within the NaN s timeout"), four times over.
+  it.each([
+    [{ timeoutMs: Number(undefined) }, 'timeoutMs must be a number of milliseconds from 1 to 2147483647 (got NaN)'],
+    [{ timeoutMs: 0 }, 'timeoutMs must be a number of milliseconds from 1 to 2147483647 (got 0)'],
+    [{ timeoutMs: -5 }, 'timeoutMs must be a number of milliseconds from 1 to 2147483647 (got -5)'],
+    [{ timeoutMs: 3_000_000_000 }, 'timeoutMs must be a number of milliseconds from 1 to 2147483647 (got 3000000000)'],
+    [{ timeoutMs: '5000' as unknown as number }, 'timeoutMs must be a number of milliseconds from 1 to 2147483647 (got "5000")'],
+    [{ retries: -1 }, 'retries must be a whole number, 0 or more (got -1)'],
+    [{ retries: 1.5 }, 'retries must be a whole number, 0 or more (got 1.5)'],
+    [{ retryBaseDelayMs: Number.NaN }, 'retryBaseDelayMs must be a number of milliseconds from 0 to 2147483647 (got NaN)'],
+    [{ retryMaxDelayMs: Infinity }, 'retryMaxDelayMs must be a number of milliseconds from 0 to 2147483647 (got Infinity)'],
+  ])('%o is refused when the client is made, naming the option and its rule', async (bad, message) => {
+    const { url, hits } = await faultyServer([]);
+    let err: unknown;
+    try {
+      const c = new SmsLinkClient({ baseUrl: url, apiKey: 'RetryKey', ...bad });
+      clients.push(c);
+      await c.getLink({ id: 1 });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).message).toBe(message);
+    expect((err as ConfigError).kind).toBe('usage');
+    expect(hits()).toBe(0);
+  });
+
+  it('takes the limits at their edges', async () => {
+    const { url } = await faultyServer([]);
+    const { c } = makeClient(url, { timeoutMs: 2 ** 31 - 1, retries: 0, retryBaseDelayMs: 0, retryMaxDelayMs: 0 });
+    await expect(c.getLink({ id: 1 })).resolves.toMatchObject({ id: 1, code: 'abcd' });
   });
 });
