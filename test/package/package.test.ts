@@ -248,4 +248,25 @@ describe('the types', () => {
     const result = await run(process.execPath, [tsc, ...options, 'typed.mts', 'typed.cts'], dirs.app).catch((err: { stdout: string }) => err);
     expect(result.stdout).toBe('');
   });
+
+  it('type smslink/emulator on the resolution of module commonjs (node10), which reads no exports map', async () => {
+    // TypeScript's default for `"module": "commonjs"`: a tsconfig of many a Node app. Without typesVersions,
+    // 'smslink' typed from "types" and 'smslink/emulator' was "Cannot find module ... or its corresponding type declarations".
+    writeFileSync(
+      join(dirs.app, 'typed-node10.ts'),
+      `import { SmsLinkClient } from 'smslink';
+      import { startEmulator, type RunningEmulator } from 'smslink/emulator';
+      export async function main(): Promise<number> {
+        const emulator: RunningEmulator = await startEmulator({ port: 0 });
+        const client = new SmsLinkClient({ baseUrl: emulator.url, apiKey: 'k' });
+        // @ts-expect-error the port is a number
+        const port: string = emulator.port;
+        return (await client.createLink({ fullLink: 'https://example.com/node10' })).id + port.length;
+      }\n`,
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const options = ['--noEmit', '--strict', '--module', 'commonjs', '--moduleResolution', 'node10', '--target', 'es2022', '--skipLibCheck', 'false', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types')];
+    const result = await run(process.execPath, [tsc, ...options, 'typed-node10.ts'], dirs.app).catch((err: { stdout: string }) => err);
+    expect(result.stdout).toBe('');
+  });
 });
