@@ -71,7 +71,7 @@ export interface SmsLinkClientOptions {
   now?: () => Date;
   /** Called after each request with its redacted description (for --verbose). */
   onRequest?: (event: RequestEvent) => void;
-  /** Aborts requests in flight (Ctrl-C). */
+  /** Aborts requests in flight (Ctrl-C) and refuses later calls; the TransportError's cause is the signal's reason. */
   signal?: AbortSignal;
 }
 

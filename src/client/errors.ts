@@ -101,20 +101,33 @@ export class TransportError extends SmsLinkError {
 }
 
 /**
+ * A call the caller's signal ended: its reason (`abort(reason)`, the
+ * TimeoutError of AbortSignal.timeout()) is the error's `cause`, as fetch
+ * gives it, so an app tells its own shutdown from its own deadline.
+ */
+export function interrupted(operation: string, signal: AbortSignal, details: { outcomeUnknown: boolean; attempts: number }): TransportError {
+  const err = new TransportError(operation, 'aborted', `${operation}: interrupted`, details);
+  // Not enumerable, as Error's own cause: JSON.stringify of the error stays as it was.
+  Object.defineProperty(err, 'cause', { value: signal.reason, configurable: true, writable: true, enumerable: false });
+  return err;
+}
+
+/**
  * A failed send in the user's terms: interrupted, timed out, a certificate, a
  * name, a connection. `proxy`: host:port of the --proxy requests go through.
+ * `aborted`: the caller's signal, once it has ended the call.
  */
 export function describeFailure(
   err: unknown,
   how: Outcome & { kind: 'error' },
-  aborted: boolean,
+  aborted: AbortSignal | undefined,
   c: { operation: string; url: string; idempotent: boolean; attempts: number; timeoutMs: number; proxy?: string },
 ): TransportError {
   const { operation, attempts } = c;
   const code = how.code;
   const outcomeUnknown = !c.idempotent && !how.nothingSent;
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-  if (aborted) return new TransportError(operation, 'aborted', `${operation}: interrupted`, { outcomeUnknown, attempts });
+  if (aborted) return interrupted(operation, aborted, { outcomeUnknown, attempts });
   if (how.timeout) {
     const seconds = `${Math.round(c.timeoutMs / 100) / 10} s`;
     return new TransportError(operation, 'timeout', `${operation}: no answer within the ${seconds} timeout (--timeout)${tries}`, { outcomeUnknown, attempts });

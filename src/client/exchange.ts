@@ -6,7 +6,7 @@
 import { getEventListeners } from 'node:events';
 import { redact } from '../secrets.js';
 import { parseEnvelope, type Envelope } from './envelope.js';
-import { describeFailure, TransportError } from './errors.js';
+import { describeFailure, interrupted } from './errors.js';
 import { answerOutcome, describeOutcome, failureOutcome, retryDelay, type Outcome, type RetryOptions } from './retry.js';
 import type { HttpRequest, Send } from './send.js';
 
@@ -72,7 +72,7 @@ export class Exchanges {
         }
       } catch (err) {
         const how = failureOutcome(err, timedOut);
-        failure = describeFailure(err, how, signal?.aborted === true, context);
+        failure = describeFailure(err, how, signal?.aborted ? signal : undefined, context);
         if (signal?.aborted) throw failure;
         outcome = how;
       } finally {
@@ -88,7 +88,7 @@ export class Exchanges {
       this.policy.onRetry?.({ operation: call.operation, attempt: attempt + 1, delayMs: delay, reason: describeOutcome(outcome!) });
       await this.#wait(delay);
       // A retry follows only an attempt that changed nothing (or a safe one): an interrupted wait leaves no outcome unknown.
-      if (signal?.aborted) throw new TransportError(call.operation, 'aborted', `${call.operation}: interrupted`, { outcomeUnknown: false, attempts: attempt });
+      if (signal?.aborted) throw interrupted(call.operation, signal, { outcomeUnknown: false, attempts: attempt });
     }
   }
 

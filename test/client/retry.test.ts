@@ -176,6 +176,33 @@ describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
   });
 
   describe('interrupting', () => {
+    it("the signal's reason is the error's cause: an app's own shutdown, its deadline, a call made after the abort", async () => {
+      const s = await faultyServer(['stall', '503', 'stall']);
+      const shutdown = new Error('shutting down');
+      const ac = new AbortController();
+      const { c } = client(s.url, { signal: ac.signal });
+      const pending = c.sendMessage({ recipient: '77011234567', text: 'x' }).catch((e: unknown) => e);
+      await expect.poll(() => s.hits(), { timeout: 10_000 }).toBe(1);
+      ac.abort(shutdown);
+      const err = (await pending) as TransportError;
+      expect(err).toBeInstanceOf(TransportError);
+      expect(err).toMatchObject({ kind: 'aborted', outcomeUnknown: true, message: 'Message/SendSmsMessage: interrupted' });
+      expect(err.cause).toBe(shutdown);
+      // The cause is no property of the error's JSON, which stays as it was.
+      expect(JSON.parse(JSON.stringify(err))).not.toHaveProperty('cause');
+      // A call made after the abort sends nothing and says why too.
+      expect(((await c.getLink({ id: 1 }).catch((e: unknown) => e)) as TransportError).cause).toBe(shutdown);
+      expect(s.hits()).toBe(1);
+
+      // AbortSignal.timeout(): its TimeoutError, here ending the wait between attempts (after a 503 that asked for 30 s).
+      const s2 = await faultyServer(['503', '503'], { 'retry-after': '30' });
+      const { c: waiting } = client(s2.url, { signal: AbortSignal.timeout(300), retryMaxDelayMs: 30_000 });
+      const backoff = (await waiting.getLink({ id: 1 }).catch((e: unknown) => e)) as TransportError;
+      expect(backoff).toMatchObject({ kind: 'aborted', outcomeUnknown: false });
+      expect((backoff.cause as Error).name).toBe('TimeoutError');
+      expect(s2.hits()).toBe(1);
+    });
+
     it('an abort during the backoff wait ends the call at once', async () => {
       const s = await faultyServer(['503', '503', '503'], { 'retry-after': '30' });
       const ac = new AbortController();
