@@ -141,7 +141,7 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
       'smslink message status 123456 -q',
       "smslink link list --all --jq '.[] | select(.clickCnt > 0) | .shortLink'",
     ]) +
-      `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL, SMSLINK_PROFILE)\n> config profile > default.\n\nTimes (--since, --at ...): 7d is 7 days ago, +2h is 2 hours from now;\n\`smslink help time\` has every form.\n\n${EXIT_CODES_HELP}\n`,
+      `\nSettings: flag > environment (SMSLINK_API_KEY, SMSLINK_BASE_URL,\nSMSLINK_PROFILE) > config profile > default.\n\nTimes (--since, --at ...): 7d is 7 days ago, +2h is 2 hours from now;\n\`smslink help time\` has every form.\n\n${EXIT_CODES_HELP}\n`,
   );
 
   // Completion walks the whole tree; help lists siblings with their arguments and flags (-h may be combined, as in -qh).

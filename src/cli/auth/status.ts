@@ -137,8 +137,8 @@ environment, profile), the key masked, and checks the key with one call
 a balance it cannot read is shown as unknown, with why, and changes nothing).
 -o json gives the same as an object; -q prints nothing, reads no balance and
 leaves the answer to the exit code: 0 accepted, 4 refused or not configured,
-3 service unreachable. \`smslink balance --min\` checks the money. For a message's delivery status,
-see \`smslink message status <id>\`.`,
+3 service unreachable. \`smslink balance --min\` checks the money. For a
+message's delivery status, see \`smslink message status <id>\`.`,
   examples: ['smslink status', 'smslink --profile staging status', 'smslink status -o json', 'smslink status -q && echo ready'],
   run(ctx, _opts, _args, cmd) {
     if (cmd.args.length) throw new UsageError(`status takes no arguments; for the delivery status of a message, run \`smslink message status ${cmd.args.join(' ')}\``);

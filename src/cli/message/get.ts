@@ -68,8 +68,9 @@ and update times, country and operator. It reads Message/GetSMSStatus, then
 Message/List narrowed to each message's send time. A message not sent yet
 that waits for a deferred send (--at) says "not yet: scheduled for later"
 where its send time goes: no operation of the service says for when (the
-send itself said it). Scripts get the service's fields (-o json, ndjson, csv); -q prints the ids found. Exit 6 when no id is
-found, 5 when some are not (they are named on stderr).`,
+send itself said it). Scripts get the service's fields (-o json, ndjson,
+csv); -q prints the ids found. Exit 6 when no id is found, 5 when some are
+not (they are named on stderr).`,
   examples: ['smslink message get 123456', 'smslink message get 123456 123457 -o json', 'smslink message list --status rejected -q | smslink message get -'],
   flags: (cmd) =>
     cmd

@@ -149,9 +149,10 @@ refused). The record says when it goes out.
 With --from-file, each row of a CSV or NDJSON file (columns: recipient, text,
 and optionally from, name, at, validity) is one message. --text "Hi {{name}}"
 fills placeholders from the row's columns (a column used by the template
-only fills the text); --from, --name, --at and --validity fill empty cells. A journal beside the file records every
-outcome: a rerun skips sent rows, retries failed ones, and looks for the
-message of a row whose answer was lost before it sends that row again. The
+only fills the text); --from, --name, --at and --validity fill empty cells.
+A journal beside the file records every outcome: a rerun skips sent rows,
+retries failed ones, and looks for the message of a row whose answer was
+lost before it sends that row again. The
 file is read as UTF-8 (or UTF-16 with a BOM); a file that is not is refused
 unless --encoding names its encoding (windows-1251, latin1, utf-16le ...).
 ${BULK_STOPS_HELP}

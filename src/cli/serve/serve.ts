@@ -202,7 +202,7 @@ export const SERVE: CommandDef = {
       .option('--balance <amount>', "each account's balance before its first message; every message takes segments x price off (default 100)")
       .option('--currency <code>', 'currency of the balance and prices, an ISO 4217 code (default KZT)')
       .option('--fault-rate <p>', 'probability that a /service/ request gets a fault (default 0)')
-      .option('--faults <list>', 'faults to draw from: latency:MIN-MAXms,reset,500,502,503,code30,truncated,stall')
+      .option('--faults <list>', 'faults to draw from, comma-separated: latency:MIN-MAXms, reset, 500, 502, 503, code30, truncated, stall')
       .option('--fault-seed <n>', 'seed of the fault draw (default 1)')
       .option('--seed <file>', 'start with the keys, senders, links, campaigns and messages of a seed file (YAML or JSON), and return to them on reset')
       .option('--no-inspector', 'no web inspector at / (the control API under /_emulator/ stays)')
@@ -210,10 +210,10 @@ export const SERVE: CommandDef = {
       .option('--cors <origin>', 'let the web pages of this origin (e.g. http://localhost:3000) call /service/ from a browser; other sites are refused (repeatable)', collect),
   about: `The accepted keys are given with --api-key (repeatable) or a seed file;
 without them the key is "sandbox". Keys are shown masked: stars and the last 4
-characters of a key of 16 or more. Test numbers pick a message's fate: a recipient ending in 0000
-is REJECTD, 1111 UNDELIV, 2222 EXPIRED, 3333 passes through PDLIVRD, anything
-else DELIVRD. Ctrl-C (or SIGTERM) stops accepting, finishes what is in flight
-and exits 0.
+characters of a key of 16 or more. Test numbers pick a message's fate: a
+recipient ending in 0000 is REJECTD, 1111 UNDELIV, 2222 EXPIRED, 3333 passes
+through PDLIVRD, anything else DELIVRD. Ctrl-C (or SIGTERM) stops accepting,
+finishes what is in flight and exits 0.
 
 Each request answered prints one line on stdout: the emulator's time, the
 operation (or the short link visited), the result code, milliseconds and the
@@ -231,8 +231,9 @@ controls, updated live. The control API for tests: GET /_emulator/messages, POST
 It reads requests as the live service does: output and api may be left out,
 and an empty optional parameter (from=, data[expirationDate]=) is no
 parameter. So public client libraries work against it unchanged: give them
-http://127.0.0.1:<port> as their server (mobizon-node: setConfig({ apiServer,
-apiKey }); mobizon: the testBaseUrl parameter, http://127.0.0.1:<port>/service/).`,
+http://127.0.0.1:<port> as their server (mobizon-node:
+setConfig({ apiServer, apiKey }); mobizon: the testBaseUrl parameter,
+http://127.0.0.1:<port>/service/).`,
   examples: [
   'smslink serve',
   'smslink serve --quiet --port 0',

@@ -104,6 +104,14 @@ describe('help for people', () => {
     }
   });
 
+  it('the prose of every help is written within 80 columns, as a pipe or a pager shows it (a terminal reflows it to its width)', async () => {
+    for (const path of [[], ...(await allCommands())]) {
+      const help = (await runCli([...path, '--help'])).stdout;
+      // Paragraphs: lines that start at the margin (flags, lists and examples are indented).
+      for (const line of help.split('\n').filter((l) => /^\S/.test(l))) expect(line.length, `${path.join(' ')}: ${line}`).toBeLessThanOrEqual(80);
+    }
+  });
+
   it('`smslink help [command...]` prints the same help as --help; an unknown one is an error naming the commands', async () => {
     expect((await runCli(['help'])).stdout).toBe((await runCli(['--help'])).stdout);
     expect((await runCli(['help', 'link', 'list'])).stdout).toBe((await runCli(['link', 'list', '--help'])).stdout);
