@@ -25,6 +25,18 @@ describe('message send --from-file', () => {
     expect(r.stderr).not.toContain('ignoring columns');
   });
 
+  it("a spreadsheet's trailing commas name no column to ignore; an empty file is said to be empty, exit 2, nothing sent", async () => {
+    const trailing = file('sms.csv', 'recipient,name,,\n77010000001,Ann,,\n');
+    const r = await runCli(['message', 'send', '--from-file', trailing, '--text', 'Hi {{name}}'], { env: bulk.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('ignoring columns');
+    for (const body of ['', '\n\n']) {
+      const empty = await runCli(['message', 'send', '--from-file', file('empty.csv', body), '--text', 'Hi'], { env: bulk.env });
+      expect([empty.code, empty.stderr]).toEqual([2, expect.stringContaining('--from-file: the input is empty: it needs a recipient column')]);
+    }
+    expect(bulk.server.requests.filter((q) => q.path.includes('Send'))).toHaveLength(1);
+  });
+
   it('a flag with no column of its own (--shorten-links, --name with {{name}} in the text) applies to every row', async () => {
     const input = file('sms.csv', 'recipient,name\n77010000001,Ann\n77010000002,Bob\n');
     const r = await runCli(['message', 'send', '--from-file', input, '--text', 'Hi {{name}} https://example.com/x', '--shorten-links', '--name', 'spring'], { env: bulk.env });

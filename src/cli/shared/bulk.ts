@@ -131,6 +131,8 @@ export function columnSpec(
     op,
     checkColumns(columns) {
       const missing = mapping.required.filter((c) => !columns.includes(c));
+      // A file with no header at all (empty, or blank lines only) says so, not that a column is missing.
+      if (columns.length === 0) throw new UsageError(`--from-file: the input is empty: it needs a ${mapping.required.join(', ')} column (a CSV header, or NDJSON keys) and a row each`);
       if (missing.length) {
         // One column whose name holds punctuation is likely a row of columns apart by a character not looked for (`recipient|name`).
         const joined = columns.length === 1 && /[^\p{L}\p{N}\s_-]/u.test(columns[0]) ? '; if another character separates its columns, name it with --delimiter' : '';
@@ -138,7 +140,8 @@ export function columnSpec(
       }
       const known = new Set(Object.values(mapping.columns));
       extra.checkColumns?.(columns);
-      const ignored = columns.filter((c) => !known.has(c) && !extra.alsoUsed?.includes(c));
+      // Empty names (a spreadsheet's trailing commas) name no column to ignore.
+      const ignored = columns.filter((c) => c !== '' && !known.has(c) && !extra.alsoUsed?.includes(c));
       if (ignored.length) void ctx.warn(`ignoring columns ${ignored.join(', ')} (known: ${[...known].join(', ')})`);
     },
     toInput(fields) {
