@@ -12,7 +12,7 @@ import { Database } from './store/database.js';
 import { CURRENCY_CODE, DEFAULTS, type Limits } from './defaults.js';
 import type { EmulatorSettings } from './service/handler.js';
 import { inspectorRouter } from './inspector/routes.js';
-import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './control/seed.js';
+import { checkSeed, EMPTY_SEED, shown, type Seed, type SeedData } from './control/seed.js';
 import { requestSink } from './request-log.js';
 import { buildRoutes, type ServerParts, type ServiceHooks } from './server.js';
 import { knownTimeZone, TimeZone } from './service/time-zone.js';
@@ -98,9 +98,6 @@ function checkOptions(opts: EmulatorOptions): void {
     throw new RangeError('apiKeys must name at least one non-empty key');
   }
 }
-
-/** A value as an option error quotes it: a string in quotes (`"0"` is not 0), anything else as it prints. */
-const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
 function blockPatternOf(source: string | undefined): RegExp | null {
   if (source === undefined || source === '') return null;

@@ -129,7 +129,8 @@ const RULES = {
   name: spec(messageSend, 'name'),
 };
 
-const shown = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' && v !== null ? (Array.isArray(v) ? 'a list' : 'a mapping') : String(v));
+/** A value as an error about it quotes it: a string in quotes (`"0"` is not 0), a list or mapping named, anything else as it prints. */
+export const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' && v !== null ? (Array.isArray(v) ? 'a list' : 'a mapping') : String(v));
 
 class Checker {
   constructor(readonly keys: readonly string[]) {}
