@@ -4,7 +4,7 @@
 
 import type { CheckContext } from '../catalog/rules.js';
 import type { OperationSpec } from '../catalog/types.js';
-import { validateInput, type Issue } from '../catalog/validate.js';
+import { paramByKey, ruleAsTyped, validateInput, type Issue } from '../catalog/validate.js';
 
 export interface RowProblem {
   column: string;
@@ -38,7 +38,7 @@ export function check(rules: CheckContext, spec: BulkSpec, fields: Record<string
   const { input, problems } = spec.toInput(fields);
   if (problems.length) return { problems };
   const { values, issues } = validateInput(spec.op, input, rules);
-  if (issues.length) return { problems: issues.map((i: Issue) => ({ column: spec.columnOf(i.key), rule: i.rule })) };
+  if (issues.length) return { problems: issues.map((i: Issue) => ({ column: spec.columnOf(i.key), rule: ruleAsTyped(paramByKey(spec.op, i.key), i) })) };
   return { input: values, problems: [] };
 }
 

@@ -110,8 +110,8 @@ function halted(s: RunSummary): string {
   const c = s.counts;
   const pending = s.total - c.done - c.skipped - c.failed - c.invalid - c.unknown - (c.held ?? 0);
   const why = s.stop === 'refused' ? 'the service refused the key, as it would for every row' : 'the service could not be reached, and no row got through';
-  const where = s.journal
-    ? 'they stay pending in the journal; once this is fixed, rerun the same command: it sends them and the failed rows, each once'
-    : 'no journal was kept (stdin without --journal): a rerun sends every row';
-  return `Stopped: ${why}. ${count(pending, 'row')} not sent: ${where}.`;
+  if (!s.journal) return `Stopped: ${why}. ${count(pending, 'row')} not sent: no journal was kept (stdin without --journal): a rerun sends every row.`;
+  // Every row was tried (the last ones failed): nothing waits, the rerun sends the failed ones.
+  if (pending === 0) return `Stopped: ${why}. Once this is fixed, rerun the same command: it sends the failed rows, each once.`;
+  return `Stopped: ${why}. ${count(pending, 'row')} not sent: they stay pending in the journal; once this is fixed, rerun the same command: it sends them and the failed rows, each once.`;
 }

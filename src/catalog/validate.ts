@@ -47,6 +47,16 @@ export function paramByKey(op: OperationSpec, key: string): ParamSpec | undefine
   return op.params.find((p) => p.key === key);
 }
 
+/**
+ * An issue's rule as read by whoever typed the value, on the command line or
+ * in a bulk file's column: with the words the parameter also takes (`must be
+ * 0 or 1 (or active, inactive)`).
+ */
+export function ruleAsTyped(param: ParamSpec | undefined, issue: Issue): string {
+  const words = Object.keys(param?.cli?.aliases ?? {});
+  return words.length && !isAbsent(issue.value) ? `${issue.rule} (or ${words.join(', ')})` : issue.rule;
+}
+
 /** How many ids one request of the operation takes (its `ids` parameter's limit). */
 export function idLimit(op: OperationSpec): number {
   return paramByKey(op, 'ids')?.maxItems ?? Infinity;

@@ -93,6 +93,17 @@ describe('a refused key', () => {
     const made = listed.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { fullLink: string }).fullLink);
     expect(made.sort()).toEqual([...urls].sort());
   }, 60_000);
+
+  it('a refused key on a file whose every row went out leaves none pending: the summary says only that a rerun sends the failed rows', async () => {
+    const { url, creates } = await emulator();
+    const { path } = linksFile(2);
+    const r = await runCli(['link', 'create', '--from-file', path, '--concurrency', '4', '-q'], { env: { SMSLINK_BASE_URL: url, SMSLINK_API_KEY: WRONG } });
+    expect(r.code).toBe(4);
+    expect(creates.n).toBe(2);
+    expect(r.stderr).toContain('link create: 0 done, 2 failed of 2 rows');
+    expect(r.stderr).toContain('Stopped: the service refused the key, as it would for every row. Once this is fixed, rerun the same command: it sends the failed rows, each once.');
+    expect(r.stderr).not.toContain('not sent');
+  }, 60_000);
 });
 
 describe('a service out of reach', () => {

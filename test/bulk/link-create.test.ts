@@ -66,7 +66,7 @@ describe('link create --from-file', () => {
     expect(r.stdout).toBe(
       'row,column,error\n' +
         '3,fullLink,must be a URL with a scheme (https://...) or starting with www.\n' +
-        '4,status,must be 0 or 1\n' +
+        '4,status,"must be 0 or 1 (or active, inactive)"\n' +
         '4,expirationDate,must be a real date written YYYY-MM-DD\n',
     );
     expect(r.stderr).toContain('3 rows checked: 1 valid, 2 invalid. Nothing was sent.');
