@@ -38,7 +38,7 @@ export function check(rules: CheckContext, spec: BulkSpec, fields: Record<string
   const { input, problems } = spec.toInput(fields);
   if (problems.length) return { problems };
   const { values, issues } = validateInput(spec.op, input, rules);
-  if (issues.length) return { problems: issues.map((i: Issue) => ({ column: spec.columnOf(i.key), rule: ruleAsTyped(paramByKey(spec.op, i.key), i) })) };
+  if (issues.length) return { problems: issues.map((i: Issue) => ({ column: spec.columnOf(i.key), rule: ruleAsTyped(paramByKey(spec.op, i.key), i.rule, i.value) })) };
   return { input: values, problems: [] };
 }
 

@@ -48,13 +48,13 @@ export function paramByKey(op: OperationSpec, key: string): ParamSpec | undefine
 }
 
 /**
- * An issue's rule as read by whoever typed the value, on the command line or
- * in a bulk file's column: with the words the parameter also takes (`must be
- * 0 or 1 (or active, inactive)`).
+ * A rule as read by whoever typed the value, on the command line, in a bulk
+ * file's column or in a seed: with the words the parameter also takes
+ * (`must be 0 or 1 (or active, inactive)`).
  */
-export function ruleAsTyped(param: ParamSpec | undefined, issue: Issue): string {
+export function ruleAsTyped(param: ParamSpec | undefined, rule: string, value: unknown): string {
   const words = Object.keys(param?.cli?.aliases ?? {});
-  return words.length && !isAbsent(issue.value) ? `${issue.rule} (or ${words.join(', ')})` : issue.rule;
+  return words.length && !isAbsent(value) ? `${rule} (or ${words.join(', ')})` : rule;
 }
 
 /** How many ids one request of the operation takes (its `ids` parameter's limit). */

@@ -120,7 +120,7 @@ describe('a bad seed', () => {
     ['a fullLink that is no URL', { links: [{ fullLink: 'example.com' }] }, 'links[0].fullLink: invalid value "example.com": must be a URL with a scheme'],
     ['a date that does not exist', { links: [{ fullLink: 'https://a.example', expirationDate: '2030-02-30' }] }, 'links[0].expirationDate: invalid value "2030-02-30": must be a real date written YYYY-MM-DD'],
     ['a comment over 255 characters', { links: [{ fullLink: 'https://a.example', comment: 'x'.repeat(256) }] }, 'links[0].comment: invalid value "xxx'],
-    ['a status word it does not know', { links: [{ fullLink: 'https://a.example', status: 'on' }] }, 'links[0].status: invalid value "on": must be 0 or 1'],
+    ['a status word it does not know', { links: [{ fullLink: 'https://a.example', status: 'on' }] }, 'links[0].status: invalid value "on": must be 0 or 1 (or active, inactive)'],
     ['a code given twice', { links: [{ fullLink: 'https://a.example', code: 'abc' }, { fullLink: 'https://b.example', code: 'abc' }] }, 'links[1].code: invalid value "abc": is given to another link'],
     ['a code with other characters', { links: [{ fullLink: 'https://a.example', code: 'a_b' }] }, 'links[0].code: invalid value "a_b": must be 3 to 16 letters and digits'],
     ['negative clicks', { links: [{ fullLink: 'https://a.example', clicks: -1 }] }, 'links[0].clicks: invalid value -1: must be a whole number from 0 to 10000'],

@@ -46,7 +46,7 @@ function describeIssue(operation: string, issue: Issue): string {
   const param = paramOf(operation, issue.key);
   const words = Object.keys(param?.cli?.aliases ?? {});
   // A date flag takes every time form too (the catalog's rule knows only the wire's YYYY-MM-DD; a file's column takes the date alone).
-  const rule = param?.type === 'date' && param.cli?.flag ? `${issue.rule}, or a time such as +30d or 7d (${TIMES})` : ruleAsTyped(param, issue);
+  const rule = param?.type === 'date' && param.cli?.flag ? `${issue.rule}, or a time such as +30d or 7d (${TIMES})` : ruleAsTyped(param, issue.rule, issue.value);
   const choices = typeof issue.value === 'string' ? [...words, ...choicesOf(operation, issue.key)] : [];
   return invalidValue(name, asTyped(issue.value), rule, choices);
 }

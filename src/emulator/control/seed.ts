@@ -9,6 +9,7 @@ import { linkCreate, linkList } from '../../catalog/link.js';
 import { messageSend } from '../../catalog/message.js';
 import { checkParam } from '../../catalog/rules.js';
 import type { OperationSpec, ParamSpec } from '../../catalog/types.js';
+import { ruleAsTyped } from '../../catalog/validate.js';
 
 /** A link as a seed gives it (YAML, JSON or TypeScript). */
 export interface SeedLinkData {
@@ -155,7 +156,7 @@ class Checker {
   param(at: string, rule: ParamSpec, v: unknown): unknown {
     const alias = typeof v === 'string' ? rule.cli?.aliases?.[v.toLowerCase()] : undefined;
     const r = checkParam(rule, alias ?? v, { now: new Date() });
-    if (!r.ok) this.fail(at, r.rule, v);
+    if (!r.ok) this.fail(at, ruleAsTyped(rule, r.rule, v), v);
     return r.value;
   }
 
