@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeGate, refusal } from '../../src/emulator/inspector/access.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { serviceQuery, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 let emu: TestEmulator | undefined;
 afterEach(async () => {
@@ -233,6 +233,26 @@ describe('who may use it', () => {
     expect(cross).toEqual({ status: 403, json: { error: 'requests from another web site are refused' } });
     expect((await control('POST', 'reset', undefined, { origin: emu.url })).status).toBe(200);
     expect((await control('GET', 'messages', undefined, { host: `localhost:${emu.port}` })).status).toBe(200);
+  });
+
+  it('refuses a POST another site\'s page sends without an Origin (Sec-Fetch-Site), as /service/ does; a token or --cors does not let it in', async () => {
+    emu = await startTestEmulator({ controlToken: 'tok-123456789', cors: ['http://localhost:3000'] });
+    const token = { authorization: 'Bearer tok-123456789' };
+    for (const site of ['cross-site', 'same-site']) {
+      const r = await control('POST', 'faults', { rate: 0.5 }, { ...token, 'sec-fetch-site': site });
+      expect(r, site).toEqual({ status: 403, json: { error: 'requests from another web site are refused' } });
+      // The same request to /service/ is refused the same way.
+      expect((await emu.raw('POST', `/service/User/GetOwnBalance?${serviceQuery(emu.key)}`, '', { 'sec-fetch-site': site })).status, site).toBe(403);
+    }
+    // A --cors origin's page is let into /service/, not into the test bench.
+    const corsPage = await control('POST', 'faults', { rate: 0.5 }, { ...token, origin: 'http://localhost:3000', 'sec-fetch-site': 'same-site' });
+    expect(corsPage).toEqual({ status: 403, json: { error: 'requests from another web site are refused' } });
+    expect((await control('GET', 'faults', undefined, token)).json).toMatchObject({ rate: 0 });
+    // The inspector's own pages, a URL typed in the browser, and programs (no such header) go on; so does a cross-site read.
+    for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}] as Array<Record<string, string>>) {
+      expect((await control('POST', 'faults', { rate: 0 }, { ...token, ...headers })).status, JSON.stringify(headers)).toBe(200);
+    }
+    expect((await control('GET', 'messages', undefined, { ...token, 'sec-fetch-site': 'cross-site' })).status).toBe(200);
   });
 
   it('with a control token: nothing without it, everything with it', async () => {

@@ -1,8 +1,8 @@
 // Who may use the emulator through a browser. On a loopback address a
 // request naming another Host is refused everywhere (DNS rebinding); /service/
 // also refuses other sites' pages but the --cors origins; the inspector and
-// control API refuse another origin's POST, and on any other address need the
-// --control-token (a header, or a cookie set by opening ?token= once).
+// control API refuse any other site's POST by the same test, and on any other
+// address need the --control-token (a header, or a cookie from ?token= once).
 
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -84,17 +84,30 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
   return URL.canParse(origin) && new URL(origin).host === host;
 }
 
+const NO_ORIGINS: ReadonlySet<string> = new Set();
+
+/**
+ * Whether a request comes from a web page of another site: by its Origin
+ * (neither the emulator's own nor one of `allowed`), or, when a browser sends
+ * no Origin (an image, a link, some older browsers' POSTs), by Sec-Fetch-Site.
+ * Another port of localhost is another site. Clients outside a browser send
+ * neither header.
+ */
+function fromOtherSite(req: IncomingMessage, allowed: ReadonlySet<string>): boolean {
+  const origin = req.headers.origin;
+  if (origin !== undefined) return !allowed.has(origin) && !sameOrigin(origin, req.headers.host);
+  const site = req.headers['sec-fetch-site'];
+  return site === 'cross-site' || site === 'same-site';
+}
+
 /**
  * Why a /service/ request is refused, or null: another Host on loopback, or
- * a page of another site (its Origin, or Sec-Fetch-Site when a browser sends
- * no Origin) but those of the --cors origins. Clients outside a browser send
- * neither header.
+ * a page of another site (fromOtherSite) but those of the --cors origins.
  */
 export function serviceRefusal(gate: Gate, req: IncomingMessage): Refusal | null {
   if (foreignHost(gate, req)) return { status: 403, message: `${LOOPBACK_ONLY}: this request named the host ${JSON.stringify(hostName(req.headers.host).slice(0, 100))}` };
-  const origin = req.headers.origin;
-  const site = req.headers['sec-fetch-site'];
-  if (origin !== undefined ? !gate.cors.has(origin) && !sameOrigin(origin, req.headers.host) : site === 'cross-site' || site === 'same-site') {
+  if (fromOtherSite(req, gate.cors)) {
+    const origin = req.headers.origin;
     const from = origin !== undefined && origin !== 'null' ? origin.slice(0, 100) : 'another site';
     return { status: 403, message: `requests from web pages of other sites are refused (this one came from ${from}); to let a web app call the emulator, start serve with --cors <its origin>` };
   }
@@ -132,15 +145,11 @@ export function refusal(gate: Gate, req: IncomingMessage): Refusal | null {
   if (gate.loopback && !isLoopback(hostName(req.headers.host))) {
     return { status: 403, message: 'the emulator answers its inspector and control API on loopback names only (localhost, 127.0.0.1, [::1])' };
   }
-  const origin = req.headers.origin;
-  if (req.method !== 'GET' && req.method !== 'HEAD' && origin !== undefined) {
-    let same = false;
-    try {
-      same = new URL(origin).host === req.headers.host;
-    } catch {
-      same = false;
-    }
-    if (!same) return { status: 403, message: 'requests from another web site are refused' };
+  // The same test as /service/'s, but no origin is let in: --cors opens the
+  // service to a web app, never the test bench, and a token does not make
+  // another site's page the user's.
+  if (req.method !== 'GET' && req.method !== 'HEAD' && fromOtherSite(req, NO_ORIGINS)) {
+    return { status: 403, message: 'requests from another web site are refused' };
   }
   if (gate.token !== null) {
     const auth = req.headers.authorization;
