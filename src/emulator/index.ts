@@ -15,6 +15,7 @@ import type { SeedCounts } from './control/seed-apply.js';
 import type { Database } from './store/database.js';
 import { DEFAULTS, LIMITS } from './defaults.js';
 import type { FaultKind } from './control/faults.js';
+import { inboxOf, type Inbox } from './control/inbox.js';
 
 export { ManualClock, systemClock, type Clock } from './control/clock.js';
 export type { ServiceHooks, ServiceExchange } from './server.js';
@@ -28,12 +29,14 @@ export { sandboxDbPath, sandboxOptions, resetSandbox, localTimeZone, SANDBOX_KEY
 export type { EmulatorOptions } from './core.js';
 export type { FaultState } from './control/controls.js';
 export type { SeedCounts } from './control/seed-apply.js';
+export { InboxTimeoutError, type Inbox, type InboxFilter, type InboxMessage, type InboxStep } from './control/inbox.js';
 export { checkSeed, SeedError, type SeedData, type SeedLinkData, type SeedCampaignData, type SeedMessageData } from './control/seed.js';
 export { readSeedFile, writeStarterSeed, DEFAULT_SEED_FILE, STARTER_YAML } from './control/seed-file.js';
 export { isLoopback } from './inspector/access.js';
 export { knownTimeZone } from './service/time-zone.js';
 
-export interface RunningEmulator {
+/** The running emulator; `messages()` and `waitForMessage()` (Inbox) read what the app sent. */
+export interface RunningEmulator extends Inbox {
   /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
   url: string;
   port: number;
@@ -102,6 +105,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       advance: async (seconds) => void bench.advance(seconds),
       deliver: async () => bench.deliver(),
       setFaults: async (rate, kinds) => bench.setFaults(rate, kinds),
+      ...inboxOf({ settings: parts.settings, bench }),
     };
   } catch (err) {
     dispose();
@@ -113,7 +117,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
 /** Options of the emulator in this process: those of startEmulator but the socket's and the faults'. */
 export type InProcessOptions = Omit<EmulatorOptions, 'host' | 'port' | 'limits' | 'hooks' | 'faultRate' | 'faults' | 'seed' | 'faultSeed' | 'inspector' | 'controlToken' | 'cors' | 'requestLog'>;
 
-export interface InProcessEmulator {
+/** The emulator in this process; `messages()` and `waitForMessage()` (Inbox) read what the app sent through `send`. */
+export interface InProcessEmulator extends Inbox {
   /** The base URL to give a client along with `send`: the address `smslink serve` takes by default; nothing listens on it for this emulator. */
   url: string;
   /** Accepted API keys. */
@@ -142,6 +147,7 @@ export function openEmulatorInProcess(opts: InProcessOptions = {}): InProcessEmu
     url,
     keys: [...bench.keys],
     send: local.send,
+    ...inboxOf({ settings: parts.settings, bench }),
     close: () => {
       // Readers waiting for a message are answered before the database closes.
       bench.dispose();

@@ -237,7 +237,10 @@ describe('the types', () => {
         // @ts-expect-error a link's id is a number
         const id: string = (await client.getLink({ id: 1 })).id;
         const refused: boolean = new ApiError('Link/Get', 2, 'not found', null, null).code === 2;
-        return shortLink + id + String(refused);
+        const sent = await emulator.waitForMessage({ to: '+77011234567' }, { timeoutMs: 0 }).catch(() => null);
+        // @ts-expect-error a message's timeline is a list of steps, not a string
+        const timeline: string = (await emulator.messages({ text: 'code' }))[0].timeline;
+        return shortLink + id + String(refused) + (sent?.status ?? '') + timeline;
       }\n`;
     writeFileSync(join(dirs.app, 'typed.mts'), use('esm'));
     writeFileSync(join(dirs.app, 'typed.cts'), use('cjs'));

@@ -5,27 +5,19 @@
 // which refuses a body past 64 KiB or 8 levels of nesting as it arrives.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { normalizePhone, parseDate, parseDateTime } from '../../catalog/rules.js';
-import type { Bench } from './controls.js';
 import { MAX_ADVANCE_S } from './controls.js';
-import type { EmulatorSettings } from '../service/handler.js';
 import { count } from '../../output/words.js';
-import { messages, type MessageFilter, type MessageView } from '../inspector/inspect.js';
+import { inboxFilter, readInbox, shown, waitForInbox, type InboxDeps } from './inbox.js';
 import { FORCEABLE, type Forceable } from '../service/lifecycle.js';
-import { wallOf } from '../service/time-zone.js';
-import { numberInfo } from '../service/numbers.js';
 import { MAX_WAIT_MS, WaitersFull } from './waiters.js';
 
 const MAX_BODY = 64 * 1024;
 /** The bodies are flat ({"rate": 0.1, "kinds": ["503"]}): deeper nesting is no request of this API. */
 const MAX_DEPTH = 8;
-const MESSAGE_LIMIT = 1000;
 /** A number as a person writes it: digits, maybe a fraction; not 0x10, 1e3, Infinity or " 5". */
 const DECIMAL = /^\d{1,15}(\.\d{1,15})?$/;
 
-export interface ControlDeps {
-  settings: EmulatorSettings;
-  bench: Bench;
+export interface ControlDeps extends InboxDeps {
   /** Where unexpected failures are reported. */
   log: (line: string) => void;
 }
@@ -65,12 +57,6 @@ export function isControlRoute(route: string): boolean {
 
 /** The client went away while its body was being read: nothing to answer. */
 class Gone extends Error {}
-
-/** A value as an error message shows it: JSON, cut short. */
-function shown(value: unknown): string {
-  const text = JSON.stringify(value ?? null) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
 
 /** The nesting of JSON text fed to it in pieces, outside its strings: false once past MAX_DEPTH. */
 function depthGauge(): (chunk: Buffer) => boolean {
@@ -172,38 +158,6 @@ function decimal(value: unknown): number | undefined {
   return typeof value === 'string' && DECIMAL.test(value) ? Number(value) : undefined;
 }
 
-/** `since` as the API's `YYYY-MM-DD HH:MM:SS` (or a day) in the emulator's zone, or ISO 8601 with a zone. */
-function sinceOf(s: EmulatorSettings, value: string): number {
-  const parts = parseDateTime(value) ?? parseDate(value);
-  if (parts) return s.tz.fromWall(wallOf(parts));
-  const ms = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) throw new BadRequest(`since: invalid value "${value.slice(0, 40)}": must be YYYY-MM-DD HH:MM:SS (in ${s.tz.name}) or an ISO 8601 time`);
-  return ms;
-}
-
-function messageJson(d: ControlDeps, m: MessageView) {
-  const f = (ms: number | null) => (ms === null ? null : d.settings.tz.format(ms));
-  return {
-    id: m.id,
-    account: d.bench.accounts.indexOf(m.accountId) + 1,
-    campaignId: m.campaignId,
-    from: m.from,
-    to: m.to,
-    text: m.text,
-    status: m.status,
-    segments: m.segments,
-    encoding: m.encoding,
-    // Per segment and in all (segUserBuy × segNum), as a delivery report counts cost.
-    segUserBuy: m.segPrice,
-    price: m.price,
-    ...numberInfo(m.to),
-    createdAt: f(m.createdAt),
-    startSendTs: f(m.startSendTs),
-    statusUpdateTs: f(m.statusUpdateTs),
-    timeline: m.timeline.filter((t) => !t.pending).map((t) => ({ status: t.status, at: f(t.at) })),
-  };
-}
-
 const WAIT_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
 /** `wait` as milliseconds: 30s, 500ms, 2m or a bare number of seconds, at most MAX_WAIT_MS. */
@@ -216,40 +170,25 @@ function waitOf(value: string): number {
   return ms;
 }
 
-function messageFilter(d: ControlDeps, q: URLSearchParams): MessageFilter {
-  const limitText = q.get('limit');
-  const limit = limitText === null ? 100 : /^\d{1,6}$/.test(limitText) ? Number(limitText) : NaN;
-  if (!(limit >= 1 && limit <= MESSAGE_LIMIT)) throw new BadRequest(`limit: invalid value ${shown(limitText)}: must be a whole number from 1 to ${MESSAGE_LIMIT}`);
-  const to = q.get('to');
-  const digits = to === null ? undefined : normalizePhone(to);
-  if (digits !== undefined && digits !== '' && !/^\d+$/.test(digits)) throw new BadRequest(`to: invalid value ${shown(to)}: must be digits (part of a number)`);
-  const since = q.get('since');
-  return { to: digits || undefined, text: q.get('text') || undefined, since: since ? sinceOf(d.settings, since) : undefined, limit };
-}
-
 /**
- * GET messages: those sent, newest first. With `wait`, an answer with none
- * is held until a matching message is stored or the wait runs out
- * (`timedOut` says which); one with some is given at once.
+ * GET messages: those sent, newest first (inbox.ts picks and shows them).
+ * With `wait`, an answer with none is held until a matching message is
+ * stored or the wait runs out (`timedOut` says which); one with some is
+ * given at once.
  */
 function listMessages(d: ControlDeps, query: string, signal?: AbortSignal) {
   const q = new URLSearchParams(query);
-  const filter = messageFilter(d, q);
+  const given = (name: string) => q.get(name) ?? undefined;
+  let filter;
+  try {
+    filter = inboxFilter(d.settings, { to: given('to'), text: given('text'), since: given('since'), limit: given('limit') });
+  } catch (err) {
+    if (err instanceof RangeError) throw new BadRequest(err.message);
+    throw err;
+  }
   const wait = q.get('wait');
-  const look = () => {
-    const found = messages(d.settings, filter);
-    return { messages: found.items.map((m) => messageJson(d, m)), total: found.total };
-  };
-  if (wait === null) return look();
-  const ms = waitOf(wait);
-  const found = () => {
-    const answer = look();
-    return answer.total > 0 ? { ...answer, timedOut: false } : undefined;
-  };
-  const none = () => found() ?? { messages: [], total: 0, timedOut: true };
-  const now = found();
-  if (now || ms === 0) return now ?? none();
-  return d.bench.waiters.wait(found, ms, none, signal).catch((err: unknown) => {
+  if (wait === null) return readInbox(d, filter);
+  return waitForInbox(d, filter, waitOf(wait), signal).catch((err: unknown) => {
     if (err instanceof WaitersFull) throw new BadRequest('wait: too many requests are waiting already; try again in a second', 503, false, { 'retry-after': '1' });
     throw err;
   });
@@ -266,10 +205,10 @@ function setStatus(d: ControlDeps, body: Record<string, unknown>) {
   }
   const done = d.bench.setStatus(id, status as Forceable);
   if (!done) throw new BadRequest(`id: no message ${id} (GET /_emulator/messages lists them)`, 404);
-  const [m] = messages(d.settings, { id, limit: 1 }).items;
+  const [sms] = readInbox(d, { id, limit: 1 }).messages;
   const at = d.settings.tz.format(d.settings.clock.now());
   const message = done.changed ? `Message ${id} is ${status} from ${at} (it was ${done.previous})` : `Message ${id} was ${status} already; nothing changed`;
-  return { message, changed: done.changed, previousStatus: done.previous, sms: messageJson(d, m) };
+  return { message, changed: done.changed, previousStatus: done.previous, sms };
 }
 
 function clockState(d: ControlDeps) {
