@@ -284,11 +284,22 @@ export function noSuchProfile(name: string, origin: string, profiles: readonly s
  * breaks and the nearest choice: `--by: invalid value "contry" (did you
  * mean country?): must be one of day, sender, country, operator`.
  */
-export function invalidValue(name: string, typed: string, rule: string, choices: readonly string[] = []): string {
-  // Quoted on one line: a line break or tab in it is shown as \n, \r, \t.
-  const shown = (typed.length > 80 ? `${typed.slice(0, 77)}...` : typed).replace(/[\n\r\t]/g, (c) => LINE_BREAKS[c]);
-  const near = choices.includes(typed) ? undefined : didYouMean(typed, choices);
-  return `${name}: invalid value "${shown}"${near ? ` (did you mean ${near}?)` : ''}: ${rule}`;
+export function invalidValue(name: string, typed: unknown, rule: string, choices: readonly string[] = []): string {
+  // A field a JSON body or a library call left out (the command line never gets here without a value).
+  if (typed === undefined) return `${name}: none given: ${rule}`;
+  const near = typeof typed !== 'string' || choices.includes(typed) ? undefined : didYouMean(typed, choices);
+  return `${name}: invalid value ${quoted(typed)}${near ? ` (did you mean ${near}?)` : ''}: ${rule}`;
+}
+
+/**
+ * A value as a message quotes it: text in quotes on one line (a line break
+ * or tab shown as \n, \r, \t; cut after 80 characters), a number or true as
+ * it is, a list or a mapping (from JSON, a seed, a library call) by its kind.
+ */
+export function quoted(value: unknown): string {
+  if (typeof value === 'string') return `"${(value.length > 80 ? `${value.slice(0, 77)}...` : value).replace(/[\n\r\t]/g, (c) => LINE_BREAKS[c])}"`;
+  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'a list' : 'a mapping';
+  return String(value);
 }
 
 const LINE_BREAKS: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };

@@ -180,7 +180,7 @@ describe('POST /_emulator/messages/status', () => {
       status: 400,
       json: { error: 'status: invalid value "ACCEPTD": must be a final status: DELIVRD, UNDELIV, REJECTD, EXPIRED' },
     });
-    expect(await control('POST', 'messages/status', { id: 1 })).toMatchObject({ status: 400, json: { error: expect.stringMatching(/^status: invalid value null/) } });
+    expect(await control('POST', 'messages/status', { id: 1 })).toMatchObject({ status: 400, json: { error: expect.stringMatching(/^status: none given: must be a final status/) } });
     expect((await control('GET', 'messages/status')).status).toBe(405);
     expect(((await control('GET', 'messages')).json.messages as Array<{ status: string }>)[0].status).toBe('NEW');
   });

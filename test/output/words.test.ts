@@ -106,6 +106,15 @@ describe('words', () => {
     expect(invalidValue('--text', ' \n\t\r', 'must not be blank')).toBe('--text: invalid value " \\n\\t\\r": must not be blank');
   });
 
+  it('says a value from JSON, a seed or a library call by its kind: a number as it is, a list or a mapping named, none given when left out', () => {
+    expect(invalidValue('rate', 2, 'must be a probability from 0 to 1')).toBe('rate: invalid value 2: must be a probability from 0 to 1');
+    expect(invalidValue('rate', '2', 'must be a probability from 0 to 1')).toBe('rate: invalid value "2": must be a probability from 0 to 1');
+    expect(invalidValue('links[0].status', [1], 'must be 0 or 1')).toBe('links[0].status: invalid value a list: must be 0 or 1');
+    expect(invalidValue('to', { n: 1 }, 'must be digits')).toBe('to: invalid value a mapping: must be digits');
+    expect(invalidValue('status', undefined, 'must be a final status')).toBe('status: none given: must be a final status');
+    expect(invalidValue('text', 'x'.repeat(100), 'must be short')).toBe(`text: invalid value "${'x'.repeat(77)}...": must be short`);
+  });
+
   it('counts two neighbouring letters swapped as one slip', () => {
     expect(didYouMean('sned', ['send', 'status', 'list', 'get'])).toBe('send');
     expect(didYouMean('lsit', ['create', 'list'])).toBe('list');

@@ -6,8 +6,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_ADVANCE_S } from './controls.js';
-import { count } from '../../output/words.js';
-import { inboxFilter, readInbox, shown, waitForInbox, type InboxDeps } from './inbox.js';
+import { count, invalidValue } from '../../output/words.js';
+import { inboxFilter, readInbox, waitForInbox, type InboxDeps } from './inbox.js';
 import { FORCEABLE, type Forceable } from '../service/lifecycle.js';
 import { MAX_WAIT_MS, WaitersFull } from './waiters.js';
 
@@ -165,7 +165,7 @@ function waitOf(value: string): number {
   const m = /^(\d{1,7}(?:\.\d{1,3})?)(ms|s|m)?$/.exec(value);
   const ms = m ? Math.round(Number(m[1]) * WAIT_UNITS[m[2] ?? 's']) : NaN;
   if (!(ms >= 0 && ms <= MAX_WAIT_MS)) {
-    throw new BadRequest(`wait: invalid value ${shown(value)}: must be a duration from 0 to ${MAX_WAIT_MS / 1000}s, such as 30s, 500ms or 2m (a bare number is seconds)`);
+    throw new BadRequest(invalidValue('wait', value, `must be a duration from 0 to ${MAX_WAIT_MS / 1000}s, such as 30s, 500ms or 2m (a bare number is seconds)`));
   }
   return ms;
 }
@@ -198,10 +198,10 @@ function listMessages(d: ControlDeps, query: string, signal?: AbortSignal) {
 function setStatus(d: ControlDeps, body: Record<string, unknown>) {
   const idText = typeof body.id === 'number' ? String(body.id) : typeof body.id === 'string' ? body.id : '';
   const id = /^\d{1,15}$/.test(idText) ? Number(idText) : NaN;
-  if (!(id >= 1)) throw new BadRequest(`id: invalid value ${shown(body.id)}: must be a message id (a whole number from 1)`);
+  if (!(id >= 1)) throw new BadRequest(invalidValue('id', body.id, `must be a message id (a whole number from 1)`));
   const status = typeof body.status === 'string' ? body.status.trim().toUpperCase() : '';
   if (!(FORCEABLE as readonly string[]).includes(status)) {
-    throw new BadRequest(`status: invalid value ${shown(body.status)}: must be a final status: ${FORCEABLE.join(', ')}`);
+    throw new BadRequest(invalidValue('status', body.status, `must be a final status: ${FORCEABLE.join(', ')}`));
   }
   const done = d.bench.setStatus(id, status as Forceable);
   if (!done) throw new BadRequest(`id: no message ${id} (GET /_emulator/messages lists them)`, 404);
@@ -219,7 +219,7 @@ function advance(d: ControlDeps, body: Record<string, unknown>) {
   const given = body.advance;
   const seconds = given === 'pending' ? d.bench.pendingSeconds() : decimal(given);
   if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_S) {
-    throw new BadRequest(`advance: invalid value ${shown(given)}: must be a number of seconds from 0 to ${MAX_ADVANCE_S}, in decimal, or "pending"`);
+    throw new BadRequest(invalidValue('advance', given, `must be a number of seconds from 0 to ${MAX_ADVANCE_S}, in decimal, or "pending"`));
   }
   d.bench.advance(seconds);
   return { ...clockState(d), advanced: seconds, message: `The clock moved ${seconds} s ahead: ${d.settings.tz.format(d.settings.clock.now())}` };
@@ -227,7 +227,7 @@ function advance(d: ControlDeps, body: Record<string, unknown>) {
 
 function faults(d: ControlDeps, body: Record<string, unknown>) {
   const rate = decimal(body.rate);
-  if (rate === undefined || !(rate >= 0 && rate <= 1)) throw new BadRequest(`rate: invalid value ${shown(body.rate)}: must be a probability from 0 to 1, in decimal`);
+  if (rate === undefined || !(rate >= 0 && rate <= 1)) throw new BadRequest(invalidValue('rate', body.rate, `must be a probability from 0 to 1, in decimal`));
   const kinds = body.kinds;
   if (kinds !== undefined && typeof kinds !== 'string' && !(Array.isArray(kinds) && kinds.every((k) => typeof k === 'string'))) {
     throw new BadRequest('kinds: must be a list of faults, such as ["503", "reset", "latency:50-500ms"]');

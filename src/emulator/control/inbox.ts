@@ -6,7 +6,7 @@
 
 import { normalizePhone, parseDate, parseDateTime } from '../../catalog/rules.js';
 import type { MessageStatus } from '../../catalog/types.js';
-import { elapsed } from '../../output/words.js';
+import { elapsed, invalidValue, quoted } from '../../output/words.js';
 import type { EmulatorSettings } from '../service/handler.js';
 import { messages, type MessageFilter, type MessageView } from '../inspector/inspect.js';
 import { numberInfo } from '../service/numbers.js';
@@ -94,12 +94,6 @@ export class InboxTimeoutError extends Error {
   }
 }
 
-/** A value as an error message shows it: JSON, cut short. */
-export function shown(value: unknown): string {
-  const text = JSON.stringify(value ?? null) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
 /** `since` as the API's `YYYY-MM-DD HH:MM:SS` (or a day) in the emulator's zone, or ISO 8601 with a zone, or a Date. */
 function sinceOf(s: EmulatorSettings, value: unknown): number {
   if (value instanceof Date) {
@@ -111,8 +105,7 @@ function sinceOf(s: EmulatorSettings, value: unknown): number {
   if (parts) return s.tz.fromWall(wallOf(parts));
   const ms = /^\d{4}-\d{2}-\d{2}T/.test(given) ? Date.parse(given) : NaN;
   if (Number.isNaN(ms)) {
-    const what = typeof value === 'string' ? `"${value.slice(0, 40)}"` : shown(value);
-    throw new RangeError(`since: invalid value ${what}: must be YYYY-MM-DD HH:MM:SS (in ${s.tz.name}) or an ISO 8601 time`);
+    throw new RangeError(invalidValue('since', value, `must be YYYY-MM-DD HH:MM:SS (in ${s.tz.name}) or an ISO 8601 time`));
   }
   return ms;
 }
@@ -125,11 +118,11 @@ function sinceOf(s: EmulatorSettings, value: unknown): number {
 export function inboxFilter(s: EmulatorSettings, given: { to?: unknown; text?: unknown; since?: unknown; limit?: unknown }): MessageFilter {
   const { limit: limitGiven, to, text, since } = given;
   const limit = limitGiven === undefined ? 100 : typeof limitGiven === 'number' ? limitGiven : typeof limitGiven === 'string' && /^\d{1,6}$/.test(limitGiven) ? Number(limitGiven) : NaN;
-  if (!(Number.isInteger(limit) && limit >= 1 && limit <= MESSAGE_LIMIT)) throw new RangeError(`limit: invalid value ${shown(limitGiven)}: must be a whole number from 1 to ${MESSAGE_LIMIT}`);
-  if (to !== undefined && typeof to !== 'string') throw new RangeError(`to: invalid value ${shown(to)}: must be digits (part of a number)`);
+  if (!(Number.isInteger(limit) && limit >= 1 && limit <= MESSAGE_LIMIT)) throw new RangeError(invalidValue('limit', limitGiven, `must be a whole number from 1 to ${MESSAGE_LIMIT}`));
+  if (to !== undefined && typeof to !== 'string') throw new RangeError(invalidValue('to', to, `must be digits (part of a number)`));
   const digits = to === undefined ? undefined : normalizePhone(to);
-  if (digits !== undefined && digits !== '' && !/^\d+$/.test(digits)) throw new RangeError(`to: invalid value ${shown(to)}: must be digits (part of a number)`);
-  if (text !== undefined && typeof text !== 'string') throw new RangeError(`text: invalid value ${shown(text)}: must be a string (part of the text)`);
+  if (digits !== undefined && digits !== '' && !/^\d+$/.test(digits)) throw new RangeError(invalidValue('to', to, `must be digits (part of a number)`));
+  if (text !== undefined && typeof text !== 'string') throw new RangeError(invalidValue('text', text, `must be a string (part of the text)`));
   return { to: digits || undefined, text: text || undefined, since: since === undefined || since === '' ? undefined : sinceOf(s, since), limit };
 }
 
@@ -201,9 +194,9 @@ const FILTER_FIELDS = ['to', 'text', 'since', 'limit'];
 /** A library caller's filter checked: an object of known fields (a field misspelt would pick every message). */
 function libraryFilter(d: InboxDeps, method: string, filter: unknown, fields: string[]): MessageFilter {
   if (d.bench.closed) throw new Error(`${method}: the emulator is closed`);
-  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) throw new TypeError(`${method}: the filter must be an object such as { to: '+77011234567' } (got ${shown(filter)})`);
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) throw new TypeError(`${method}: the filter must be an object such as { to: '+77011234567' } (got ${quoted(filter)})`);
   const unknown = Object.keys(filter).find((k) => !fields.includes(k));
-  if (unknown !== undefined) throw new RangeError(`${method}: ${shown(unknown)} is not a filter; it takes ${fields.join(', ')}`);
+  if (unknown !== undefined) throw new RangeError(`${method}: ${quoted(unknown)} is not a filter; it takes ${fields.join(', ')}`);
   return inboxFilter(d.settings, filter as InboxFilter);
 }
 
@@ -214,7 +207,7 @@ export function inboxOf(d: InboxDeps): Inbox {
     waitForMessage: async (filter = {}, options = {}) => {
       const { timeoutMs = DEFAULT_WAIT_MS, signal } = options;
       if (!(typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= MAX_WAIT_MS)) {
-        throw new RangeError(`timeoutMs: invalid value ${shown(timeoutMs)}: must be a number of milliseconds from 0 to ${MAX_WAIT_MS}`);
+        throw new RangeError(invalidValue('timeoutMs', timeoutMs, `must be a number of milliseconds from 0 to ${MAX_WAIT_MS}`));
       }
       const picked = { ...libraryFilter(d, 'waitForMessage', filter, FILTER_FIELDS.filter((f) => f !== 'limit')), limit: 1 };
       signal?.throwIfAborted();

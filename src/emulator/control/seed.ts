@@ -10,6 +10,7 @@ import { messageSend } from '../../catalog/message.js';
 import { checkParam } from '../../catalog/rules.js';
 import type { OperationSpec, ParamSpec } from '../../catalog/types.js';
 import { ruleAsTyped } from '../../catalog/validate.js';
+import { invalidValue } from '../../output/words.js';
 
 /** A link as a seed gives it (YAML, JSON or TypeScript). */
 export interface SeedLinkData {
@@ -130,14 +131,11 @@ const RULES = {
   name: spec(messageSend, 'name'),
 };
 
-/** A value as an error about it quotes it: a string in quotes (`"0"` is not 0), a list or mapping named, anything else as it prints. */
-export const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' && v !== null ? (Array.isArray(v) ? 'a list' : 'a mapping') : String(v));
-
 class Checker {
   constructor(readonly keys: readonly string[]) {}
 
   fail(at: string, rule: string, value?: unknown): never {
-    throw new SeedError(value === undefined ? `${at}: ${rule}` : `${at}: invalid value ${shown(value)}: ${rule}`);
+    throw new SeedError(value === undefined ? `${at}: ${rule}` : invalidValue(at, value, rule));
   }
 
   mapping(at: string, v: unknown, fields: string[]): Record<string, unknown> {
