@@ -1,5 +1,5 @@
 // Library entry: the typed client, its errors and the types of every operation.
-export { SmsLinkClient, checkSettings, isLoopbackHost, type SmsLinkClientOptions, type RequestEvent, type OperationMethods } from './client/client.js';
+export { SmsLinkClient, checkSettings, isLoopbackHost, type SmsLinkClientOptions, type CallOptions, type RequestEvent, type OperationMethods } from './client/client.js';
 export { SmsLinkError, ValidationError, ConfigError, ApiError, TransportError, type TransportKind } from './client/errors.js';
 export type { Envelope } from './client/envelope.js';
 export type { PreparedRequest } from './client/request.js';

@@ -75,23 +75,38 @@ export interface SmsLinkClientOptions {
   signal?: AbortSignal;
 }
 
+/** Options of one call, the last argument of every method (`client.getLink({ id }, { signal })`): they hold for that call alone. */
+export interface CallOptions {
+  /** Ends this call (its request in flight, its wait before a retry); the client's own signal still ends every call. The TransportError's cause is the signal's reason. */
+  signal?: AbortSignal;
+  /** This call's limit per attempt instead of the client's timeoutMs, with its rule (another value rejects with ConfigError; nothing is sent). */
+  timeoutMs?: number;
+  /** This call's retries instead of the client's, with its rule. */
+  retries?: number;
+}
+
 /** The longest a timer waits: a longer delay (or NaN, or a negative one) fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The options that are numbers with a rule: the client's, and those of a call (CallOptions). */
+type Limits = Pick<SmsLinkClientOptions, 'timeoutMs' | 'retries' | 'retryBaseDelayMs' | 'retryMaxDelayMs'>;
+
+const LIMIT_RULES: Array<[keyof Limits, (n: number) => boolean, string]> = [
+  ['timeoutMs', (n) => n >= 1 && n <= MAX_TIMER_MS, `a number of milliseconds from 1 to ${MAX_TIMER_MS}`],
+  ['retries', (n) => Number.isInteger(n) && n >= 0, 'a whole number, 0 or more'],
+  ['retryBaseDelayMs', (n) => n >= 0 && n <= MAX_TIMER_MS, `a number of milliseconds from 0 to ${MAX_TIMER_MS}`],
+  ['retryMaxDelayMs', (n) => n >= 0 && n <= MAX_TIMER_MS, `a number of milliseconds from 0 to ${MAX_TIMER_MS}`],
+];
 
 /**
  * Throws ConfigError naming the option and its rule when a time limit or a
  * retry count could not mean what it says: a timeout of 0, NaN (a
  * `Number()` of a setting left unset) or beyond a timer's range ends every
  * attempt at once, and a fraction of a retry or a negative one is no count.
+ * The client's options and a call's alike.
  */
-function checkLimits(o: SmsLinkClientOptions): void {
-  const rules: Array<[keyof SmsLinkClientOptions, (n: number) => boolean, string]> = [
-    ['timeoutMs', (n) => n >= 1 && n <= MAX_TIMER_MS, `a number of milliseconds from 1 to ${MAX_TIMER_MS}`],
-    ['retries', (n) => Number.isInteger(n) && n >= 0, 'a whole number, 0 or more'],
-    ['retryBaseDelayMs', (n) => n >= 0 && n <= MAX_TIMER_MS, `a number of milliseconds from 0 to ${MAX_TIMER_MS}`],
-    ['retryMaxDelayMs', (n) => n >= 0 && n <= MAX_TIMER_MS, `a number of milliseconds from 0 to ${MAX_TIMER_MS}`],
-  ];
-  for (const [name, ok, rule] of rules) {
+function checkLimits(o: Limits): void {
+  for (const [name, ok, rule] of LIMIT_RULES) {
     const v = o[name];
     if (v === undefined || (typeof v === 'number' && ok(v))) continue;
     throw new ConfigError(`${name} must be ${rule} (got ${typeof v === 'string' ? JSON.stringify(v) : String(v)})`, 'usage');
@@ -101,9 +116,11 @@ function checkLimits(o: SmsLinkClientOptions): void {
 /** The operations the client has a method for, each a literal type. */
 type Operation = (typeof LINK_OPERATIONS)[number] | (typeof MESSAGE_OPERATIONS)[number] | (typeof USER_OPERATIONS)[number];
 
-/** One method per operation, named by its catalog entry's `method`; an input with nothing required may be left out. */
+/** One method per operation, named by its catalog entry's `method`; an input with nothing required may be left out. The call's options come last. */
 export type OperationMethods = {
-  [Op in Operation as Op['method']]: Partial<InputOf<Op>> extends InputOf<Op> ? (input?: InputOf<Op>) => Promise<ResultOf<Op>> : (input: InputOf<Op>) => Promise<ResultOf<Op>>;
+  [Op in Operation as Op['method']]: Partial<InputOf<Op>> extends InputOf<Op>
+    ? (input?: InputOf<Op>, options?: CallOptions) => Promise<ResultOf<Op>>
+    : (input: InputOf<Op>, options?: CallOptions) => Promise<ResultOf<Op>>;
 };
 
 // The methods of OperationMethods, declared here and made below from the catalog.
@@ -153,14 +170,14 @@ export class SmsLinkClient {
   }
 
   /** Validates, sends and returns the result of any catalog operation (the typed methods call this). */
-  async call<R>(op: OperationSpec<unknown, R>, input: object): Promise<R> {
+  async call<R>(op: OperationSpec<unknown, R>, input: object, options?: CallOptions): Promise<R> {
     // async: a broken rule rejects the promise, like every other failure of a call.
-    return this.perform(op, this.prepare(op, input));
+    return this.perform(op, this.prepare(op, input), options);
   }
 
   /** Sends a request made by prepare() and returns the operation's result. */
-  async perform<R>(op: OperationSpec<unknown, R>, req: PreparedRequest): Promise<R> {
-    const env = await this.execute(req, op.idempotent);
+  async perform<R>(op: OperationSpec<unknown, R>, req: PreparedRequest, options?: CallOptions): Promise<R> {
+    const env = await this.execute(req, op.idempotent, options);
     let data: unknown;
     try {
       data = dataOrThrow(req.operation, env, !op.idempotent);
@@ -190,12 +207,14 @@ export class SmsLinkClient {
   }
 
   /** Sends a prepared request and parses the envelope (any code); a raw request is idempotent only when the caller knows. */
-  async execute(req: PreparedRequest, idempotent: boolean): Promise<Envelope> {
+  async execute(req: PreparedRequest, idempotent: boolean, options: CallOptions = {}): Promise<Envelope> {
+    checkLimits(options);
     const send = await this.#connection.send();
     // Date.now(), not performance.now(): the first use of `performance` loads perf_hooks.
     const started = Date.now();
     const request = { url: req.url, method: req.method, headers: this.#headers, body: req.body };
-    const call = { operation: req.operation, url: req.url, idempotent, timeoutMs: this.#opts.timeoutMs!, proxy: this.#connection.proxy };
+    const { signal, timeoutMs = this.#opts.timeoutMs!, retries } = options;
+    const call = { operation: req.operation, url: req.url, idempotent, timeoutMs, proxy: this.#connection.proxy, signal, retries };
     const report = this.#opts.onRequest;
     const event = { operation: req.operation, method: req.method, url: req.redactedUrl };
     try {
@@ -226,8 +245,8 @@ export class SmsLinkClient {
 
 for (const op of OPERATIONS) {
   Object.defineProperty(SmsLinkClient.prototype, op.method, {
-    value(this: SmsLinkClient, input: object = {}) {
-      return this.call(op, input);
+    value(this: SmsLinkClient, input: object = {}, options?: CallOptions) {
+      return this.call(op, input, options);
     },
     writable: true,
     configurable: true,

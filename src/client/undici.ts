@@ -91,7 +91,9 @@ export async function undiciTransport(opts: Pick<TransportOptions, 'direct' | 'p
   const { default: undici } = await import('undici');
   // rejectUnauthorized is given, not left to its default, so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn the check off.
   const tls = { rejectUnauthorized: true, ...(opts.ca ? { ca: opts.ca } : {}) };
-  const common = { connect: { timeout: opts.timeoutMs, ...tls }, keepAliveTimeout: 4_000, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
+  // The client's timer ends each attempt, by the call's limit (which may be longer than the client's): undici's own
+  // timers on the answer would end it sooner. A connection undici is still opening after the call gave up is bounded.
+  const common = { connect: { timeout: opts.timeoutMs, ...tls }, keepAliveTimeout: 4_000, headersTimeout: 0, bodyTimeout: 0 };
   const proxied = { ...common, requestTls: tls, proxyTls: tls };
   const env = opts.proxyEnv;
   const agent = opts.direct

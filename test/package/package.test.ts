@@ -228,7 +228,7 @@ describe('smslink serve, and the library against it', () => {
 
 describe('the types', () => {
   it('type an ES module and a CommonJS one alike, and are not any', async () => {
-    const use = (from: string) => `import { SmsLinkClient, ApiError } from 'smslink';
+    const use = (from: string) => `import { SmsLinkClient, ApiError, type CallOptions } from 'smslink';
       import { startEmulator, type RunningEmulator } from 'smslink/emulator';
       export async function main(): Promise<string> {
         const emulator: RunningEmulator = await startEmulator({ port: 0 });
@@ -240,7 +240,15 @@ describe('the types', () => {
         const sent = await emulator.waitForMessage({ to: '+77011234567' }, { timeoutMs: 0 }).catch(() => null);
         // @ts-expect-error a message's timeline is a list of steps, not a string
         const timeline: string = (await emulator.messages({ text: 'code' }))[0].timeline;
-        return shortLink + id + String(refused) + (sent?.status ?? '') + timeline;
+        // A call's options come last, an input that may be left out before them.
+        const options: CallOptions = { signal: new AbortController().signal, timeoutMs: 60_000, retries: 0 };
+        const { fullLink } = await client.getLink({ id: 1 }, options);
+        const { balance } = await client.getBalance(undefined, { timeoutMs: 5_000 });
+        // @ts-expect-error a call's timeoutMs is a number of milliseconds
+        await client.getLink({ id: 1 }, { timeoutMs: '60s' });
+        // @ts-expect-error a call's options are the last argument, after the input
+        await client.getLink({ signal: new AbortController().signal });
+        return shortLink + id + String(refused) + (sent?.status ?? '') + timeline + fullLink + balance.toFixed(2);
       }\n`;
     writeFileSync(join(dirs.app, 'typed.mts'), use('esm'));
     writeFileSync(join(dirs.app, 'typed.cts'), use('cjs'));
