@@ -12,7 +12,7 @@ import { validateInput } from '../catalog/validate.js';
 import { userAgent } from '../version.js';
 import { checkSettings, isLoopbackHost } from './base-url.js';
 import { dataOrThrow, type Envelope } from './envelope.js';
-import { ApiError, ConfigError, TransportError, ValidationError } from './errors.js';
+import { ApiError, ConfigError, OPTION_NAMES, TransportError, ValidationError, type SettingNames } from './errors.js';
 import { Exchanges } from './exchange.js';
 import { normalize } from './normalize.js';
 import { buildRequest, encodeParams, type PreparedRequest } from './request.js';
@@ -73,6 +73,8 @@ export interface SmsLinkClientOptions {
   onRequest?: (event: RequestEvent) => void;
   /** Aborts requests in flight (Ctrl-C) and refuses later calls; the TransportError's cause is the signal's reason. */
   signal?: AbortSignal;
+  /** @internal What errors call the settings they point to: these options by default, the CLI's flags for the CLI. */
+  settingNames?: SettingNames;
 }
 
 /** Options of one call, the last argument of every method (`client.getLink({ id }, { signal })`): they hold for that call alone. */
@@ -134,11 +136,13 @@ export class SmsLinkClient {
   readonly #headers: Record<string, string>;
   readonly #connection: Connection;
   readonly #exchanges: Exchanges;
+  readonly #names: SettingNames;
   /** checkSettings() passed once: the settings never change, and a bulk run prepares thousands of requests. */
   #settingsChecked = false;
 
   constructor(options: SmsLinkClientOptions) {
     const o = (this.#opts = { timeoutMs: 30_000, retries: 3, ...options });
+    this.#names = o.settingNames ?? OPTION_NAMES;
     checkLimits(o);
     this.#headers = { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8', accept: 'application/json', 'user-agent': o.userAgent ?? userAgent() };
     this.#connection = new Connection({ ...o, timeoutMs: o.timeoutMs!, httpClient: o.httpClient ?? 'node', isDirect: (url) => isLoopbackHost(url.hostname) });
@@ -192,7 +196,7 @@ export class SmsLinkClient {
   /** Throws ConfigError when the base URL or key is missing or unsafe; nothing is sent. */
   assertReady(): void {
     if (this.#settingsChecked) return;
-    checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp);
+    checkSettings(this.#opts.baseUrl, this.#opts.apiKey, this.#opts.allowInsecureHttp, this.#names);
     this.#settingsChecked = true;
   }
 
@@ -214,7 +218,7 @@ export class SmsLinkClient {
     const started = Date.now();
     const request = { url: req.url, method: req.method, headers: this.#headers, body: req.body };
     const { signal, timeoutMs = this.#opts.timeoutMs!, retries } = options;
-    const call = { operation: req.operation, url: req.url, idempotent, timeoutMs, proxy: this.#connection.proxy, signal, retries };
+    const call = { operation: req.operation, url: req.url, idempotent, timeoutMs, proxy: this.#connection.proxy, names: this.#names, signal, retries };
     const report = this.#opts.onRequest;
     const event = { operation: req.operation, method: req.method, url: req.redactedUrl };
     try {

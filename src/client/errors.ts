@@ -101,6 +101,25 @@ export class TransportError extends SmsLinkError {
 }
 
 /**
+ * What the client's errors call each setting that would change them, in its
+ * caller's words: a library user sets options (OPTION_NAMES, the default),
+ * a person at the command line passes flags (src/cli/core/connect.ts).
+ */
+export interface SettingNames {
+  timeoutMs: string;
+  allowInsecureHttp: string;
+  ca: string;
+  proxy: string;
+}
+
+export const OPTION_NAMES: SettingNames = {
+  timeoutMs: 'the timeoutMs option',
+  allowInsecureHttp: 'the allowInsecureHttp option',
+  ca: 'the ca option',
+  proxy: 'the proxy option',
+};
+
+/**
  * A call the caller's signal ended: its reason (`abort(reason)`, the
  * TimeoutError of AbortSignal.timeout()) is the error's `cause`, as fetch
  * gives it, so an app tells its own shutdown from its own deadline.
@@ -114,27 +133,28 @@ export function interrupted(operation: string, signal: AbortSignal, details: { o
 
 /**
  * A failed send in the user's terms: interrupted, timed out, a certificate, a
- * name, a connection. `proxy`: host:port of the --proxy requests go through.
- * `aborted`: the caller's signal, once it has ended the call.
+ * name, a connection. `proxy`: host:port of the proxy option requests go
+ * through. `aborted`: the caller's signal, once it has ended the call.
+ * `names`: what the caller calls the settings the message points to.
  */
 export function describeFailure(
   err: unknown,
   how: Outcome & { kind: 'error' },
   aborted: AbortSignal | undefined,
-  c: { operation: string; url: string; idempotent: boolean; attempts: number; timeoutMs: number; proxy?: string },
+  c: { operation: string; url: string; idempotent: boolean; attempts: number; timeoutMs: number; proxy?: string; names: SettingNames },
 ): TransportError {
-  const { operation, attempts } = c;
+  const { operation, attempts, names } = c;
   const code = how.code;
   const outcomeUnknown = !c.idempotent && !how.nothingSent;
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   if (aborted) return interrupted(operation, aborted, { outcomeUnknown, attempts });
   if (how.timeout) {
     const seconds = `${Math.round(c.timeoutMs / 100) / 10} s`;
-    return new TransportError(operation, 'timeout', `${operation}: no answer within the ${seconds} timeout (--timeout)${tries}`, { outcomeUnknown, attempts });
+    return new TransportError(operation, 'timeout', `${operation}: no answer within the ${seconds} timeout (${names.timeoutMs})${tries}`, { outcomeUnknown, attempts });
   }
   const url = new URL(c.url);
   if (isCertificateError(code)) {
-    const why = `the TLS certificate of ${url.host} could not be verified (${code}); if it is signed by a private CA, pass --ca-file or set NODE_EXTRA_CA_CERTS`;
+    const why = `the TLS certificate of ${url.host} could not be verified (${code}); if it is signed by a private CA, pass ${names.ca} or set NODE_EXTRA_CA_CERTS`;
     return new TransportError(operation, 'connection', `${operation}: ${why}`, { outcomeUnknown: false, attempts });
   }
   if ((code === 'ENOTFOUND' || code === 'EAI_AGAIN') && !c.proxy) {
@@ -144,6 +164,6 @@ export function describeFailure(
   const reason = code === 'ECONNREFUSED' ? 'connection refused' : code ? `connection failed (${code})` : 'connection failed';
   const detail = err instanceof Error && !code ? `: ${redact(err.message)}` : '';
   // Through a proxy, a socket error is the proxy's: a target it cannot reach comes back as its HTTP answer.
-  const by = c.proxy && code ? `the proxy ${c.proxy} (--proxy), on the way to ${url.host}` : url.host;
+  const by = c.proxy && code ? `the proxy ${c.proxy} (${names.proxy}), on the way to ${url.host}` : url.host;
   return new TransportError(operation, 'connection', `${operation}: ${reason} by ${by}${detail}${tries}`, { outcomeUnknown, attempts });
 }

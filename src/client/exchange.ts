@@ -6,7 +6,7 @@
 import { getEventListeners } from 'node:events';
 import { redact } from '../secrets.js';
 import { parseEnvelope, type Envelope } from './envelope.js';
-import { describeFailure, interrupted } from './errors.js';
+import { describeFailure, interrupted, type SettingNames } from './errors.js';
 import { answerOutcome, describeOutcome, failureOutcome, retryDelay, type Outcome, type RetryOptions } from './retry.js';
 import type { HttpRequest, Send } from './send.js';
 
@@ -18,6 +18,8 @@ export interface CallContext {
   timeoutMs: number;
   /** host:port of the proxy the request goes through. */
   proxy?: string;
+  /** What the caller calls the settings an error points to. */
+  names: SettingNames;
   /** The call's own signal (CallOptions), besides the client's. */
   signal?: AbortSignal;
   /** The call's own retries, instead of the policy's. */

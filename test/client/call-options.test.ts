@@ -99,10 +99,10 @@ describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
     const short = (await settled(c.getLink({ id: linkId }, { timeoutMs: 200 }))) as TransportError;
     expect(short).toBeInstanceOf(TransportError);
     expect(short).toMatchObject({ kind: 'timeout', details: { attempts: 1 } });
-    expect(short.message).toContain('Link/Get: no answer within the 0.2 s timeout');
+    expect(short.message).toBe('Link/Get: no answer within the 0.2 s timeout (the timeoutMs option)');
     const usual = (await settled(c.getLink({ id: linkId }))) as TransportError;
     expect(usual).toMatchObject({ kind: 'timeout' });
-    expect(usual.message).toContain('Link/Get: no answer within the 1.5 s timeout');
+    expect(usual.message).toBe('Link/Get: no answer within the 1.5 s timeout (the timeoutMs option)');
   });
 
   it("a call's retries replace the client's for that call", async () => {
@@ -110,8 +110,7 @@ describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
     const c = client({ timeoutMs: 200, retries: 0 });
     const err = (await settled(c.getLink({ id: linkId }, { retries: 1 }))) as TransportError;
     expect(err).toMatchObject({ kind: 'timeout', details: { attempts: 2 } });
-    expect(err.message).toContain('no answer within the 0.2 s timeout');
-    expect(err.message).toContain('after 2 attempts');
+    expect(err.message).toBe('Link/Get: no answer within the 0.2 s timeout (the timeoutMs option) after 2 attempts');
   });
 
   it("a call's timeoutMs longer than the client's gives a slow answer the time it needs", async () => {

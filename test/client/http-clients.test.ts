@@ -99,7 +99,7 @@ describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
       const err = await c.createLink({ fullLink: 'https://e.com' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(TransportError);
       expect(err).toMatchObject({ kind: 'timeout', details: { outcomeUnknown: false, attempts: 2 } });
-      expect((err as Error).message).toContain('no answer within the 0.3 s timeout (--timeout) after 2 attempts');
+      expect((err as Error).message).toContain('no answer within the 0.3 s timeout (the timeoutMs option) after 2 attempts');
       expect(connections).toBe(2);
     } finally {
       silent.close();

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import qs from 'qs';
-import { ApiError, SmsLinkClient, TransportError, ValidationError } from '../../src/index.js';
+import { ApiError, ConfigError, SmsLinkClient, TransportError, ValidationError } from '../../src/index.js';
 import { LIVE_LINK, startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 
 let server: RecordingServer;
@@ -103,9 +103,14 @@ describe('request bytes per operation', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('refuses to send the key over plain http to a host that is not loopback', async () => {
+  it('refuses to send the key over plain http to a host that is not loopback, naming the option that allows it', async () => {
     const remote = new SmsLinkClient({ baseUrl: 'http://api.example.com', apiKey: KEY });
-    await expect(remote.getLink({ id: 1 })).rejects.toThrow(/plain http/);
+    const err = await remote.getLink({ id: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    // The library's option: a library user has no --allow-insecure-http.
+    expect((err as ConfigError).message).toBe(
+      'refusing to send the API key over plain http:// to api.example.com; use https://, or pass the allowInsecureHttp option if you really mean it',
+    );
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
 // TLS verification is always on, --ca-file adds a private CA, and proxies
-// from HTTP_PROXY/NO_PROXY or --proxy carry the requests.
+// from HTTP_PROXY/NO_PROXY or --proxy carry the requests. The library's
+// errors name its options (ca, proxy) where the CLI's name its flags.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer as createHttpsServer } from 'node:https';
@@ -7,6 +8,7 @@ import type { Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SmsLinkClient, TransportError } from '../../src/index.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
@@ -146,5 +148,39 @@ describe('proxies', () => {
     expect(r.code).toBe(0);
     expect(proxied).toEqual([]);
     expect(target.requests.at(-1)!.query.get('apiKey')).toBe(KEY);
+  });
+});
+
+describe("the library's words", () => {
+  /** What a call of a library client came to: its error's message, or its result's id. */
+  const getLink = async (options: Partial<ConstructorParameters<typeof SmsLinkClient>[0]>) => {
+    const client = new SmsLinkClient({ baseUrl: httpsUrl, apiKey: KEY, retries: 0, ...options });
+    try {
+      return await client.getLink({ id: 1 }).then(
+        (link) => link.id,
+        (err: unknown) => (err instanceof TransportError ? err.message : err),
+      );
+    } finally {
+      await client.close();
+    }
+  };
+
+  it('a certificate it cannot verify points to the ca option, which trusts the private CA', async () => {
+    const refused = await getLink({});
+    expect(refused).toMatch(/^Link\/Get: the TLS certificate of localhost:\d+ could not be verified \(\w+\); if it is signed by a private CA, pass the ca option or set NODE_EXTRA_CA_CERTS$/);
+    expect(await getLink({ ca: readFileSync(fixture('ca.pem')) })).toBe(1);
+  });
+
+  it('a proxy that refuses the connection is named as the proxy option', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const port = (s.address() as { port: number }).port;
+        s.close(() => resolve(port));
+      });
+    });
+    const baseUrl = `https://api.smslink.test:${new URL(httpsUrl).port}`;
+    expect(await getLink({ baseUrl, proxy: `http://127.0.0.1:${closed}` })).toBe(
+      `Link/Get: connection refused by the proxy 127.0.0.1:${closed} (the proxy option), on the way to api.smslink.test:${new URL(httpsUrl).port}`,
+    );
   });
 });

@@ -4,7 +4,7 @@
 // command line), and --verbose's log of each request, personal data masked.
 
 import type { RequestEvent, SmsLinkClient } from '../../client/client.js';
-import { ConfigError } from '../../client/errors.js';
+import { ConfigError, type SettingNames } from '../../client/errors.js';
 import type { HttpClient, Send } from '../../client/send.js';
 import { isHttpUrl, type ResolvedSettings } from '../../config/resolve.js';
 import { UsageError } from '../../exit-codes.js';
@@ -71,6 +71,9 @@ function checkProxy(value: string | undefined, name: string, kind: 'usage' | 'co
   if (kind === 'usage') throw new UsageError(message);
   throw new ConfigError(message);
 }
+
+/** The client's errors point to the flags a person passes, not to the library's options. */
+const FLAG_NAMES: SettingNames = { timeoutMs: '--timeout', allowInsecureHttp: '--allow-insecure-http', ca: '--ca-file', proxy: '--proxy' };
 
 const maskPhone = (v: string) => (v.length > 4 ? `${'*'.repeat(v.length - 4)}${v.slice(-4)}` : v);
 
@@ -174,6 +177,7 @@ export async function connect(host: ConnectHost, choice: ClientChoice): Promise<
     httpClient: choice.httpClient,
     now: () => host.now(),
     signal: host.signal,
+    settingNames: FLAG_NAMES,
     onRequest: flags.verbose ? (e) => logRequest(host, e) : undefined,
     onRetry: (r) => {
       host.onRetry();

@@ -85,7 +85,7 @@ describe('exit codes', () => {
     const r = await cli(['link', 'get', '1', '--timeout', '0.3'], { SMSLINK_BASE_URL: `http://127.0.0.1:${port}` });
     slow.close();
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('link get: no answer within the 0.3 s timeout');
+    expect(r.stderr).toContain('link get: no answer within the 0.3 s timeout (--timeout)');
   });
 
   it('unknown command or option -> 2', async () => {
