@@ -32,13 +32,13 @@ const MAX_SPARE = 256;
 export class Exchanges {
   /**
    * The attempts in flight and the waits before a retry, each with its own
-   * AbortController. One listener on the caller's signal aborts them all: a
-   * listener per attempt or wait would put one on that signal per request
-   * (Node warns past 10, and a bulk run at --concurrency 16 printed
-   * MaxListenersExceededWarning).
+   * AbortController, by the signal that ends them: the client's, and a call's
+   * own. One listener on a signal aborts them all: a listener per attempt or
+   * wait would put one on that signal per request (Node warns past 10: a bulk
+   * run at --concurrency 16 printed MaxListenersExceededWarning, and an app
+   * may give one signal to many calls at once).
    */
-  readonly #attempts = new Set<AbortController>();
-  #listening = false;
+  readonly #ending = new WeakMap<AbortSignal, Set<AbortController>>();
   /** Controllers of attempts that ended unaborted, with no listener left on their signal: as good as new (#controller). */
   readonly #spare: AbortController[] = [];
 
@@ -55,64 +55,53 @@ export class Exchanges {
     const context = { ...call, attempts: 0 };
     /** The signal that ended this call, if one has: the client's, or the call's own. */
     const ended = () => (signal?.aborted ? signal : own?.aborted ? own : undefined);
-    // The call's own signal aborts what the call is doing now: an attempt, or the wait before the next.
-    let current: AbortController | undefined;
-    const onAbort = () => current?.abort(own!.reason);
-    own?.addEventListener('abort', onAbort, { once: true });
-    this.#listen();
-    try {
-      for (let attempt = 1; ; attempt++) {
-        context.attempts = attempt;
-        const limit = (current = this.#controller());
-        let timedOut = false;
-        const timer = setTimeout(() => {
-          timedOut = true;
-          limit.abort(Object.assign(new Error(`no answer within ${call.timeoutMs} ms`), { code: 'SMSLINK_ATTEMPT_TIMEOUT' }));
-        }, call.timeoutMs);
-        // Only a caller's signal needs them all at hand (a Set added to and deleted from per attempt remakes its table, as #controller says of signals).
-        if (signal) this.#attempts.add(limit);
-        let outcome: Outcome | null;
-        let failure: Error | undefined;
-        let answer: { status: number; env: Envelope } | undefined;
+    for (let attempt = 1; ; attempt++) {
+      context.attempts = attempt;
+      const limit = this.#controller();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        limit.abort(Object.assign(new Error(`no answer within ${call.timeoutMs} ms`), { code: 'SMSLINK_ATTEMPT_TIMEOUT' }));
+      }, call.timeoutMs);
+      this.#watch(signal, limit);
+      this.#watch(own, limit);
+      let outcome: Outcome | null;
+      let failure: Error | undefined;
+      let answer: { status: number; env: Envelope } | undefined;
+      try {
+        const before = ended();
+        if (before) limit.abort(before.reason);
+        const res = await send(request, limit.signal);
         try {
-          const before = ended();
-          if (before) limit.abort(before.reason);
-          const res = await send(request, limit.signal);
-          try {
-            answer = { status: res.status, env: parseEnvelope(call.operation, res.status, redact(res.text), !call.idempotent) };
-            outcome = answerOutcome(res.status, answer.env.code, res.headers);
-          } catch (err) {
-            failure = err as Error;
-            // Not the envelope, or an HTTP error status: no code to go by.
-            outcome = answerOutcome(res.status, null, res.headers);
-          }
+          answer = { status: res.status, env: parseEnvelope(call.operation, res.status, redact(res.text), !call.idempotent) };
+          outcome = answerOutcome(res.status, answer.env.code, res.headers);
         } catch (err) {
-          const how = failureOutcome(err, timedOut);
-          const stopped = ended();
-          failure = describeFailure(err, how, stopped, context);
-          if (stopped) throw failure;
-          outcome = how;
-        } finally {
-          clearTimeout(timer);
-          if (signal) this.#attempts.delete(limit);
-          // Before it may become a spare: the call's signal must not reach an attempt of another call.
-          current = undefined;
-          this.#release(limit);
+          failure = err as Error;
+          // Not the envelope, or an HTTP error status: no code to go by.
+          outcome = answerOutcome(res.status, null, res.headers);
         }
-        const delay = outcome && retryDelay(call.idempotent, outcome, attempt, policy);
-        if (delay === null || delay === undefined) {
-          if (failure) throw failure;
-          return answer!;
-        }
-        this.policy.onRetry?.({ operation: call.operation, attempt: attempt + 1, delayMs: delay, reason: describeOutcome(outcome!) });
-        await this.#wait(delay, (current = new AbortController()), ended);
-        current = undefined;
-        // A retry follows only an attempt that changed nothing (or a safe one): an interrupted wait leaves no outcome unknown.
+      } catch (err) {
+        const how = failureOutcome(err, timedOut);
         const stopped = ended();
-        if (stopped) throw interrupted(call.operation, stopped, { outcomeUnknown: false, attempts: attempt });
+        failure = describeFailure(err, how, stopped, context);
+        if (stopped) throw failure;
+        outcome = how;
+      } finally {
+        clearTimeout(timer);
+        this.#unwatch(signal, limit);
+        this.#unwatch(own, limit);
+        this.#release(limit);
       }
-    } finally {
-      own?.removeEventListener('abort', onAbort);
+      const delay = outcome && retryDelay(call.idempotent, outcome, attempt, policy);
+      if (delay === null || delay === undefined) {
+        if (failure) throw failure;
+        return answer!;
+      }
+      this.policy.onRetry?.({ operation: call.operation, attempt: attempt + 1, delayMs: delay, reason: describeOutcome(outcome!) });
+      await this.#wait(delay, own, ended);
+      // A retry follows only an attempt that changed nothing (or a safe one): an interrupted wait leaves no outcome unknown.
+      const stopped = ended();
+      if (stopped) throw interrupted(call.operation, stopped, { outcomeUnknown: false, attempts: attempt });
     }
   }
 
@@ -132,22 +121,33 @@ export class Exchanges {
     this.#spare.push(limit);
   }
 
-  /** One listener on the caller's signal, added with the first call. */
-  #listen(): void {
-    const { signal } = this;
-    if (!signal || this.#listening) return;
-    this.#listening = true;
-    signal.addEventListener('abort', () => {
-      for (const attempt of this.#attempts) attempt.abort(signal.reason);
-    }, { once: true });
+  /** `signal` ends `attempt` (an attempt or a wait) from now on; its one listener is added when it is first given. */
+  #watch(signal: AbortSignal | undefined, attempt: AbortController): void {
+    if (!signal) return;
+    let ends = this.#ending.get(signal);
+    if (!ends) {
+      const attempts = (ends = new Set());
+      this.#ending.set(signal, attempts);
+      signal.addEventListener('abort', () => {
+        for (const a of attempts) a.abort(signal.reason);
+      }, { once: true });
+    }
+    ends.add(attempt);
   }
 
-  /** Waits `ms`, or until `wait` is aborted: by the client's signal (one of #attempts) or the call's own. */
-  async #wait(ms: number, wait: AbortController, ended: () => AbortSignal | undefined): Promise<void> {
+  #unwatch(signal: AbortSignal | undefined, attempt: AbortController): void {
+    if (signal) this.#ending.get(signal)?.delete(attempt);
+  }
+
+  /** Waits `ms`, or less when the client's signal or the call's own (`own`) ends the call. */
+  async #wait(ms: number, own: AbortSignal | undefined, ended: () => AbortSignal | undefined): Promise<void> {
     const { setTimeout: sleep } = await import('node:timers/promises');
-    this.#attempts.add(wait);
+    const wait = new AbortController();
+    this.#watch(this.signal, wait);
+    this.#watch(own, wait);
     if (ended()) wait.abort();
     await sleep(ms, undefined, { signal: wait.signal }).catch(() => {});
-    this.#attempts.delete(wait);
+    this.#unwatch(this.signal, wait);
+    this.#unwatch(own, wait);
   }
 }

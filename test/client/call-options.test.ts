@@ -3,6 +3,7 @@
 // bad one is refused as the client's options are, with nothing sent. Against
 // the emulator over a socket (its faults stall or slow the answer), through
 // both HTTP clients, and the recording server where what was sent counts.
+import { getEventListeners } from 'node:events';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, SmsLinkClient, TransportError, type SmsLinkClientOptions } from '../../src/index.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -60,6 +61,28 @@ describe.each(['node', 'undici'] as const)('over %s', (httpClient) => {
     // The same client, its calls' signals both aborted, answers the next call.
     await emu.emulator.setFaults(0);
     await expect(c.getLink({ id: linkId })).resolves.toMatchObject({ id: linkId, fullLink: 'https://example.com/per-call' });
+  });
+
+  it('one signal given to many calls at once ends them all, through one listener on it (Node warns past 10)', async () => {
+    await emu.emulator.setFaults(1, 'stall');
+    const stallsBefore = emu.emulator.faultCounts().stall;
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const c = client();
+      const page = new AbortController();
+      const calls = Array.from({ length: 16 }, () => settled(c.getLink({ id: linkId }, { signal: page.signal })));
+      await stalled(stallsBefore + 16);
+      expect(getEventListeners(page.signal, 'abort')).toHaveLength(1);
+      const reason = new Error('the page was closed');
+      page.abort(reason);
+      for (const err of await Promise.all(calls)) expect(err).toMatchObject({ kind: 'aborted', cause: reason });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it("the client's own signal still ends a call that has a signal of its own", async () => {
