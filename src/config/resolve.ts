@@ -134,7 +134,8 @@ export const SETTINGS: Record<SettingKey, SettingSpec> = {
     env: 'SMSLINK_TIMEOUT',
     name: 'timeout',
     default: '30',
-    check: (v) => (/^\d+(\.\d+)?$/.test(v) && Number(v) > 0 && Number(v) <= 3600 ? null : 'must be a number of seconds, more than 0 and at most 3600'),
+    // At least a millisecond: the client's timer counts whole ones (timeoutMs).
+    check: (v) => (/^\d+(\.\d+)?$/.test(v) && Number(v) >= 0.001 && Number(v) <= 3600 ? null : 'must be a number of seconds from 0.001 to 3600'),
   },
   retries: {
     flag: '--retries',

@@ -171,7 +171,12 @@ describe('config', () => {
     expect(unset.stderr).toContain('sender is not set (no flag, environment variable or value in profile "default")');
     const zero = await cli(['config', 'set', 'timeout', '0']);
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toContain('must be a number of seconds, more than 0 and at most 3600');
+    expect(zero.stderr).toContain('config set timeout: invalid value "0": must be a number of seconds from 0.001 to 3600');
+    // Below a millisecond the flag is refused by its own rule, not by the client's (which would name its timeoutMs option).
+    const tiny = await cli(['link', 'get', '1', '--timeout', '0.0001'], { env: { SMSLINK_BASE_URL: 'https://api.example.com', SMSLINK_API_KEY: KEY } });
+    expect(tiny.code).toBe(2);
+    expect(tiny.stderr).toContain('--timeout: invalid value "0.0001": must be a number of seconds from 0.001 to 3600');
+    expect(tiny.stderr).not.toContain('timeoutMs');
   });
 
   it('a base URL with a user name and password, a query or a fragment is refused, the password never quoted back', async () => {
