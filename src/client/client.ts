@@ -21,6 +21,7 @@ import type { HttpClient, ProxyEnv, Send } from './send.js';
 import { Connection } from './transport.js';
 import type { DispatchTarget } from './undici.js';
 import { registerSecret } from '../secrets.js';
+import { quoted } from '../output/text.js';
 
 export { checkSettings, isLoopbackHost };
 
@@ -111,7 +112,7 @@ function checkLimits(o: Limits): void {
   for (const [name, ok, rule] of LIMIT_RULES) {
     const v = o[name];
     if (v === undefined || (typeof v === 'number' && ok(v))) continue;
-    throw new ConfigError(`${name} must be ${rule} (got ${typeof v === 'string' ? JSON.stringify(v) : String(v)})`, 'usage');
+    throw new ConfigError(`${name} must be ${rule} (got ${quoted(v)})`, 'usage');
   }
 }
 

@@ -13,7 +13,7 @@ import { CURRENCY_CODE, DEFAULTS, type Limits } from './defaults.js';
 import type { EmulatorSettings } from './service/handler.js';
 import { inspectorRouter } from './inspector/routes.js';
 import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './control/seed.js';
-import { quoted } from '../output/words.js';
+import { quoted } from '../output/text.js';
 import { requestSink } from './request-log.js';
 import { buildRoutes, type ServerParts, type ServiceHooks } from './server.js';
 import { knownTimeZone, TimeZone } from './service/time-zone.js';

@@ -58,6 +58,19 @@ export function escapeControls(text: string): string {
   return ANY_BMP.test(text) || ANY_ASTRAL.test(text) || !wellFormed(text) ? text.replace(unsafeChars(), escapeChar) : text;
 }
 
+/**
+ * A value as a message quotes it: text in quotes on one line (a line break
+ * or tab shown as \n, \r, \t; cut after 80 characters), a number or true as
+ * it is, a list or a mapping (from JSON, a seed, a library call) by its kind.
+ */
+export function quoted(value: unknown): string {
+  if (typeof value === 'string') return `"${(value.length > 80 ? `${value.slice(0, 77)}...` : value).replace(/[\n\r\t]/g, (c) => LINE_BREAKS[c])}"`;
+  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'a list' : 'a mapping';
+  return String(value);
+}
+
+const LINE_BREAKS: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
 /** A value for one table cell: escaped, and on one line. */
 export function oneLine(text: string): string {
   return escapeControls(text).replace(/[\t\n]+/g, ' ');

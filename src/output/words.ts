@@ -7,6 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { MESSAGE_STATUS_LABELS } from '../catalog/codes.js';
 import type { ValueKind } from '../catalog/types.js';
+import { quoted } from './text.js';
 
 /** A message status as a word (`delivered`); a status the service added later as it came. */
 export function statusWord(code: unknown): string {
@@ -291,18 +292,6 @@ export function invalidValue(name: string, typed: unknown, rule: string, choices
   return `${name}: invalid value ${quoted(typed)}${near ? ` (did you mean ${near}?)` : ''}: ${rule}`;
 }
 
-/**
- * A value as a message quotes it: text in quotes on one line (a line break
- * or tab shown as \n, \r, \t; cut after 80 characters), a number or true as
- * it is, a list or a mapping (from JSON, a seed, a library call) by its kind.
- */
-export function quoted(value: unknown): string {
-  if (typeof value === 'string') return `"${(value.length > 80 ? `${value.slice(0, 77)}...` : value).replace(/[\n\r\t]/g, (c) => LINE_BREAKS[c])}"`;
-  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'a list' : 'a mapping';
-  return String(value);
-}
-
-const LINE_BREAKS: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /** `must be one of a, b, c`: the rule of a closed set, for invalidValue. */
 export function oneOf(choices: readonly string[]): string {

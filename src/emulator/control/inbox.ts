@@ -6,7 +6,8 @@
 
 import { normalizePhone, parseDate, parseDateTime } from '../../catalog/rules.js';
 import type { MessageStatus } from '../../catalog/types.js';
-import { elapsed, invalidValue, quoted } from '../../output/words.js';
+import { elapsed, invalidValue } from '../../output/words.js';
+import { quoted } from '../../output/text.js';
 import type { EmulatorSettings } from '../service/handler.js';
 import { messages, type MessageFilter, type MessageView } from '../inspector/inspect.js';
 import { numberInfo } from '../service/numbers.js';
