@@ -267,6 +267,7 @@ describe('limits that cannot mean what they say', () => {
     [{ timeoutMs: -5 }, 'timeoutMs must be a number of milliseconds from 1 to 2147483647 (got -5)'],
     [{ timeoutMs: 3_000_000_000 }, 'timeoutMs must be a number of milliseconds from 1 to 2147483647 (got 3000000000)'],
     [{ timeoutMs: '5000' as unknown as number }, 'timeoutMs must be a number of milliseconds from 1 to 2147483647 (got "5000")'],
+    [{ timeoutMs: { seconds: 5 } as unknown as number }, 'timeoutMs must be a number of milliseconds from 1 to 2147483647 (got a mapping)'],
     [{ retries: -1 }, 'retries must be a whole number, 0 or more (got -1)'],
     [{ retries: 1.5 }, 'retries must be a whole number, 0 or more (got 1.5)'],
     [{ retryBaseDelayMs: Number.NaN }, 'retryBaseDelayMs must be a number of milliseconds from 0 to 2147483647 (got NaN)'],
