@@ -1,7 +1,7 @@
 // Bundles the CLI and the library into dist/bundle/, the code the package
 // ships: run.cjs (the bin's), index.cjs (`smslink`), emulator.cjs
 // (`smslink/emulator`, serve, --sandbox), mirror.cjs (sync, report, search)
-// and vendor/<pkg>.cjs, each read when first needed. Run by `npm run build`
+// and vendor/<pkg>.cjs (or <group>.cjs), each read when first needed. Run by `npm run build`
 // after tsc; docs/performance.md, "The package", says why each part is so.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,6 +13,26 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const VENDOR = ['undici', 'conf', 'proper-lockfile', 'chalk', 'csv-parse', 'csv-parse/sync', 'yaml', 'qs', 'cli-table3', 'string-width', '@fastify/busboy'];
+/**
+ * Packages whose files smslink imports several of, and the names it takes from
+ * each: one vendor file each group (vendor/stream-json.cjs, read by a bulk run
+ * of a JSON array), as a file for every import would copy stream-chain's core
+ * into each.
+ */
+const VENDOR_GROUPS = {
+  'stream-json': {
+    'stream-json/file/parser.js': ['parseFile'],
+    'stream-json/file/verifier.js': ['verifyFile'],
+    'stream-json/core/parser.js': ['jsonParser'],
+    'stream-json/streamers/stream-array.js': ['streamArray'],
+    'stream-chain/utils/pipe.js': ['pipe'],
+    'stream-chain/utils/asyncBlockReader.js': ['asyncBlockReader'],
+  },
+};
+/** The group of an import (`stream-json` for `stream-chain/utils/pipe.js`), if it is in one. */
+const groupOf = (path) => Object.keys(VENDOR_GROUPS).find((group) => path in VENDOR_GROUPS[group]);
+/** The packages of the groups: an import of theirs outside the lists above stops the build rather than be bundled unseen. */
+const GROUPED = /^(stream-json|stream-chain)(\/|$)/;
 /** Sources that are a file of their own: any other file that imports one requires that file instead. */
 const SPLIT = { 'src/emulator/index.ts': 'emulator', 'src/emulator/sandbox.ts': 'emulator', 'src/mirror/index.ts': 'mirror' };
 /** The vendor file of a package: vendor/csv-parse-sync.cjs for csv-parse/sync. */
@@ -50,6 +70,9 @@ const ownFiles = (self) => ({
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
       if (VENDOR.includes(args.path)) return { path: args.path, namespace: 'vendor-stub' };
+      const group = groupOf(args.path);
+      if (group) return { path: group, namespace: 'vendor-stub' };
+      if (GROUPED.test(args.path)) throw new Error(`${args.path} (imported by ${args.importer}): add it and the names taken from it to VENDOR_GROUPS`);
       if (args.path.startsWith('vendor-file:')) return { path: `./${vendorFile(args.path.slice(12))}.cjs`, external: true };
       return undefined;
     });
@@ -78,7 +101,15 @@ const vendorEntries = {
     b.onResolve({ filter: /^vendor:/ }, (args) => ({ path: args.path.slice(7), namespace: 'vendor' }));
     b.onResolve({ filter: /^string-width$/ }, (args) => (args.importer.includes('cli-table3') ? { path: './string-width.cjs', external: true } : undefined));
     b.onResolve({ filter: /^@colors\/colors/ }, (args) => ({ path: args.path, external: true }));
-    b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js', resolveDir: root }));
+    b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => {
+      const group = VENDOR_GROUPS[args.path];
+      const contents = group
+        ? Object.entries(group)
+            .flatMap(([file, names]) => names.map((name) => `exports.${name} = require(${JSON.stringify(file)}).${name};`))
+            .join('\n')
+        : `module.exports = require(${JSON.stringify(args.path)});`;
+      return { contents, loader: 'js', resolveDir: root };
+    });
   },
 };
 
@@ -124,7 +155,7 @@ const lazyChildProcess = {
 rmSync(`${root}${outdir}`, { recursive: true, force: true });
 const builds = await Promise.all([
   // Other people's code, whose local names nobody reads in a stack trace: minified in full (a third smaller).
-  build({ ...common, minifyIdentifiers: true, entryPoints: Object.fromEntries(VENDOR.map((name) => [vendorFile(name), `vendor:${name}`])), plugins: [vendorEntries] }),
+  build({ ...common, minifyIdentifiers: true, entryPoints: Object.fromEntries([...VENDOR, ...Object.keys(VENDOR_GROUPS)].map((name) => [vendorFile(name), `vendor:${name}`])), plugins: [vendorEntries] }),
   build({ ...common, entryPoints: { run: 'src/cli/run.ts' }, plugins: [requiredQs, ownFiles('run'), lazyChildProcess] }),
   build({ ...common, entryPoints: { index: 'src/index.ts' }, plugins: [requiredQs, ownFiles('index')] }),
   build({ ...common, entryPoints: { emulator: 'src/emulator/index.ts' }, plugins: [bundledLibsql, requiredQs, ownFiles('emulator')] }),

@@ -1,7 +1,7 @@
-// Bulk input: CSV (header row; columns apart by commas, semicolons or tabs)
-// or NDJSON, streamed record by record so a file of a million rows never
-// sits in memory. Standard input is first spooled to a temporary file, so it
-// can be counted and read twice like a file.
+// Bulk input: CSV (header row; columns apart by commas, semicolons or tabs),
+// NDJSON or a JSON array, streamed record by record so a file of a million
+// rows never sits in memory. Standard input is first spooled to a temporary
+// file, so it can be counted and read twice like a file.
 
 import { closeSync, createReadStream, createWriteStream, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,9 @@ import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
 import { count, fileProblem, invalidValue, oneOf } from '../output/words.js';
 
-export type InputFormat = 'csv' | 'ndjson';
+export type InputFormat = 'csv' | 'ndjson' | 'json';
+
+const FORMATS: readonly InputFormat[] = ['csv', 'ndjson', 'json'];
 
 export interface InputFile {
   /** What is read: the file, the spooled stdin, or a UTF-8 copy of a file in another encoding. */
@@ -33,23 +35,25 @@ export interface InputRow {
   /**
    * Where a person finds the row: its line in an NDJSON file, its row in a
    * spreadsheet for a CSV file (the header is row 1, blank lines count, a
-   * quoted value over several lines is one row).
+   * quoted value over several lines is one row), its element's place in a
+   * JSON array, from 1 (`jq '.[row-1]'` shows it).
    */
   row: number;
   fields: Record<string, unknown>;
-  /** The record could not be read (broken JSON, wrong number of CSV columns). */
+  /** The record could not be read (a broken NDJSON line, not an object, wrong number of CSV columns). */
   error?: string;
 }
 
 export function formatOf(path: string, given: string | undefined): InputFormat {
   if (given !== undefined) {
-    if (given === 'csv' || given === 'ndjson') return given;
-    throw new UsageError(invalidValue('--format', given, oneOf(['csv', 'ndjson']), ['csv', 'ndjson']));
+    if ((FORMATS as readonly string[]).includes(given)) return given as InputFormat;
+    throw new UsageError(invalidValue('--format', given, oneOf(FORMATS), FORMATS));
   }
   const ext = extname(path).toLowerCase();
   if (ext === '.csv' || ext === '.tsv') return 'csv';
   if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';
-  throw new UsageError(`--from-file: cannot tell the format of "${basename(path)}" from its extension; use .csv, .tsv or .ndjson, or pass --format csv|ndjson`);
+  if (ext === '.json') return 'json';
+  throw new UsageError(`--from-file: cannot tell the format of "${basename(path)}" from its extension; use .csv, .tsv, .ndjson or .json, or pass --format csv|ndjson|json`);
 }
 
 /** The delimiters a CSV file's header is searched for, in the order a tie goes: `,` first. */
@@ -110,7 +114,7 @@ export async function openInput(path: string, format: string | undefined, stdin:
   const input = await openBytes(path, format, stdin);
   if (delimiter !== undefined && input.format !== 'csv') {
     input.cleanup();
-    throw new UsageError('--delimiter applies to CSV input only (NDJSON has none)');
+    throw new UsageError(`--delimiter applies to CSV input only (${input.format === 'json' ? 'JSON' : 'NDJSON'} has none)`);
   }
   const { utf8Input } = await import('./encoding.js');
   let copy;
@@ -152,7 +156,7 @@ async function openBytes(path: string, format: string | undefined, stdin: NodeJS
     }
     return { path, named: path, label: path, fromStdin: false, format: formatOf(path, format), size, cleanup: () => undefined };
   }
-  if (format === undefined) throw new UsageError('--from-file -: pass --format csv|ndjson for standard input');
+  if (format === undefined) throw new UsageError('--from-file -: pass --format csv|ndjson|json for standard input');
   const fmt = formatOf('-', format);
   const dir = mkdtempSync(join(tmpdir(), 'smslink-stdin-'));
   const spooled = join(dir, `input.${fmt}`);
@@ -161,8 +165,8 @@ async function openBytes(path: string, format: string | undefined, stdin: NodeJS
   return { path: spooled, named: spooled, label: 'stdin', fromStdin: true, format: fmt, size: out.bytesWritten, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** What the readers need of an input: a CSV file's delimiter, when not a comma. */
-type ReadableInput = Pick<InputFile, 'path' | 'format' | 'delimiter'>;
+/** What the readers need of an input: a CSV file's delimiter, when not a comma; what names it in messages (its path if not given). */
+type ReadableInput = Pick<InputFile, 'path' | 'format' | 'delimiter'> & Partial<Pick<InputFile, 'label' | 'fromStdin'>>;
 
 // Records as arrays: a row with more or fewer fields than the header is that row's error,
 // never a silently dropped or shifted value ("Hello, world" unquoted is two fields). Blank
@@ -231,6 +235,11 @@ function ndjsonRow(row: number, line: string): InputRow {
   } catch {
     return { row, fields: {}, error: 'is not valid JSON' };
   }
+  return objectRow(row, parsed);
+}
+
+/** The row of a parsed NDJSON line or JSON array element: an object is one, anything else is that row's error. */
+function objectRow(row: number, parsed: unknown): InputRow {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { row, fields: {}, error: 'must be a JSON object' };
   return { row, fields: parsed as Record<string, unknown> };
 }
@@ -250,18 +259,34 @@ async function* csvRows(input: ReadableInput): AsyncGenerator<InputRow> {
   }
 }
 
-async function* ndjsonRows(path: string): AsyncGenerator<InputRow> {
+/** The non-blank lines of an NDJSON file, each with its line number. */
+async function* ndjsonLines(path: string): AsyncGenerator<{ row: number; text: string }> {
   const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
   let line = 0;
   for await (const text of lines) {
     line += 1;
-    if (text.trim() !== '') yield ndjsonRow(line, text);
+    if (text.trim() !== '') yield { row: line, text };
+  }
+}
+
+async function* ndjsonRows(path: string): AsyncGenerator<InputRow> {
+  for await (const { row, text } of ndjsonLines(path)) yield ndjsonRow(row, text);
+}
+
+/** A JSON array's elements as rows, numbered from 1 by their place in it. */
+async function* jsonRows(input: ReadableInput): AsyncGenerator<InputRow> {
+  const { jsonElements, BrokenJsonError } = await import('./json-array.js');
+  try {
+    for await (const { index, value } of jsonElements(input.path, input.label ?? input.path)) yield objectRow(index + 1, value);
+  } catch (err) {
+    throw err instanceof BrokenJsonError ? new InputReadError(err.message, err.read) : err;
   }
 }
 
 /** Streams the records of an input, each with the row a person finds it at. */
 export function readRows(input: ReadableInput): AsyncGenerator<InputRow> {
-  return input.format === 'csv' ? csvRows(input) : ndjsonRows(input.path);
+  if (input.format === 'csv') return csvRows(input);
+  return input.format === 'json' ? jsonRows(input) : ndjsonRows(input.path);
 }
 
 /** An input that could not be read to its end; `lastRow` is the last row read before the problem. */
@@ -300,10 +325,29 @@ export async function readAllRows(input: ReadableInput): Promise<InputRow[]> {
     }
     return rows;
   }
+  if (input.format === 'json') return wholeJsonRows(input, bytes);
   const lines = bytes.toString('utf8').split(/\r?\n|\r(?!\n)/);
   for (let i = 0; i < lines.length; i++) {
     if (lines[i].trim() !== '') rows.push(ndjsonRow(i + 1, lines[i]));
   }
+  return rows;
+}
+
+/**
+ * A small JSON array's rows, parsed at once. Anything JSON.parse refuses, or
+ * that is not an array, is read again streamed: what is wrong is then said
+ * in the same words whatever the size of the file.
+ */
+async function wholeJsonRows(input: ReadableInput, bytes: Buffer): Promise<InputRow[]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+  } catch {
+    parsed = undefined;
+  }
+  if (Array.isArray(parsed)) return parsed.map((value, i) => objectRow(i + 1, value));
+  const rows: InputRow[] = [];
+  for await (const r of jsonRows(input)) rows.push(r);
   return rows;
 }
 
@@ -314,7 +358,7 @@ function csvReadError(err: unknown): InputReadError {
   return new InputReadError((err as Error).message, typeof read === 'number' ? read : 0);
 }
 
-/** The column names: the CSV header, or the keys of the first NDJSON record. */
+/** The column names: the CSV header, or the keys of the first NDJSON line or JSON array element. */
 export async function columnsOf(input: ReadableInput): Promise<string[]> {
   if (input.format === 'csv') {
     const { parse } = await import('csv-parse');
@@ -328,6 +372,10 @@ export async function columnsOf(input: ReadableInput): Promise<string[]> {
     }
     return [];
   }
-  for await (const r of readRows(input)) return Object.keys(r.fields);
+  for await (const r of readRows(input)) {
+    // The first record names the columns: one that is not an object names none, and is not an empty input.
+    if (r.error) throw new UsageError(`--from-file: row ${r.row} ${r.error}, and the first row's keys name the columns: fix that row`);
+    return Object.keys(r.fields);
+  }
   return [];
 }

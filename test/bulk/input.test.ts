@@ -1,6 +1,7 @@
 // The two readers of a bulk input (streamed for large files, whole for small
-// ones) must give the same rows, and a broken file must stop a run before
-// anything is sent, naming the row it got to.
+// ones) must give the same rows, for CSV, NDJSON and JSON arrays, and a
+// broken file must stop a run before anything is sent, naming the row it got
+// to.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +23,9 @@ const CASES: Array<[string, InputFormat, string]> = [
   ['Cyrillic and emoji', 'csv', 'recipient,text\n77011234567,Привет 👋\n'],
   ['NDJSON with CRLF, a lone CR and blank lines', 'ndjson', '{"fullLink":"https://example.com/a"}\r\n\r\n{"fullLink":"https://example.com/b"}\r{"fullLink":"https://example.com/c"}\n   \n'],
   ['NDJSON with broken lines', 'ndjson', '{"fullLink":"https://example.com/a"}\n{nope\n[1,2]\nnull\n{"fullLink":"https://example.com/b"}\n'],
+  ['a pretty-printed JSON array', 'json', `${JSON.stringify([{ fullLink: 'https://example.com/a', n: 1.5, ok: true }, { fullLink: 'https://example.com/b', tags: ['x', { deep: null }] }], null, 2)}\n`],
+  ['a JSON array with a BOM, CRLF and elements that are no object', 'json', '\uFEFF[\r\n{"fullLink":"https://example.com/a"},\r\n1, null, "x", [1],\r\n{"fullLink":"https://example.com/b"}\r\n]'],
+  ['a JSON array with Cyrillic, emoji and escapes', 'json', '[{"recipient":"77011234567","text":"Привет 👋 \\u00e9 \\ud83d\\ude00 \\"q\\" \\n"}]'],
 ];
 
 describe('bulk input readers', () => {

@@ -125,6 +125,14 @@ describe('modules loaded by the bin', () => {
     const bulk = await loadedBy(['link', 'create', '--from-file', file], env);
     expect(bulk.status).toBe(0);
     expect(heavyIn(bulk.modules)).toEqual(['undici']);
+    // stream-json (and the stream-chain it runs on) for a JSON array, and only then.
+    expect(bulk.modules.has('stream-json')).toBe(false);
+    const array = join(tempDir(), 'links.json');
+    writeFileSync(array, '[{"fullLink": "https://example.com/a"}]');
+    const json = await loadedBy(['link', 'create', '--from-file', array], env);
+    expect(json.status).toBe(0);
+    expect(json.modules.has('stream-json')).toBe(true);
+    expect(json.modules.has('stream-chain')).toBe(true);
     // Nothing listens on port 1: the run fails, after loading what a proxied request needs.
     const proxied = await loadedBy(['link', 'get', '1', '--retries', '0', '--allow-insecure-http'], {
       ...env,

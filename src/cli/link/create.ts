@@ -55,8 +55,9 @@ export const LINK_CREATE: CommandDef = {
   skip: ['fullLink'],
   flags: (cmd) => bulkOptions(cmd.argument('[fullLink]', 'the URL to shorten (https://... or www....); or use --from-file').option(...ALLOW_PAST)),
   about: `With --from-file, each row of a CSV (header: fullLink, and optionally status,
-expirationDate, comment) or NDJSON file becomes one link; --status, --expires
-and --comment fill empty cells. Results stream as rows finish; a journal
+expirationDate, comment) or NDJSON file, or each object of a JSON array (.json,
+as jq writes it), becomes one link; --status, --expires and --comment fill
+empty cells. Results stream as rows finish; a journal
 beside the file makes a rerun skip what was done. The file is read as UTF-8
 (or UTF-16 with a BOM); name any other encoding with --encoding.
 ${BULK_STOPS_HELP}`,
@@ -66,6 +67,7 @@ ${BULK_STOPS_HELP}`,
     'smslink link create https://example.com/x --status inactive -q   # prints the short link only',
     'smslink link create --from-file links.csv --concurrency 8 -o csv > created.csv',
     'smslink link create --from-file links.csv --validate-only',
+    'smslink link create --from-file links.json   # [{"fullLink": "https://..."}, ...]',
     'smslink link create --from-file links.csv --encoding windows-1251   # saved by a spreadsheet',
   ],
   run: (ctx, opts, [fullLink]) => create(ctx, opts, fullLink as string | undefined),

@@ -146,8 +146,9 @@ encoding (GSM-7 or UCS-2) and the number of segments.
 +3d, +1w (\`smslink help time\`: 2h without the + is 2 hours ago, and
 refused). The record says when it goes out.
 
-With --from-file, each row of a CSV or NDJSON file (columns: recipient, text,
-and optionally from, name, at, validity) is one message. --text "Hi {{name}}"
+With --from-file, each row of a CSV or NDJSON file, or each object of a JSON
+array (columns or keys: recipient, text, and optionally from, name, at,
+validity) is one message. --text "Hi {{name}}"
 fills placeholders from the row's columns (a column used by the template
 only fills the text); --from, --name, --at and --validity fill empty cells.
 A journal beside the file records every outcome: a rerun skips sent rows,

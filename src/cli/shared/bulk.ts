@@ -45,8 +45,8 @@ the run at once, as every row would fail: the rows not sent wait for the rerun.`
 
 export function bulkOptions(cmd: Command): Command {
   return cmd
-    .option('--from-file <file>', 'one request per row of a CSV (with header) or NDJSON file; - reads stdin')
-    .option('--format <format>', 'csv or ndjson (default: from the file extension)')
+    .option('--from-file <file>', 'one request per row of a CSV (with header) or NDJSON file, or per object of a JSON array; - reads stdin')
+    .option('--format <format>', 'csv, ndjson or json (default: from the file extension: .csv .tsv, .ndjson .jsonl, .json)')
     .option('--encoding <name>', "the file's text encoding, e.g. windows-1251, latin1, utf-16le (default: utf-8)")
     .option('--delimiter <char>', "what separates a CSV file's columns: , ; tab or another character (default: the one its header row uses)")
     .option('--validate-only', 'check every row and report the bad ones; send nothing')
@@ -132,7 +132,7 @@ export function columnSpec(
     checkColumns(columns) {
       const missing = mapping.required.filter((c) => !columns.includes(c));
       // A file with no header at all (empty, or blank lines only) says so, not that a column is missing.
-      if (columns.length === 0) throw new UsageError(`--from-file: the input is empty: it needs a ${mapping.required.join(', ')} column (a CSV header, or NDJSON keys) and a row each`);
+      if (columns.length === 0) throw new UsageError(`--from-file: the input is empty: it needs a ${mapping.required.join(', ')} column (a CSV header, or the keys of JSON objects) and a row each`);
       if (missing.length) {
         // One column whose name holds punctuation is likely a row of columns apart by a character not looked for (`recipient|name`).
         const joined = columns.length === 1 && /[^\p{L}\p{N}\s_-]/u.test(columns[0]) ? '; if another character separates its columns, name it with --delimiter' : '';
