@@ -372,6 +372,16 @@ export async function columnsOf(input: ReadableInput): Promise<string[]> {
     }
     return [];
   }
+  if (input.format === 'ndjson') {
+    // A JSON array given as NDJSON: its first line, `[` or the whole array, is not an object.
+    for await (const { text } of ndjsonLines(input.path)) {
+      if (text.trimStart().startsWith('[')) {
+        const how = input.fromStdin ? 'pass --format json' : 'name the file .json or pass --format json';
+        throw new UsageError(`--from-file: ${input.label ?? input.path} holds a JSON array (its first line starts with "["), not NDJSON, one object a line: to read the array's objects as rows, ${how}`);
+      }
+      break;
+    }
+  }
   for await (const r of readRows(input)) {
     // The first record names the columns: one that is not an object names none, and is not an empty input.
     if (r.error) throw new UsageError(`--from-file: row ${r.row} ${r.error}, and the first row's keys name the columns: fix that row`);

@@ -1,8 +1,8 @@
 // A JSON array as a bulk input (`[{...}, {...}]`, as jq or an export writes
 // it): each object is a row, numbered by its place in the array; small and
 // large (streamed) files read alike; a file that holds no array, and broken
-// JSON, stop the run before anything is sent. Against the emulator, over a
-// real socket.
+// JSON, stop the run before anything is sent; a JSON array given as NDJSON
+// says what it is. Against the emulator, over a real socket.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -241,7 +241,25 @@ describe('a JSON array as --from-file', () => {
   });
 });
 
-describe('an NDJSON file whose first line is not an object', () => {
+describe('a JSON array given as NDJSON', () => {
+  it('says it is a JSON array and how to read it, not that the input is empty: exit 2, nothing sent', async () => {
+    const { cli, made } = await emulator();
+    const pretty = `${JSON.stringify([{ fullLink: 'https://example.com/a' }], null, 2)}\n`;
+    const oneLine = `${JSON.stringify([{ fullLink: 'https://example.com/a' }, { fullLink: 'https://example.com/b' }])}\n`;
+    for (const text of [pretty, oneLine]) {
+      const input = join(tempDir(), 'links.ndjson');
+      writeFileSync(input, text);
+      const named = await cli(['link', 'create', '--from-file', input]);
+      expect(named.code).toBe(2);
+      expect(named.stderr).toBe(`error: --from-file: ${input} holds a JSON array (its first line starts with "["), not NDJSON, one object a line: to read the array's objects as rows, name the file .json or pass --format json\n`);
+      const piped = await cli(['link', 'create', '--from-file', '-', '--format', 'ndjson', '--validate-only'], text);
+      expect(piped.code).toBe(2);
+      expect(piped.stderr).toBe('error: --from-file: stdin holds a JSON array (its first line starts with "["), not NDJSON, one object a line: to read the array\'s objects as rows, pass --format json\n');
+      expect((await cli(['link', 'create', '--from-file', input, '--format', 'json', '--fresh'])).code).toBe(0);
+    }
+    expect((await made()).sort()).toEqual(['https://example.com/a', 'https://example.com/a', 'https://example.com/b']);
+  });
+
   it('an NDJSON file whose first line is broken says so, not that the input is empty', async () => {
     const { cli, made } = await emulator();
     const input = join(tempDir(), 'links.ndjson');
