@@ -38,7 +38,7 @@ function startOf(path: string): Start {
       if (n === 0) return { kind: 'empty' };
       let i = at === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
       while (i < n && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d)) i++;
-      if (i < n) return buf[i] === 0x5b ? { kind: 'array' } : { kind: 'other', char: buf.subarray(i, i + 4).toString('utf8')[0] };
+      if (i < n) return buf[i] === 0x5b ? { kind: 'array' } : { kind: 'other', char: [...buf.subarray(i, i + 4).toString('utf8')][0] };
       at += n;
     }
   } finally {
@@ -92,14 +92,14 @@ export async function* jsonElements(path: string, label: string): AsyncGenerator
  */
 async function located(path: string, err: unknown, read: number): Promise<BrokenJsonError> {
   const { verifyFile } = await import('stream-json/file/verifier.js');
-  let where: { line: number; pos: number; offset: number; message: string };
+  let where: { line?: unknown; pos: number; offset: number; message: string } | undefined;
   try {
     await verifyFile(path);
-    // Not broken JSON after all: the parser's own words, after the elements it gave.
-    return new BrokenJsonError((err as Error).message, read);
   } catch (verr) {
     where = verr as typeof where;
   }
+  // Not broken JSON after all (the file could not be read, say): the parser's own words, after the elements it gave.
+  if (typeof where?.line !== 'number') return new BrokenJsonError((err as Error).message, read);
   const what = where.message.replace(/^ERROR at \d+ \(\d+, \d+\): Verifier (cannot parse input: |has )?/, '');
   const before = await elementsBefore(path, where.offset);
   const after = before.ended ? "after the array's end" : `in row ${before.count + 1}`;

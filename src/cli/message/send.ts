@@ -148,9 +148,9 @@ refused). The record says when it goes out.
 
 With --from-file, each row of a CSV or NDJSON file, or each object of a JSON
 array (columns or keys: recipient, text, and optionally from, name, at,
-validity) is one message. --text "Hi {{name}}"
-fills placeholders from the row's columns (a column used by the template
-only fills the text); --from, --name, --at and --validity fill empty cells.
+validity) is one message. --text "Hi {{name}}" fills placeholders from the
+row's columns (a column used by the template only fills the text); --from,
+--name, --at and --validity fill empty cells.
 A journal beside the file records every outcome: a rerun skips sent rows,
 retries failed ones, and looks for the message of a row whose answer was
 lost before it sends that row again. The

@@ -46,7 +46,7 @@ the run at once, as every row would fail: the rows not sent wait for the rerun.`
 export function bulkOptions(cmd: Command): Command {
   return cmd
     .option('--from-file <file>', 'one request per row of a CSV (with header) or NDJSON file, or per object of a JSON array; - reads stdin')
-    .option('--format <format>', 'csv, ndjson or json (default: from the file extension: .csv .tsv, .ndjson .jsonl, .json)')
+    .option('--format <format>', 'csv, ndjson, or json (an array of objects); default: from the file extension')
     .option('--encoding <name>', "the file's text encoding, e.g. windows-1251, latin1, utf-16le (default: utf-8)")
     .option('--delimiter <char>', "what separates a CSV file's columns: , ; tab or another character (default: the one its header row uses)")
     .option('--validate-only', 'check every row and report the bad ones; send nothing')
