@@ -3,7 +3,7 @@
 // (`smslink/emulator`, serve, --sandbox), mirror.cjs (sync, report, search)
 // and vendor/<pkg>.cjs (or <group>.cjs), each read when first needed. Run by `npm run build`
 // after tsc; docs/performance.md, "The package", says why each part is so.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -185,3 +185,27 @@ for (const { metafile } of builds) {
   for (const [file, output] of Object.entries(metafile.outputs)) contents[file.slice(outdir.length + 1)] = Object.keys(output.inputs).sort();
 }
 writeFileSync(`${root}${outdir}/contents.json`, `${JSON.stringify(contents, null, 1)}\n`);
+
+/**
+ * THIRD-PARTY-NOTICES.txt: the licence of every package whose code a bundle
+ * file holds, as their licences (MIT, ISC, BSD, Apache-2.0) ask of a copy
+ * that is passed on. Read from each package's own licence file.
+ */
+const packages = new Map();
+for (const inputs of Object.values(contents)) {
+  for (const input of inputs) {
+    const dir = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+    if (dir && !packages.has(dir)) packages.set(dir, JSON.parse(readFileSync(`${root}${dir}/package.json`, 'utf8')));
+  }
+}
+const notices = [...packages]
+  .sort(([, a], [, b]) => a.name.localeCompare(b.name))
+  .map(([dir, { name, version, license }]) => {
+    const file = readdirSync(`${root}${dir}`).find((f) => /^(licen[cs]e|copying)(\.|-|$)/i.test(f));
+    if (!file) throw new Error(`${name} has no licence file to copy into THIRD-PARTY-NOTICES.txt: add its text by hand`);
+    return `${name}@${version} (${license})\n\n${readFileSync(`${root}${dir}/${file}`, 'utf8').trim()}\n`;
+  });
+writeFileSync(
+  `${root}${outdir}/THIRD-PARTY-NOTICES.txt`,
+  `smslink's bundle files (dist/bundle) hold code of these ${notices.length} packages, under these licences.\n\n${notices.join(`\n${'-'.repeat(72)}\n\n`)}`,
+);

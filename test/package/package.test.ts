@@ -92,6 +92,20 @@ describe('the tarball', () => {
     expect(readme).toContain(`npm install -g ./${packed.filename}`);
   });
 
+  it('holds the licence of every package whose code the bundle files carry', () => {
+    const contents = JSON.parse(readFileSync(join(ROOT, 'dist/bundle/contents.json'), 'utf8')) as Record<string, string[]>;
+    const dirs = new Set(Object.values(contents).flatMap((inputs) => inputs.flatMap((i) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(i)?.[1] ?? [])));
+    expect(dirs.size).toBeGreaterThan(20);
+    const notices = readFileSync(join(installed(), 'dist/bundle/THIRD-PARTY-NOTICES.txt'), 'utf8');
+    for (const dir of dirs) {
+      const { name, version } = JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as { name: string; version: string };
+      expect(notices).toContain(`\n${name}@${version} (`);
+    }
+    // Each with its text: commander's and qs's copyright lines, as their licence files give them.
+    expect(notices).toMatch(/commander@[\d.]+ \(MIT\)\n\n[^]*Copyright \(c\) 2011 TJ Holowaychuk/);
+    expect(notices).toMatch(/qs@[\d.]+ \(BSD-3-Clause\)\n\nBSD 3-Clause License/);
+  });
+
   it('has no source map without its sources', () => {
     const maps = paths().filter((p) => p.endsWith('.map'));
     const bare = maps.filter((p) => !(JSON.parse(readFileSync(join(installed(), p), 'utf8')) as { sourcesContent?: unknown[] }).sourcesContent?.length);
