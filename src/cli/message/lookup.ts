@@ -40,35 +40,60 @@ async function search(client: SmsLinkClient, searches: Search[], maxPages: numbe
 }
 
 /**
- * The searches that find these messages: one per send time (`exact`), or
- * one per 100 ids over their span of send times. A message not sent yet
- * has no send time: it is looked for among the messages of its status.
+ * The searches that find these messages: one per send time. A message not
+ * sent yet has no send time: it is looked for among the messages of its status.
  */
-function searchesFor(records: MessageStatusRecord[], exact: boolean): Search[] {
+function searchesFor(records: MessageStatusRecord[]): Search[] {
   const byKey = new Map<string, Search>();
   const add = (key: string, criteria: Record<string, unknown>, id: number) => {
     const s = byKey.get(key) ?? { criteria, ids: new Set<number>() };
     s.ids.add(id);
     byKey.set(key, s);
   };
-  const timed = records.map((r) => ({ id: Number(r.id), at: wireTime(r.startSendTs), status: String(r.status) })).sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''));
-  for (const r of timed.filter((t) => t.at === undefined)) add(`status ${r.status}`, { status: r.status }, r.id);
-  const sent = timed.filter((t): t is typeof t & { at: string } => t.at !== undefined);
-  if (exact) for (const r of sent) add(`at ${r.at}`, { startSendTsFrom: r.at, startSendTsTo: r.at }, r.id);
-  else
-    for (let i = 0; i < sent.length; i += PAGE) {
-      const part = sent.slice(i, i + PAGE);
-      for (const r of part) add(`part ${i}`, { startSendTsFrom: part[0].at, startSendTsTo: part.at(-1)!.at }, r.id);
-    }
+  for (const r of records) {
+    const at = wireTime(r.startSendTs);
+    if (at === undefined) add(`status ${String(r.status)}`, { status: r.status }, Number(r.id));
+    else add(`at ${at}`, { startSendTsFrom: at, startSendTsTo: at }, Number(r.id));
+  }
   return [...byKey.values()];
 }
 
 /**
- * Recipient and text for a `message status` table: one Message/List request
- * per 100 ids, over their span of send times; ids it does not find keep a dash.
+ * Reads the messages sent over these ids' span of send times (sorted by
+ * send time), oldest first, until each is found: when a page leaves some
+ * out, the next request starts at the earliest of them (or, when that one
+ * is still the earliest, reads the next page), so ids far apart in a busy
+ * account cost a request or so each, not every message between them.
+ */
+async function readAcross(client: SmsLinkClient, sent: ReadonlyArray<{ id: number; at: string }>, found: Map<number, Message>): Promise<void> {
+  const wanted = new Set(sent.map((s) => s.id));
+  let rest = sent;
+  let page = 0;
+  for (let asked = 0; rest.length > 0 && asked < MAX_PAGES; asked++) {
+    const from = rest[0].at;
+    const input: ListMessagesInput = { startSendTsFrom: from, startSendTsTo: rest.at(-1)!.at, withNumberInfo: 1, pageSize: PAGE, currentPage: page, sort: { startSendTs: 'ASC' } };
+    const answer = await client.call(messageList, input);
+    for (const m of answer.items) if (wanted.has(Number(m.id))) found.set(Number(m.id), m);
+    // The window's last page read: an id still missing is not in it (its status moved on meanwhile).
+    if (answer.items.length < PAGE || (page + 1) * PAGE >= Number(answer.totalItemCount)) return;
+    rest = rest.filter((s) => !found.has(s.id));
+    page = rest[0]?.at === from ? page + 1 : 0;
+  }
+}
+
+/**
+ * Recipient and text for a `message status` table: per 100 ids, Message/List
+ * over their span of send times (readAcross); messages not sent yet among
+ * those of their status. Ids it does not find keep a dash.
  */
 export async function recipientsAndTexts(client: SmsLinkClient, records: MessageStatusRecord[], concurrency: number): Promise<Map<number, Message>> {
-  return search(client, searchesFor(records, false), 1, concurrency);
+  const sent = records
+    .map((r) => ({ id: Number(r.id), at: wireTime(r.startSendTs) }))
+    .filter((t): t is { id: number; at: string } => t.at !== undefined)
+    .sort((a, b) => a.at.localeCompare(b.at));
+  const found = await search(client, searchesFor(records.filter((r) => wireTime(r.startSendTs) === undefined)), 1, concurrency);
+  await mapLimit(chunk(sent, PAGE), concurrency, (part) => readAcross(client, part, found));
+  return found;
 }
 
 /**
@@ -77,11 +102,11 @@ export async function recipientsAndTexts(client: SmsLinkClient, records: Message
  * looked for once more; one still not found is left out.
  */
 export async function findMessages(client: SmsLinkClient, records: MessageStatusRecord[], concurrency: number): Promise<Map<number, Message>> {
-  const full = await search(client, searchesFor(records, true), MAX_PAGES, concurrency);
+  const full = await search(client, searchesFor(records), MAX_PAGES, concurrency);
   const moved = records.filter((r) => !full.has(Number(r.id)));
   if (moved.length) {
     const again = (await mapLimit(chunk(moved, PAGE), concurrency, (part) => client.call(messageStatus, { ids: part.map((r) => Number(r.id)) }))).flat();
-    for (const [id, m] of await search(client, searchesFor(again, true), MAX_PAGES, concurrency)) full.set(id, m);
+    for (const [id, m] of await search(client, searchesFor(again), MAX_PAGES, concurrency)) full.set(id, m);
   }
   return full;
 }

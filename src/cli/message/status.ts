@@ -41,7 +41,7 @@ async function status(ctx: RunContext, opts: CliValues, ids: string[]): Promise<
   let view = await ctx.view(messageStatus);
   await sayCurrency(ctx, view);
   if (view.format === 'table' && !view.quiet && !view.fields && rows.length) {
-    // A person at a terminal also sees whom each message went to and what it said: one Message/List per 100 ids.
+    // A person at a terminal also sees whom each message went to and what it said (lookup.ts, recipientsAndTexts).
     // The statuses were asked for: a failed lookup leaves these columns out, with a note, rather than the statuses.
     const found = await recipientsAndTexts(client, rows as MessageStatusRecord[], parseConcurrency(opts.concurrency)).catch((err: unknown) => {
       ctx.note(`recipient and text not shown: Message/List failed (${err instanceof Error ? err.message : String(err)})`);
@@ -68,7 +68,8 @@ export const MESSAGE_STATUS: CommandDef = {
 undelivered, rejected, expired, deleted (final). Tables say them in words;
 -q, JSON and CSV keep the service's codes (NEW, ENQUEUD, ACCEPTD, PDLIVRD,
 DELIVRD, UNDELIV, REJECTD, EXPIRED, DELETED). A table at a terminal also
-shows each message's recipient and text (one more request per 100 ids);
+shows each message's recipient and text (Message/List: a request per 100
+ids sent close together, about one per id sent far apart);
 \`smslink message get\` shows a message whole. Ids the service does not know
 (or that belong to another key) are named on stderr: exit 6 when none was
 found, 5 when some were. More than 100 ids are split into several requests.`,

@@ -154,3 +154,29 @@ describe('message get against the emulator', () => {
     expect(json[0].startSendTs).toBeNull();
   });
 });
+
+describe('message status at a terminal, in a busy account', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    // 250 messages, a second apart: more than a page of Message/List between the first and the last.
+    for (let i = 1; i <= 250; i++) {
+      await emu.call('Message/SendSmsMessage', { recipient: `7701${String(1000000 + i)}`, text: `order ${i}` });
+      emu.clock.advance(1000);
+    }
+    emu.clock.advance(60_000);
+  });
+  afterAll(() => emu.close());
+
+  it('shows the recipient and text of ids sent far apart (as `message list -q | message status -` gives them)', async () => {
+    const r = await runCli(['message', 'status', '-', '--no-color'], { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: emu.key }, stdin: '250\n180\n3\n1\n', tty: true, columns: 120 });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.split('\n').slice(1, 5);
+    expect(rows).toEqual([
+      expect.stringMatching(/^250 +77011000250 +delivered .* order 250$/),
+      expect.stringMatching(/^180 +77011000180 +delivered .* order 180$/),
+      expect.stringMatching(/^3 +77011000003 +delivered .* order 3$/),
+      expect.stringMatching(/^1 +77011000001 +delivered .* order 1$/),
+    ]);
+  });
+});
