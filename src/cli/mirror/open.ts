@@ -6,9 +6,10 @@ import type { RunContext } from '../core/context.js';
 import type { Mirror, MirrorSource, SyncStep, SyncSummary } from '../../mirror/index.js';
 import { ConfigError, ValidationError } from '../../client/errors.js';
 import { EXIT, ExitError, UsageError } from '../../exit-codes.js';
-import { count } from '../../output/words.js';
+import { ago, count } from '../../output/words.js';
 import { parseConcurrency, parseCount } from '../shared/ids.js';
-import { timeFlag } from '../core/time.js';
+import { timeFlag, wallMs } from '../core/time.js';
+import { formatDateTime } from '../../catalog/rules.js';
 import type { Command } from 'commander';
 import { linkList, linkStats } from '../../catalog/link.js';
 import { messageList, messageStatus } from '../../catalog/message.js';
@@ -33,6 +34,25 @@ export async function openMirror(ctx: RunContext, create: boolean): Promise<Mirr
   if (!mirror) throw new UsageError(`${ctx.command}: there is no mirror of this account yet; run \`smslink${ctx.sandbox ? ' --sandbox' : ''} sync\` first`);
   ctx.onClose(async () => mirror.close());
   return mirror;
+}
+
+/** Seconds since the mirror's last sync began (what it holds is as of then), or null before a sync has ended. */
+export function mirrorAge(ctx: RunContext, mirror: Mirror): number | null {
+  const last = mirror.get('last_sync');
+  return last === undefined ? null : Math.max(0, Math.round((wallMs(formatDateTime(ctx.now())) - wallMs(last)) / 1000));
+}
+
+/**
+ * How old what a report or search read is, said after "the mirror": `,
+ * synced 3 h 2 min ago (`smslink sync` brings it up to date)`. A mirror
+ * only read by reports gets no older on its own, and its statuses (pending,
+ * accepted) may have ended long since.
+ */
+export function mirrorAgeWords(ctx: RunContext, mirror: Mirror): string {
+  const sync = `\`smslink${ctx.sandbox ? ' --sandbox' : ''} sync\``;
+  const age = mirrorAge(ctx, mirror);
+  if (age === null) return `, whose first sync has not ended (${sync} goes on with it)`;
+  return age < 60 ? `, synced ${ago(age)}` : `, synced ${ago(age)} (${sync} brings it up to date)`;
 }
 
 export interface SyncFlags {

@@ -8,6 +8,7 @@ import { invalidValue, oneOf } from '../../output/words.js';
 import { renderRows, type Row } from '../../output/format.js';
 import { sayCurrency } from '../shared/currency.js';
 import { mirrorFor, period, reportFlags } from './report.js';
+import { mirrorAgeWords } from './open.js';
 
 const GROUPINGS = ['day', 'sender', 'country', 'operator'] as const;
 const DELIVERY_COLUMNS = ['messages', 'segments', 'delivered', 'undelivered', 'rejected', 'expired', 'deleted', 'pending', 'deliveryRate', 'medianSeconds', 'p90Seconds', 'cost'];
@@ -22,7 +23,7 @@ async function delivery(ctx: RunContext, opts: CliValues): Promise<number> {
   const records: Row[] = rows.map(({ group, ...rest }) => ({ [by]: group, ...rest }));
   if (view.format !== 'table' || view.quiet) return (await renderRows(ctx.stdout, view, records), EXIT.OK);
   ctx.page();
-  if (rows.length === 0) return (ctx.note(`No messages sent from ${range.since} to ${range.until} in the mirror.`), EXIT.OK);
+  if (rows.length === 0) return (ctx.note(`No messages sent from ${range.since} to ${range.until} in the mirror${mirrorAgeWords(ctx, mirror)}.`), EXIT.OK);
   // The table says the rate as a percentage, the times as durations (their kinds: catalog/columns.ts) and the cost
   // in the currency the last sync learnt (the report reads the mirror alone).
   await sayCurrency(ctx, view, { ask: false });
@@ -35,7 +36,7 @@ async function delivery(ctx: RunContext, opts: CliValues): Promise<number> {
       ctx.tableWidth() ?? 80,
     )}`,
   );
-  ctx.note(`Messages sent from ${range.since} to ${range.until}, from the mirror (\`smslink sync --status\` says how old it is).`);
+  ctx.note(`Messages sent from ${range.since} to ${range.until}, from the mirror${mirrorAgeWords(ctx, mirror)}.`);
   return EXIT.OK;
 }
 

@@ -5,6 +5,7 @@ import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRows, type Row } from '../../output/format.js';
 import { mirrorFor, period, reportFlags } from './report.js';
+import { mirrorAgeWords } from './open.js';
 
 const LINK_COLUMNS = ['id', 'shortLink', 'clicks', 'redirects', 'activeDays', 'clicksPerDay', 'busiestDay', 'fullLink', 'comment'];
 
@@ -18,7 +19,7 @@ async function links(ctx: RunContext, opts: CliValues): Promise<number> {
   const rows = linksReport(mirror, range.since.slice(0, 10), range.until.slice(0, 10), top);
   if (view.format === 'table' && !view.quiet) {
     ctx.page();
-    if (rows.length === 0) return (ctx.note(`No clicks from ${range.since.slice(0, 10)} to ${range.until.slice(0, 10)} in the mirror.`), EXIT.OK);
+    if (rows.length === 0) return (ctx.note(`No clicks from ${range.since.slice(0, 10)} to ${range.until.slice(0, 10)} in the mirror${mirrorAgeWords(ctx, mirror)}.`), EXIT.OK);
   }
   // csv and tables have no room for the per-day object: scripts take it from json or ndjson.
   const flat = view.format === 'json' || view.format === 'ndjson' ? rows : rows.map(({ daily: _daily, ...rest }) => rest);

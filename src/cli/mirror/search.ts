@@ -6,7 +6,7 @@ import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRows, type Row } from '../../output/format.js';
-import { openMirror } from './open.js';
+import { mirrorAgeWords, openMirror } from './open.js';
 import { normalizePhone } from '../../catalog/rules.js';
 import { parseCount } from '../shared/ids.js';
 
@@ -25,9 +25,11 @@ async function search(ctx: RunContext, words: string[], opts: CliValues): Promis
   const hits = searchMirror(mirror, text, { to, limit });
   if (view.format === 'table' && !view.quiet) {
     ctx.page();
-    if (hits.length === 0) return (ctx.note(`Nothing in the mirror matches "${text}".`), EXIT.OK);
+    if (hits.length === 0) return (ctx.note(`Nothing in the mirror matches "${text}"${mirrorAgeWords(ctx, mirror)}.`), EXIT.OK);
   }
   await renderRows(ctx.stdout, view, hits as unknown as Row[]);
+  // A status read from the mirror is as old as the mirror: a person is told how old.
+  if (view.format === 'table' && !view.quiet) ctx.note(`From the mirror${mirrorAgeWords(ctx, mirror)}.`);
   return EXIT.OK;
 }
 

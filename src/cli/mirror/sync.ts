@@ -7,16 +7,14 @@ import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRecord } from '../../output/format.js';
 import { ago } from '../../output/words.js';
-import { openMirror, runSync, syncFlags, syncOptions } from './open.js';
-import { wallMs } from '../core/time.js';
-import { formatDateTime } from '../../catalog/rules.js';
+import { mirrorAge, openMirror, runSync, syncFlags, syncOptions } from './open.js';
 import { TIMES } from '../../catalog/shared.js';
 
 async function status(ctx: RunContext): Promise<number> {
   const mirror = await openMirror(ctx, false);
   const { mirrorStatus } = await import('../../mirror/index.js');
   const s = mirrorStatus(mirror);
-  const ageSeconds = s.lastSync === null ? null : Math.max(0, Math.round((wallMs(formatDateTime(ctx.now())) - wallMs(s.lastSync)) / 1000));
+  const ageSeconds = mirrorAge(ctx, mirror);
   const record = { ...s, ageSeconds, age: ageSeconds === null ? null : ago(ageSeconds) };
   const columns = ['messages', 'pending', 'firstSent', 'lastSent', 'links', 'linksWithClicks', 'firstSyncDone', 'since', 'lastSync', 'age', 'path'];
   await renderRecord(ctx.stdout, await ctx.view({ output: { rows: 'self', columns: ctx.format() === 'table' ? columns : [...columns, 'ageSeconds'], primary: 'messages' } }), record);

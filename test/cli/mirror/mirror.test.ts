@@ -306,6 +306,26 @@ describe('sync and report delivery', () => {
     expect(JSON.parse(report.stdout)).toEqual([expect.objectContaining({ sender: 'SMSLINK', messages: (await truth()).filter((m) => m.startSendTs).length })]);
   });
 
+  it('a report and a search at a terminal say how old the mirror they read is, and how to bring it up to date', async () => {
+    const cli = account();
+    await cli(['sync', '--json']);
+    const tty = { tty: true, columns: 80, env: { NO_COLOR: '1' } };
+    const fresh = await cli(['report', 'delivery', ...ALL_TIME], tty);
+    expect(fresh.stderr.replace(/\n/g, ' ')).toMatch(/from the mirror, synced 0 s ago\. $/);
+    // Three hours on, with nothing synced: what was pending then may have ended since.
+    const later = { ...tty, now: () => new Date(emu.clock.now() + 3 * 3600_000 + 5 * 60_000) };
+    const report = await cli(['report', 'delivery', ...ALL_TIME], later);
+    expect(report.code).toBe(0);
+    expect(report.stderr.replace(/\n/g, ' ')).toContain('from the mirror, synced 3 h 5 min ago (`smslink sync` brings it up to date).');
+    const empty = await cli(['report', 'delivery', '--since', '2020-01-01', '--until', '2020-01-02'], later);
+    expect(empty.stderr.replace(/\n/g, ' ')).toContain('in the mirror, synced 3 h 5 min ago (`smslink sync` brings it up to date).');
+    const search = await cli(['search', 'dentist', '--limit', '2'], later);
+    expect(search.stdout).toMatch(/^kind +id/);
+    expect(search.stderr.replace(/\n/g, ' ')).toContain('From the mirror, synced 3 h 5 min ago (`smslink sync` brings it up to date).');
+    // Scripts get the data alone, as before.
+    expect((await cli(['search', 'dentist', '--limit', '2', '-o', 'json'], { now: later.now })).stderr).toBe('');
+  });
+
   it('refuses a report before any sync, and bad flags, naming the flag and the rule', async () => {
     const cli = account();
     const none = await cli(['report', 'delivery']);
