@@ -61,8 +61,9 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   segNum: col('segments', 'value', 17),
   segUserBuy: as('money', col('price', 'value', 18)),
   campaignId: col('campaign', 'value', 19),
-  countryA2: col('country', 'value', 20),
-  operatorName: col('operator', 'text', 21),
+  // Shown only when asked for (--with-number-info, --fields): they outrank the send time and the detail after it.
+  countryA2: col('country', 'value', 13),
+  operatorName: col('operator', 'text', 13),
   groups: col('groups', 'value', 22),
   uuid: col('uuid', 'value', 23),
   // link stats, link delete

@@ -122,4 +122,32 @@ describe('message list', () => {
     expect(JSON.parse(limited.stdout)).toHaveLength(120);
     expect(rec.server.requests).toHaveLength(2);
   });
+  it('--with-number-info at an 80-column terminal shows the country and operator it asked for; the detail after them gives way first', async () => {
+    const item = (id: string, to: string, country: string, operator: string, text: string) => ({
+      id, campaignId: id, segNum: '1', segUserBuy: '0.01', from: 'ShopPromo', to, text, status: 'REJECTD', groups: null, uuid: id,
+      countryA2: country, operatorName: operator, startSendTs: '2026-11-21 16:02:11', statusUpdateTs: '2026-11-21 16:02:13',
+    });
+    rec.server.respond(() => ({
+      body: {
+        code: 0,
+        data: {
+          items: [
+            item('320', '79164622324', 'RU', 'MTS', 'Sale! 20% off today https://example.com/spring-sale'),
+            item('289', '998903830984', 'UZ', 'Beeline UZ', 'Your order #4792 has shipped'),
+          ],
+          totalItemCount: '2',
+        },
+        message: '',
+      },
+    }));
+    const r = await cli(['message', 'list', '--with-number-info', '--status', 'rejected', '--no-color'], { tty: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    const [header, first, second] = r.stdout.split('\n');
+    expect(header).toMatch(/^id +to +status .*text +country +operator$/);
+    expect(first).toMatch(/^320 +79164622324 +rejected .* +RU +MTS$/);
+    expect(second).toMatch(/^289 +998903830984 +rejected .* +UZ +Beeline UZ$/);
+    // What gave way is named: the detail after them (segments, campaign, sender).
+    expect(r.stderr).toMatch(/Not shown at this width: .*segments/);
+    expect(r.stderr).not.toMatch(/Not shown at this width: .*(country|operator)/);
+  });
 });
