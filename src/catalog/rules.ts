@@ -233,7 +233,8 @@ export function checkParam(spec: ParamSpec, raw: unknown, ctx: CheckContext): Ch
       const ids: number[] = [];
       for (const item of items) {
         const n = asInteger(item);
-        if (n === null || n < 1) return { ok: false, rule: `ids must be positive whole numbers (got ${JSON.stringify(item)})` };
+        // Which of several is wrong; a value of one id is quoted where the rule is said (`invalid value "abc"`).
+        if (n === null || n < 1) return { ok: false, rule: `ids must be positive whole numbers${items.length > 1 ? ` (got ${JSON.stringify(item)})` : ''}` };
         ids.push(n);
       }
       return { ok: true, value: ids };

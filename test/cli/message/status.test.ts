@@ -53,6 +53,10 @@ describe('message status', () => {
     const r = await cli(['message', 'status', '12,abc']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/<id\.\.\.>: .*positive whole numbers \(got "abc"\)/);
+    // One id is said once: the value quoted, the rule without it again.
+    const one = await cli(['message', 'status', 'abc']);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toBe('error: <id...>: invalid value "abc": ids must be positive whole numbers\n');
   });
 
   it('a bad id list is echoed as typed, not as JSON', async () => {
