@@ -127,7 +127,8 @@ export function elapsed(ms: number): string {
 
 /** How long ago: `8 s ago`, `3 h 2 min ago`. */
 export function ago(seconds: number): string {
-  return `${duration(seconds)} ago`;
+  // Less than a second (a mirror synced this instant) is no `0 s ago`.
+  return seconds >= 0 && seconds < 0.5 ? 'just now' : `${duration(seconds)} ago`;
 }
 
 /** How far ahead: `in 23 h 58 min`. */

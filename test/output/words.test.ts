@@ -76,6 +76,8 @@ describe('words', () => {
 
   it('says how long ago and how far ahead', () => {
     expect(ago(8)).toBe('8 s ago');
+    expect(ago(0)).toBe('just now');
+    expect(ago(0.7)).toBe('1 s ago');
     expect(fromNow(86_292)).toBe('in 23 h 58 min');
   });
 
