@@ -113,7 +113,8 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
     if (waiting.length) show(`${waited} (gives up in ${took(deadline - Date.now())})`, false, waited);
     if (waiting.length === 0) {
       // Final at the first look: nothing was waited for.
-      show(poll === 0 ? `${status}, already final` : `${status}, after ${took(Date.now() - started)}`, true);
+      // How long the command waited, said apart from the status: `expired, after 5 s` read as when it expired.
+      show(poll === 0 ? `${status}, already final` : `${status}; waited ${took(Date.now() - started)}`, true);
       return { records, timedOut: false, interrupted: false, unknown };
     }
     const left = deadline - Date.now();

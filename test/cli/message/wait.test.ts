@@ -31,7 +31,7 @@ describe('--wait', () => {
     expect(r.stdout).toBe('DELIVRD\nDELIVRD\n');
     const asked = rec.server.requests.map((q) => new URLSearchParams(q.body).get('ids'));
     expect(asked).toEqual(['1,2', '1', '1']);
-    expect(r.stderr).toMatch(/2 messages: 2 delivered \(DELIVRD\), after \d+ s/);
+    expect(r.stderr).toMatch(/2 messages: 2 delivered \(DELIVRD\); waited \d+ s/);
   });
 
   it('a message already final at the first look is said so, not as waited for', async () => {
@@ -39,7 +39,7 @@ describe('--wait', () => {
     const r = await runCli(['message', 'status', '1', '--wait', '-q'], { env: rec.env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('message 1: delivered (DELIVRD), already final');
-    expect(r.stderr).not.toMatch(/after \d+ s/);
+    expect(r.stderr).not.toMatch(/waited \d+ s/);
     expect(rec.server.requests).toHaveLength(1);
   });
 
@@ -88,7 +88,7 @@ describe('--wait', () => {
     // eslint-disable-next-line no-control-regex
     expect(r.stderr).toMatch(/\r\x1b\[2Kmessage 1: new \(NEW\); waiting for delivery \d s \(gives up in (10 min|9 min [56]\d s)\)/);
     // eslint-disable-next-line no-control-regex
-    expect(r.stderr).toMatch(/\r\x1b\[2Kmessage 1: delivered \(DELIVRD\), after \d s\n/);
+    expect(r.stderr).toMatch(/\r\x1b\[2Kmessage 1: delivered \(DELIVRD\); waited \d s\n/);
   });
 
   it('parses durations and refuses others', async () => {
