@@ -85,13 +85,13 @@ export interface Core {
 
 function checkOptions(opts: EmulatorOptions): void {
   const { timeScale, price, balance, currency, port } = opts;
-  if (timeScale !== undefined && !(Number.isFinite(timeScale) && timeScale > 0)) throw new RangeError(`timeScale must be a positive number (got ${timeScale})`);
+  if (timeScale !== undefined && !(Number.isFinite(timeScale) && timeScale > 0)) throw new RangeError(`timeScale must be a positive number (got ${quoted(timeScale)})`);
   if (price !== undefined && !(Number.isFinite(price) && price >= 0)) throw new RangeError(`price must be zero or more (got ${quoted(price)})`);
   if (balance !== undefined && !(Number.isFinite(balance) && balance >= 0)) throw new RangeError(`balance must be zero or more (got ${quoted(balance)})`);
   if (currency !== undefined && !CURRENCY_CODE.test(currency)) throw new RangeError(`currency must be an ISO 4217 code of three capital letters, e.g. KZT (got ${quoted(currency)})`);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new RangeError(`port must be a number from 0 to 65535 (got ${quoted(port)})`);
   if (opts.tz !== undefined && !knownTimeZone(opts.tz)) throw new RangeError(`tz must be an IANA time zone name, e.g. Asia/Almaty or UTC (got ${quoted(opts.tz)})`);
-  if (opts.faultRate !== undefined && !(opts.faultRate >= 0 && opts.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1 (got ${opts.faultRate})`);
+  if (opts.faultRate !== undefined && !(typeof opts.faultRate === 'number' && opts.faultRate >= 0 && opts.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1 (got ${quoted(opts.faultRate)})`);
   // Checked whatever the rate: a list given with none (or with 0) would otherwise wait for the first setFaults to be refused.
   if (opts.faults !== undefined) parseFaults(opts.faults);
   opts.cors?.forEach(corsOrigin);

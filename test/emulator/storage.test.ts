@@ -194,7 +194,9 @@ describe('database file', () => {
     // A fault list is checked with no rate too, not when a later setFaults turns it on.
     await expect(startEmulator({ port: 0, faults: 'boom' })).rejects.toThrow(/unknown fault "boom"/);
     await expect(startEmulator({ port: 0, blockPattern: '(' })).rejects.toThrow(/block pattern/);
-    await expect(startEmulator({ port: 0, timeScale: 0 })).rejects.toThrow(/timeScale/);
+    await expect(startEmulator({ port: 0, timeScale: 0 })).rejects.toThrow('timeScale must be a positive number (got 0)');
+    await expect(startEmulator({ port: 0, faultRate: '0.5' as unknown as number })).rejects.toThrow('faultRate must be between 0 and 1 (got "0.5")');
+    await expect(startEmulator({ port: 0, faultRate: 2 })).rejects.toThrow('faultRate must be between 0 and 1 (got 2)');
     await expect(startEmulator({ port: 0, apiKeys: [] })).rejects.toThrow(/apiKeys/);
     const busy = await startTestEmulator();
     try {

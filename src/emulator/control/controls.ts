@@ -13,6 +13,7 @@ import type { Seed } from './seed.js';
 import type { ServerParts, ServiceHooks } from '../server.js';
 import { forcedStages, type Forceable } from '../service/lifecycle.js';
 import { Waiters } from './waiters.js';
+import { quoted } from '../../output/text.js';
 
 export interface FaultState {
   /** Probability (0..1) that a /service/ request gets a fault; 0 is off. */
@@ -144,7 +145,7 @@ export class Bench {
 
   /** Switches faults on (rate > 0, drawn from `kinds`, default all but stall) or off (rate 0). Throws RangeError for bad values. */
   setFaults(rate: number, kinds?: string | readonly string[]): FaultState {
-    if (!(typeof rate === 'number' && rate >= 0 && rate <= 1)) throw new RangeError(`rate must be a probability from 0 to 1 (got ${rate})`);
+    if (!(typeof rate === 'number' && rate >= 0 && rate <= 1)) throw new RangeError(`rate must be a probability from 0 to 1 (got ${quoted(rate)})`);
     const list = kinds === undefined ? this.#kinds : typeof kinds === 'string' ? kinds : kinds.join(',');
     parseFaults(list);
     this.#retire();

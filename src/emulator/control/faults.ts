@@ -74,7 +74,6 @@ function html(res: ServerResponse, status: number, title: string, headers: Recor
 }
 
 export function faultInjector(opts: FaultOptions): FaultInjector {
-  if (!(opts.faultRate >= 0 && opts.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1 (got ${opts.faultRate})`);
   const faults = parseFaults(opts.faults ?? DEFAULT_FAULTS);
   const random = prng(opts.seed ?? 1);
   const counts = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
