@@ -125,6 +125,12 @@ describe('modules loaded by the bin', () => {
     const bulk = await loadedBy(['link', 'create', '--from-file', file], env);
     expect(bulk.status).toBe(0);
     expect(heavyIn(bulk.modules)).toEqual(['undici']);
+    // A send that first estimates its cost (--max-cost, or a terminal) sends its rows through undici too.
+    const messages = join(tempDir(), 'messages.csv');
+    writeFileSync(messages, 'recipient,text\n77011234567,hello\n');
+    const estimated = await loadedBy(['message', 'send', '--from-file', messages, '--max-cost', '50'], env);
+    expect(estimated.status).toBe(0);
+    expect(heavyIn(estimated.modules)).toEqual(['undici']);
     // stream-json (and the stream-chain it runs on) for a JSON array, and only then.
     expect(bulk.modules.has('stream-json')).toBe(false);
     const array = join(tempDir(), 'links.json');

@@ -29,7 +29,8 @@ async function lastPrice(client: SmsLinkClient): Promise<number | undefined> {
  */
 export async function costGate(ctx: RunContext, opts: CliValues, maxCost: number | undefined, plan: { rows: number; segments: number | null }): Promise<number | undefined> {
   const ask = opts.yes !== true && canConfirm(ctx);
-  const client = await ctx.client();
+  // The client made here sends the rows too (one a run): undici's, as every bulk run's (bulkHost).
+  const client = await ctx.client({ httpClient: 'undici' });
   // The balance is told, not needed: a key that may not read it still sends.
   const [price, balance] = await Promise.all([lastPrice(client), readBalance(client).catch(() => undefined)]);
   const currency = balance?.currency;
