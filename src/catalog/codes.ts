@@ -52,8 +52,19 @@ export const MESSAGE_STATUS_LABELS: Readonly<Record<string, string>> = Object.fr
   MESSAGE_STATUSES.map((code) => [code, Object.entries(MESSAGE_STATUS_WORDS).find(([, c]) => c === code)![0].replace('-', ' ')]),
 );
 
+/**
+ * Words for several statuses at once, as `report delivery`'s chart counts
+ * them and `--status failed` lists them: failed is final but not delivered,
+ * pending not final yet.
+ */
+export const MESSAGE_STATUS_GROUPS = {
+  failed: ['UNDELIV', 'REJECTD', 'EXPIRED', 'DELETED'],
+  pending: ['NEW', 'ENQUEUD', 'ACCEPTD', 'PDLIVRD'],
+} as const satisfies Readonly<Record<string, readonly (typeof MESSAGE_STATUSES)[number][]>>;
+export type MessageStatusGroup = keyof typeof MESSAGE_STATUS_GROUPS;
+
 /** Statuses after which a message never changes again. */
-export const FINAL_STATUSES: ReadonlySet<string> = new Set(['DELIVRD', 'UNDELIV', 'REJECTD', 'EXPIRED', 'DELETED']);
+export const FINAL_STATUSES: ReadonlySet<string> = new Set(['DELIVRD', ...MESSAGE_STATUS_GROUPS.failed]);
 
 /** Values of criteria[campaignStatus] (real-service-notes.md, "Campaign statuses"). */
 export const CAMPAIGN_STATUSES = [

@@ -1,6 +1,6 @@
 // Module Message of service-api.md: single SMS messages.
 
-import { CAMPAIGN_STATUSES, MESSAGE_STATUS_WORDS, MESSAGE_STATUSES } from './codes.js';
+import { CAMPAIGN_STATUSES, MESSAGE_STATUS_GROUPS, MESSAGE_STATUS_WORDS, MESSAGE_STATUSES } from './codes.js';
 import { currentPageParam, datetimeRange, MESSAGE_SHAPE, pageShape, pageSizeParam, sortParam, TIMES } from './shared.js';
 import { define, type InputOf, type Message, type MessageStatusRecord, type Page, type SendMessageResult } from './types.js';
 
@@ -204,8 +204,11 @@ export const messageList = define<Page<Message>>()({
         help: `message status, in words or as the service's code; several comma-separated (undelivered,rejected): ${Object.entries(MESSAGE_STATUS_WORDS)
           .filter(([word]) => word !== 'enqueued')
           .map(([word, code]) => `${word} (${code})`)
-          .join(', ')}`,
+          .join(', ')}; or ${Object.entries(MESSAGE_STATUS_GROUPS)
+          .map(([word, codes]) => `${word} (${codes.join(', ')})`)
+          .join(', ')}, as report delivery counts them`,
         aliases: MESSAGE_STATUS_WORDS,
+        groups: MESSAGE_STATUS_GROUPS,
         // The contract's criteria[status] is one status: several are one request each.
         several: true,
         once: 'for several statuses, give them comma-separated: --status undelivered,rejected',

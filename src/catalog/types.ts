@@ -65,6 +65,8 @@ export interface CliParam {
    * in the list's order (src/cli/paging.ts).
    */
   several?: boolean;
+  /** Words for several values at once, on a `several` flag: `--status failed` is UNDELIV, REJECTD, EXPIRED and DELETED. */
+  groups?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Shape of a result, for normalising what the service sends back. */

@@ -47,13 +47,18 @@ export function paramByKey(op: OperationSpec, key: string): ParamSpec | undefine
   return op.params.find((p) => p.key === key);
 }
 
+/** The words a parameter takes in place of wire values: one value's (active) and several's (failed). */
+export function wordsOf(param: ParamSpec | undefined): string[] {
+  return [...Object.keys(param?.cli?.aliases ?? {}), ...Object.keys(param?.cli?.groups ?? {})];
+}
+
 /**
  * A rule as read by whoever typed the value, on the command line, in a bulk
  * file's column or in a seed: with the words the parameter also takes
  * (`must be 0 or 1 (or active, inactive)`).
  */
 export function ruleAsTyped(param: ParamSpec | undefined, rule: string, value: unknown): string {
-  const words = Object.keys(param?.cli?.aliases ?? {});
+  const words = wordsOf(param);
   return words.length && !isAbsent(value) ? `${rule} (or ${words.join(', ')})` : rule;
 }
 

@@ -5,5 +5,5 @@
 export { Mirror, mirrorPath, removeSandboxMirror, type MirrorSource } from './store.js';
 export { lockMirror } from './lock.js';
 export { syncMirror, type MirrorService, type SyncStep, type SyncSummary } from './sync.js';
-export { deliveryReport, linksReport, mirrorStatus, GROUPINGS, type Grouping, type DeliveryRow } from './report.js';
+export { deliveryReport, linksReport, mirrorStatus, FINAL_COUNTS, GROUPINGS, type Grouping, type DeliveryRow } from './report.js';
 export { ftsQuery, searchMirror } from './search.js';

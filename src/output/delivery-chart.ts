@@ -5,7 +5,8 @@
 
 import type { Paint } from './color.js';
 import { cellWidth, cutMiddle, padEnd } from './width.js';
-import { percent } from './words.js';
+import type { MessageStatusGroup } from '../catalog/codes.js';
+import { percent, statusWord } from './words.js';
 
 export interface DeliveryBar {
   label: string;
@@ -56,5 +57,7 @@ export function deliveryChart(bars: readonly DeliveryBar[], paint: Paint, width:
     const bar = paint.green('█'.repeat(d)) + paint.red('▒'.repeat(f)) + paint.dim('░'.repeat(p));
     return `${padEnd(cutMiddle(b.label, labelWidth), labelWidth)}  ${bar}${' '.repeat(Math.max(0, room - d - f - p))}  ${beside(b)}`.trimEnd();
   });
-  return `${lines.join('\n')}\n${paint.dim(`${' '.repeat(labelWidth + 2)}█ delivered  ▒ failed  ░ pending`)}\n`;
+  // The words `--status` takes for each part (codes.ts: failed and pending are groups of statuses).
+  const legend = `█ ${statusWord('DELIVRD')}  ▒ ${'failed' satisfies MessageStatusGroup}  ░ ${'pending' satisfies MessageStatusGroup}`;
+  return `${lines.join('\n')}\n${paint.dim(`${' '.repeat(labelWidth + 2)}${legend}`)}\n`;
 }

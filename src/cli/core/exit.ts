@@ -3,7 +3,7 @@
 
 import { ApiError, ConfigError, TransportError, ValidationError } from '../../client/errors.js';
 import { OPERATIONS } from '../../catalog/index.js';
-import { ruleAsTyped, type Issue } from '../../catalog/validate.js';
+import { ruleAsTyped, wordsOf, type Issue } from '../../catalog/validate.js';
 import { EXIT, EXIT_MEANINGS, exitCodeOf } from '../../exit-codes.js';
 import { invalidValue } from '../../output/words.js';
 import { TIMES } from '../../catalog/shared.js';
@@ -44,7 +44,7 @@ function describeIssue(operation: string, issue: Issue): string {
   const name = issue.key.includes('|') ? issue.key.split('|').map((k) => flagOf(operation, k)).join(', ') : flagOf(operation, issue.key);
   if (issue.value === undefined || issue.value === null) return `${name} ${issue.rule}`;
   const param = paramOf(operation, issue.key);
-  const words = Object.keys(param?.cli?.aliases ?? {});
+  const words = wordsOf(param);
   // A date flag takes every time form too (the catalog's rule knows only the wire's YYYY-MM-DD; a file's column takes the date alone).
   const rule = param?.type === 'date' && param.cli?.flag ? `${issue.rule}, or a time such as +30d or 7d (${TIMES})` : ruleAsTyped(param, issue.rule, issue.value);
   const choices = typeof issue.value === 'string' ? [...words, ...choicesOf(operation, issue.key)] : [];

@@ -13,11 +13,12 @@ export const MESSAGE_LIST: CommandDef = followable(
     `Time criteria take every form of \`smslink help time\`: --sent-from 7d is 7
 days ago, a day alone runs from 00:00:00 (-from) or to 23:59:59 (-to).
 
---status takes several statuses comma-separated (undelivered,rejected): the
-service takes one status per request, so each is listed on its own and the
-lists are merged, newest first or in --sort order. --limit n and --all work
-across them; --page does not (exit 2). Without either, the first 25
-(--page-size) are shown.
+--status takes several statuses comma-separated (undelivered,rejected), or
+the words report delivery's chart uses: failed (undelivered, rejected,
+expired, deleted) and pending (not final yet). The service takes one status
+per request, so each is listed on its own and the lists are merged, newest
+first or in --sort order. --limit n and --all work across them; --page does
+not (exit 2). Without either, the first 25 (--page-size) are shown.
 
 --follow prints each message sent from then on, once, and each later change
 of its status, until Ctrl-C (exit 0). Filters choose which new messages are

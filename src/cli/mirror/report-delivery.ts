@@ -4,6 +4,7 @@
 import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
+import { MESSAGE_STATUS_GROUPS } from '../../catalog/codes.js';
 import { invalidValue, oneOf } from '../../output/words.js';
 import { renderRows, type Row } from '../../output/format.js';
 import { sayCurrency } from '../shared/currency.js';
@@ -18,7 +19,7 @@ async function delivery(ctx: RunContext, opts: CliValues): Promise<number> {
   const range = period(ctx, opts, '7d');
   const view = await ctx.view({ output: { rows: 'array', columns: [by, ...DELIVERY_COLUMNS], primary: by } });
   const mirror = await mirrorFor(ctx, opts);
-  const { deliveryReport } = await import('../../mirror/index.js');
+  const { deliveryReport, FINAL_COUNTS } = await import('../../mirror/index.js');
   const rows = deliveryReport(mirror, by as (typeof GROUPINGS)[number], range);
   const records: Row[] = rows.map(({ group, ...rest }) => ({ [by]: group, ...rest }));
   if (view.format !== 'table' || view.quiet) return (await renderRows(ctx.stdout, view, records), EXIT.OK);
@@ -31,7 +32,8 @@ async function delivery(ctx: RunContext, opts: CliValues): Promise<number> {
   const { deliveryChart } = await import('../../output/delivery-chart.js');
   ctx.stdout.write(
     `\n${deliveryChart(
-      rows.map((r) => ({ label: r.group, delivered: r.delivered, failed: r.undelivered + r.rejected + r.expired + r.deleted, pending: r.pending, rate: r.deliveryRate })),
+      // Failed as `--status failed` lists them (codes.ts): one group, one word, in the chart and on the command line.
+      rows.map((r) => ({ label: r.group, delivered: r.delivered, failed: MESSAGE_STATUS_GROUPS.failed.reduce((n, code) => n + r[FINAL_COUNTS[code]], 0), pending: r.pending, rate: r.deliveryRate })),
       view.paint,
       ctx.tableWidth() ?? 80,
     )}`,

@@ -12,10 +12,11 @@ import { COMPLETIONS, onlyOnce } from '../core/flags.js';
 import { UsageError } from '../../exit-codes.js';
 import { aheadHint, dayOf, parseTime, quoteTime, reversedRange, timeFlag, type TimeRules } from '../core/time.js';
 import { checkParam, formatDateTime, parseDate, parseDateTime } from '../../catalog/rules.js';
+import { wordsOf } from '../../catalog/validate.js';
 
 function valuesOf(param: ParamSpec): string[] {
   if (param.type === 'sort') return (param.sortFields ?? []).flatMap((f) => [f, `${f}:asc`, `${f}:desc`]);
-  return [...Object.keys(param.cli?.aliases ?? {}), ...(param.oneOf ?? []).map(String)];
+  return [...wordsOf(param), ...(param.oneOf ?? []).map(String)];
 }
 
 function optionFor(param: ParamSpec): Option | undefined {
@@ -95,12 +96,17 @@ export function fromCli(param: ParamSpec, raw: unknown, now: Date = new Date()):
   if (cli.boolean !== undefined) return raw === true ? cli.boolean : undefined;
   if (param.type === 'sort') return parseSort(raw as string[], param.sortFields);
   if (typeof raw !== 'string') return raw;
-  if (cli.several && raw.includes(',')) {
-    // `undelivered,rejected`: each value read alone, once each; a list left with one value is that value.
-    const values = [...new Set(splitIds([raw]).map((v) => oneValue(param, v, now)))];
+  if (cli.several && (raw.includes(',') || groupOf(param, raw))) {
+    // `undelivered,rejected`, or a word for several (`failed`): each value read alone, once each; a list left with one value is that value.
+    const values = [...new Set(splitIds([raw]).flatMap((v): readonly unknown[] => groupOf(param, v) ?? [oneValue(param, v, now)]))];
     return values.length === 0 ? raw : values.length === 1 ? values[0] : values;
   }
   return oneValue(param, raw, now);
+}
+
+/** The values a word for several stands for (`failed`: UNDELIV, REJECTD ...), if `raw` is one. */
+function groupOf(param: ParamSpec, raw: string): readonly string[] | undefined {
+  return Object.entries(param.cli?.groups ?? {}).find(([word]) => word === raw.trim().toLowerCase())?.[1];
 }
 
 /** One value as typed into the one the client checks: a word for its code (aliases), a time read. */

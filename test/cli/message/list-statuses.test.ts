@@ -139,6 +139,20 @@ describe('message list --status with several statuses', () => {
     expect(listed).toEqual([]);
   });
 
+  it('failed is undelivered, rejected, expired and deleted, as report delivery counts it: a list each, merged', async () => {
+    const r = await cli(['--status', 'Failed', '--all', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r.stdout).map((m) => m.id)).toEqual(await expected(['UNDELIV', 'REJECTD', 'EXPIRED', 'DELETED']));
+    // Said with a status of the group, each is asked for once.
+    const dry = await cli(['--status', 'failed,undelivered,delivered', '--dry-run', '-o', 'json']);
+    expect((JSON.parse(dry.stdout) as Array<{ fields: Record<string, string> }>).map((d) => d.fields['criteria[status]'])).toEqual(['UNDELIV', 'REJECTD', 'EXPIRED', 'DELETED', 'DELIVRD']);
+    const help = await cli(['--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('failed (UNDELIV, REJECTD, EXPIRED, DELETED), pending (NEW, ENQUEUD, ACCEPTD, PDLIVRD), as report delivery counts them');
+    const typo = await cli(['--status', 'faild']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--status: invalid value "faild" (did you mean failed?)');
+  });
+
   it('--dry-run shows the request of each status', async () => {
     const r = await cli(['--status', 'undelivered,rejected', '--dry-run', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);

@@ -279,6 +279,23 @@ describe('sync and report delivery', () => {
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
   });
 
+  it("the chart's legend says what --status takes: each word lists the messages the chart counts under it", async () => {
+    const cli = account();
+    await cli(['sync', '--json']);
+    const table = await cli(['report', 'delivery', ...ALL_TIME], { tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    const legend = /█ (\S+) {2}▒ (\S+) {2}░ (\S+)$/m.exec(table.stdout);
+    expect(legend?.slice(1)).toEqual(['delivered', 'failed', 'pending']);
+    const rows = JSON.parse((await cli(['report', 'delivery', ...ALL_TIME, '--json'])).stdout) as Array<Record<string, number>>;
+    const sum = (...fields: string[]) => rows.reduce((n, r) => n + fields.reduce((m, f) => m + r[f], 0), 0);
+    const counted = [sum('delivered'), sum('undelivered', 'rejected', 'expired', 'deleted'), sum('pending')];
+    expect(counted.every((n) => n > 0)).toBe(true);
+    for (const [i, word] of legend!.slice(1).entries()) {
+      const list = await cli(['message', 'list', '--status', word, '--all', '-q']);
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout.trim().split('\n'), word).toHaveLength(counted[i]);
+    }
+  });
+
   it('bounds the first sync with --since, and says what the mirror holds with --status', async () => {
     const cli = account();
     const held = await truth();
