@@ -1,6 +1,7 @@
-// `smslink message list --follow`: prints messages as they are sent and their
-// status changes as they happen, until Ctrl-C. It polls Message/List (newest
-// first) and Message/GetSMSStatus for the printed messages not yet final.
+// `smslink message list --follow`: prints what happens from its start, until
+// Ctrl-C: messages as they are sent, and status changes as they happen, of
+// those and of the messages not yet final at the start. It polls Message/List
+// (newest first) and Message/GetSMSStatus for the messages not yet final.
 
 import type { Command } from 'commander';
 import { FINAL_STATUSES } from '../../catalog/codes.js';
@@ -24,7 +25,7 @@ import { parseDuration, sleep } from '../core/time.js';
 import { inputFrom, severalInputs } from '../shared/operation.js';
 import { RowWriter } from '../../output/format.js';
 
-/** Every record carries `event`: `new` (a message first seen) or `status` (a printed message changed status). */
+/** Every record carries `event`: `new` (a message sent since the start, first seen) or `status` (a change of its status since the start). */
 const FOLLOW_COLUMNS = ['event', 'id', 'to', 'from', 'status', 'previousStatus', 'segNum', 'startSendTs', 'statusUpdateTs', 'text'];
 /** With nothing new, the pause between polls grows by half up to this (or --interval, if longer); activity resets it. */
 const MAX_PAUSE_MS = 10_000;
@@ -63,7 +64,8 @@ function pauseOf(opts: CliValues): number {
 
 /** How each event is written: records through the format's writer, or one line each at a terminal. */
 interface Printer {
-  print(rows: Row[]): Promise<void>;
+  /** `reached`: the ids of messages from before the start that reached the --status followed, printed for the first time. */
+  print(rows: Row[], reached: ReadonlySet<number>): Promise<void>;
 }
 
 async function printerFor(ctx: RunContext, query: Record<string, unknown>): Promise<Printer> {
@@ -79,8 +81,9 @@ async function printerFor(ctx: RunContext, query: Record<string, unknown>): Prom
   const format = view.format === 'json' ? 'ndjson' : view.format;
   const fields = view.fields && !view.fields.includes('event') ? ['event', ...view.fields] : view.fields;
   const writer = new RowWriter(ctx.stdout, { ...view, format, fields });
-  // -q prints the id of each new message once; a status change has no new id to give.
-  return { print: (rows) => writer.write(view.quiet ? rows.filter((r) => r.event === 'new') : rows) };
+  // -q prints the id of each message once, when it first matches: new, or from before the start and reaching the --status
+  // followed; a status change of a message already printed has no new id to give.
+  return { print: (rows, reached) => writer.write(view.quiet ? rows.filter((r) => r.event === 'new' || reached.has(Number(r.id))) : rows) };
 }
 
 const TIME_WIDTH = tableTime('2026-01-01 00:00:00').length;
@@ -108,12 +111,41 @@ function line(row: Row, view: View, truncate: (text: string, max: number) => str
 
 /** What the loop knows between polls. */
 interface Seen {
-  /** Every id printed (or there at the start): none is printed as new again. */
+  /** Every id printed: none is printed as new again. */
   ids: Set<number>;
-  /** The highest id at the start: messages at or below it were sent before following began. */
+  /** The highest id at the start: messages at or below it were sent before following began, and are never new. */
   start: number;
-  /** Printed messages not yet final, with what was last printed of them. */
+  /** Messages not yet final whose every status change is printed, with what was last known of them. */
   pending: Map<number, Row>;
+  /**
+   * With --status: messages not yet final at the start, with their last known status, until they reach a
+   * status followed (printed then, and pending from then on) or a final one (let go).
+   */
+  watched: Map<number, Row>;
+  /** The statuses --status follows; undefined without it. */
+  wanted?: ReadonlySet<string>;
+}
+
+/**
+ * Where following starts. The messages not yet final among the newest 100 the
+ * filters but --status choose (one Message/List) are followed, so a change
+ * after the start is printed and none before (a message already final never
+ * is): without --status every change, with it the change that reaches a status
+ * followed. The account's newest message marks the start, whatever the
+ * filters: none sent before it is new, even one that comes to match one
+ * (--campaign-status DONE); without other filters the same list says which.
+ */
+async function startingPoint(client: SmsLinkClient, query: Record<string, unknown>, filtered: boolean): Promise<Seen> {
+  const { status, ...rest } = query;
+  const newest = async (q: Record<string, unknown>) => {
+    const page = (await client.call(messageList, { ...q, currentPage: 0 })) as Page<Message> | null;
+    return (Array.isArray(page?.items) ? page.items : []) as Row[];
+  };
+  const items = await newest(rest);
+  const open = new Map(items.filter((m) => !FINAL_STATUSES.has(String(m.status))).map((m) => [Number(m.id), m]));
+  const start = Math.max(0, ...(filtered ? await newest({ pageSize: 25, sort: NEWEST_FIRST }) : items).map((m) => Number(m.id)));
+  if (status === undefined) return { ids: new Set(), start, pending: open, watched: new Map() };
+  return { ids: new Set(), start, pending: new Map(), watched: open, wanted: new Set([status].flat().map(String)) };
 }
 
 /** Messages above `seen.start` not seen yet, oldest first; pages on while a whole page is new. */
@@ -137,18 +169,29 @@ async function newOfEach(client: SmsLinkClient, queries: Record<string, unknown>
   return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-/** Status changes of the printed messages not yet final, asked 100 ids at a time (track() them once printed). */
+/**
+ * Status changes to print of the messages not yet final (pending, and watched
+ * ones reaching a status followed), asked 100 ids at a time; track() them once
+ * printed. A watched message's other changes are only noted.
+ */
 async function statusChanges(client: SmsLinkClient, seen: Seen): Promise<Row[]> {
   const changes: Row[] = [];
-  for (const part of chunk([...seen.pending.keys()], idLimit(messageStatus))) {
+  for (const part of chunk([...seen.pending.keys(), ...seen.watched.keys()], idLimit(messageStatus))) {
     const records: MessageStatusRecord[] = await client.call(messageStatus, { ids: part });
     const answered = new Set(records.map((r) => Number(r.id)));
     // A message the service no longer shows (deleted, say) has nothing more to print.
-    for (const id of part) if (!answered.has(id)) seen.pending.delete(id);
+    for (const id of part.filter((id) => !answered.has(id))) {
+      seen.pending.delete(id);
+      seen.watched.delete(id);
+    }
     for (const rec of records) {
-      const before = seen.pending.get(Number(rec.id));
+      const id = Number(rec.id);
+      const before = seen.pending.get(id) ?? seen.watched.get(id);
       if (!before || before.status === rec.status) continue;
-      changes.push({ ...before, ...rec, event: 'status', previousStatus: before.status });
+      const change = { ...before, ...rec, event: 'status', previousStatus: before.status };
+      if (seen.pending.has(id) || seen.wanted?.has(String(rec.status))) changes.push(change);
+      else if (FINAL_STATUSES.has(String(rec.status))) seen.watched.delete(id);
+      else seen.watched.set(id, change);
     }
   }
   return changes;
@@ -157,6 +200,7 @@ async function statusChanges(client: SmsLinkClient, seen: Seen): Promise<Row[]> 
 function track(seen: Seen, row: Row): void {
   const id = Number(row.id);
   seen.ids.add(id);
+  seen.watched.delete(id);
   if (FINAL_STATUSES.has(String(row.status))) seen.pending.delete(id);
   else seen.pending.set(id, row);
 }
@@ -181,7 +225,10 @@ async function follow(ctx: RunContext, opts: CliValues): Promise<number> {
     if (opts[key] !== undefined) throw new UsageError(`--follow reads the newest messages itself; it cannot be combined with ${flag}`);
   }
   const first = pauseOf(opts);
-  const query = { ...inputFrom(messageList, [], opts, [], ctx.now()), pageSize: 100, sort: NEWEST_FIRST };
+  const criteria = inputFrom(messageList, [], opts, [], ctx.now());
+  const query = { ...criteria, pageSize: 100, sort: NEWEST_FIRST };
+  // --with-number-info adds columns; every other flag chooses messages.
+  const filtered = Object.keys(criteria).some((key) => key !== 'status' && key !== 'withNumberInfo');
   // Several statuses (--status undelivered,rejected): a query each, every poll.
   const queries = severalInputs(messageList, query)?.inputs ?? [query];
   if (ctx.globals.dryRun) return (await dryRun(ctx, messageList, queries), EXIT.OK);
@@ -191,9 +238,7 @@ async function follow(ctx: RunContext, opts: CliValues): Promise<number> {
   for (const q of queries) client.prepare(messageList, q);
   const signal = ctx.io.signal;
   try {
-    // The account's newest message now marks the start (whatever the filters): only what comes after it is printed.
-    const start = (await client.call(messageList, { pageSize: 25, currentPage: 0, sort: NEWEST_FIRST })) as Page<Message> | null;
-    const seen: Seen = { ids: new Set(), start: Math.max(0, ...(start?.items ?? []).map((m) => Number(m.id))), pending: new Map() };
+    const seen = await startingPoint(client, query, filtered);
     if (ctx.io.stderr.isTTY) ctx.note('Following messages: new ones and their status changes (Ctrl-C to stop).');
     let pause = first;
     let failing = false;
@@ -201,10 +246,12 @@ async function follow(ctx: RunContext, opts: CliValues): Promise<number> {
       await sleep(pause, signal);
       if (signal?.aborted) break;
       let events: Row[];
+      let reached: Set<number>;
       try {
         const changes = await statusChanges(client, seen);
         const fresh = (await newOfEach(client, queries, seen)).map((m) => ({ event: 'new', ...m }));
         events = [...changes, ...fresh];
+        reached = new Set(changes.map((c) => Number(c.id)).filter((id) => seen.watched.has(id)));
       } catch (err) {
         if (signal?.aborted || !outlasts(err)) throw err;
         // Said once per outage; what was missed is printed when the service answers again.
@@ -216,7 +263,7 @@ async function follow(ctx: RunContext, opts: CliValues): Promise<number> {
       if (failing) ctx.note('The service answers again; still following.');
       failing = false;
       for (const event of events) track(seen, event);
-      if (events.length) await printer.print(events);
+      if (events.length) await printer.print(events, reached);
       pause = nextPause(pause, first, events.length > 0);
     }
   } catch (err) {

@@ -20,11 +20,14 @@ per request, so each is listed on its own and the lists are merged, newest
 first or in --sort order. --limit n and --all work across them; --page does
 not (exit 2). Without either, the first 25 (--page-size) are shown.
 
---follow prints each message sent from then on, once, and each later change
-of its status, until Ctrl-C (exit 0). Filters choose which new messages are
-printed. It asks every 1s (--interval), less often while nothing changes (up
-to 10s). Each record has "event": "new" or "status" (with previousStatus);
-json is written as ndjson, one object per line, since the stream has no end.`,
+--follow prints what happens from then on, until Ctrl-C (exit 0): each
+message sent, once, and each later change of its status; and the changes of
+messages not yet final when it starts (the newest 100). Filters choose the
+messages; --status prints each as it reaches the status, as --status
+undelivered does a message sent a moment before. It asks every 1s
+(--interval), less often while nothing changes (up to 10s). Each record has
+"event": "new" or "status" (with previousStatus); json is written as
+ndjson, one object per line, since the stream has no end.`,
     [
       'smslink message list --to 77011234567',
       'smslink message list --status UNDELIV --sent-from 2026-11-01 --with-number-info',
@@ -33,6 +36,7 @@ json is written as ndjson, one object per line, since the stream has no end.`,
       'smslink message list --campaign-ids 9001,9002 --sort startSendTs:desc --all -o ndjson',
       'smslink message list --follow',
       'smslink message list --follow --to 77011234567 -o ndjson',
+      'smslink message list --follow --status failed -q',
       'smslink message list --follow --jq \'select(.event == "status") | "\\(.id) \\(.status)"\'',
     ],
   ),

@@ -1,6 +1,7 @@
 // `smslink message list --follow` against the emulator on a manual clock:
 // a message sent after following starts is printed once, each status change
-// once, Ctrl-C ends it with 0 and an auth failure with 4.
+// after the start once (of messages sent before it too, none already final),
+// Ctrl-C ends it with 0 and an auth failure with 4.
 //
 // Each test has its own emulator, so they run side by side; they wait on what
 // the emulator was asked and what was printed, never for a fixed time, and
@@ -149,7 +150,9 @@ describe.concurrent('message list --follow', () => {
   it('prints a message sent after it starts once, then its status change once; Ctrl-C exits 0', async (t) => {
     const { expect } = t;
     const w = await world(t);
+    // Delivered before the start: nothing of it is printed.
     const before = await w.send('77011230001', 'sent before');
+    w.emu.clock.advance(60_000);
     const { id, r } = await w.followOne(['-o', 'ndjson'], '77011234567', 'Your code is 4711');
     expect(r.code).toBe(0);
     const events = records(r.stdout);
@@ -166,6 +169,94 @@ describe.concurrent('message list --follow', () => {
     const asked = w.asked();
     expect(asked.filter((p) => p === STATUS)).toHaveLength(2);
     expect(asked.slice(asked.lastIndexOf(STATUS)).filter((p) => p === LIST).length).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
+  it('--status prints a message sent before the start as it reaches the status after it, once; none final before', async (t) => {
+    const { expect } = t;
+    const w = await world(t);
+    const undeliveredBefore = await w.send('77015551111', 'undelivered before the start');
+    w.emu.clock.advance(60_000);
+    // Sent a moment before following starts, undelivered seconds after; and one delivered then, not printed.
+    const sentBefore = await w.send('77015551111', 'undelivered after the start');
+    await w.send('77015552345', 'delivered after the start');
+    const f = w.follow(['--status', 'undelivered', '-o', 'ndjson']);
+    await w.started();
+    await w.deliver();
+    const r = await f.stop();
+    expect(r.code, r.stderr).toBe(0);
+    const events = records(r.stdout);
+    expect(events).toEqual([expect.objectContaining({ event: 'status', id: sentBefore, status: 'UNDELIV', previousStatus: 'NEW', text: 'undelivered after the start' })]);
+    expect(events.some((e) => e.id === undeliveredBefore)).toBe(false);
+    const asked = w.asked();
+    // One list at the start, then the polls (each asks the statuses first).
+    expect(asked.slice(0, 3)).toEqual([LIST, STATUS, LIST]);
+    // Final, it is asked about no more: the last status question came before the last two lists.
+    expect(asked.slice(asked.lastIndexOf(STATUS)).filter((p) => p === LIST).length).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
+  it('filters choose the messages from before the start too (--to); the account\'s newest message still marks the start', async (t) => {
+    const { expect } = t;
+    const w = await world(t);
+    const before = await w.send('77019991111', 'to the number followed');
+    await w.send('77011231111', 'to another number');
+    const f = w.follow(['-o', 'ndjson', '--to', '7701999']);
+    await w.started();
+    await w.deliver();
+    const r = await f.stop();
+    expect(r.code, r.stderr).toBe(0);
+    expect(records(r.stdout)).toEqual([expect.objectContaining({ event: 'status', id: before, to: '77019991111', status: 'UNDELIV', previousStatus: 'NEW' })]);
+    // The messages --to chooses, and the account's newest (a filter's own newest may be older than messages that come to match it).
+    expect(w.asked().slice(0, 3)).toEqual([LIST, LIST, STATUS]);
+  }, 60_000);
+
+  it('a message sent before the start that comes to match a filter is not new (--campaign-status DONE)', async (t) => {
+    const { expect } = t;
+    const w = await world(t);
+    await w.send('77011234567', 'done before the start');
+    w.emu.clock.advance(60_000);
+    // Not final at the start, so not chosen by --campaign-status DONE then; its campaign is done after the start.
+    const cameToMatch = await w.send('77011234567', 'done after the start');
+    const f = w.follow(['-o', 'ndjson', '--campaign-status', 'DONE']);
+    await w.started();
+    const after = await w.send('77011239999', 'sent after the start');
+    await until(() => w.count(LIST) >= 3, 'the first poll');
+    w.emu.clock.advance(60_000);
+    await until(() => f.stdout.text.includes('"new"'), 'the message sent after the start');
+    await w.settle(2);
+    const r = await f.stop();
+    expect(r.code, r.stderr).toBe(0);
+    expect(records(r.stdout)).toEqual([expect.objectContaining({ event: 'new', id: after, status: 'DELIVRD' })]);
+    expect(cameToMatch).toBeLessThan(after);
+  }, 60_000);
+
+  it('without --status, prints each status change after the start of a message sent before it', async (t) => {
+    const { expect } = t;
+    const w = await world(t);
+    const sentBefore = await w.send('77011234567', 'on its way');
+    const f = w.follow(['-o', 'ndjson']);
+    await w.started();
+    await w.deliver();
+    const r = await f.stop();
+    expect(r.code, r.stderr).toBe(0);
+    expect(records(r.stdout)).toEqual([expect.objectContaining({ event: 'status', id: sentBefore, status: 'DELIVRD', previousStatus: 'NEW' })]);
+  }, 60_000);
+
+  it('--status failed follows undelivered, rejected, expired and deleted; -q gives each id once, from before the start too', async (t) => {
+    const { expect } = t;
+    const w = await world(t);
+    const sentBefore = await w.send('77015551111');
+    const f = w.follow(['--status', 'failed', '-q']);
+    await w.started();
+    const rejected = await w.send('77015550000');
+    await w.send('77015552345'); // delivered: not printed
+    await until(() => w.count(STATUS) >= 1, 'a poll asking the status of the one sent before');
+    w.emu.clock.advance(60_000);
+    await until(() => f.stdout.text.trim().split('\n').length >= 2, 'both ids');
+    // A poll asks four lists (one per status of the group): two whole polls more, and nothing more is printed.
+    await w.settle(8);
+    const r = await f.stop();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n').map(Number).sort((a, b) => a - b)).toEqual([sentBefore, rejected]);
   }, 60_000);
 
   it('json is written as one object per line; filters choose the new messages', async (t) => {
