@@ -36,6 +36,8 @@ const MAX_PAUSE_MS = 10_000;
  * client refuses it).
  */
 const NEWEST_FIRST = { campaignId: 'DESC' };
+/** Cells the text of a `new` line keeps before `from ...` gives way to it (at 80 columns a long status leaves fewer). */
+const MIN_TEXT = 12;
 /** Flags of `message list` that choose pages or order: --follow reads the newest messages itself. */
 const PAGING_FLAGS: Record<string, string> = { all: '--all', limit: '--limit', currentPage: '--page', pageSize: '--page-size', sort: '--sort' };
 
@@ -74,8 +76,8 @@ async function printerFor(ctx: RunContext, query: Record<string, unknown>): Prom
   await sayCurrency(ctx, view);
   if (view.format === 'table' && !view.quiet) {
     // A line is cut to the terminal's width in cells, as a table's are (string-width, loaded with the first table).
-    const { truncate } = await import('../../output/width.js');
-    return { print: async (rows) => void ctx.stdout.write(rows.map((r) => line(r, view, truncate)).join('')) };
+    const cells = await import('../../output/width.js');
+    return { print: async (rows) => void ctx.stdout.write(rows.map((r) => line(r, view, cells)).join('')) };
   }
   // A stream has no end, so json is written as ndjson: one object per line.
   const format = view.format === 'json' ? 'ndjson' : view.format;
@@ -90,12 +92,20 @@ const TIME_WIDTH = tableTime('2026-01-01 00:00:00').length;
 /** A line's time, to the minute, or `-` as wide: the columns after it line up. */
 const timeCell = (value: unknown) => (tableTime(value) || '-').padEnd(TIME_WIDTH);
 
+/** What a line is measured and cut with (src/output/width.ts: terminal cells, as a table's). */
+interface Cells {
+  cellWidth(text: string): number;
+  truncate(text: string, max: number): string;
+}
+
 /**
  * One event as a line at a terminal, the text cut to fit:
  *   2025-01-15 10:00  new     1042  to 77011234567 from SHOP  queued  Your code is 4711
  *   2025-01-15 10:00  status  1042  queued -> delivered
+ * The text tells messages apart, so it stays, cut with `…`: where it would keep fewer than
+ * MIN_TEXT cells, `from ...` gives way first (most accounts send under one name).
  */
-function line(row: Row, view: View, truncate: (text: string, max: number) => string): string {
+function line(row: Row, view: View, cells: Cells): string {
   const { paint } = view;
   const str = (v: unknown) => oneLine(cellText(v));
   const status = statusWord(row.status);
@@ -103,9 +113,14 @@ function line(row: Row, view: View, truncate: (text: string, max: number) => str
     return `${paint.dim(timeCell(row.statusUpdateTs))}  ${paint.yellow('status')}  ${str(row.id)}  ${statusWord(row.previousStatus)} -> ${tone(status, paint)}\n`;
   }
   const at = timeCell(row.startSendTs);
-  const who = `${str(row.id)}  to ${str(row.to)}${row.from ? ` from ${str(row.from)}` : ''}`;
-  const room = (view.width ?? Infinity) - `${at}  new     ${who}  ${status}  `.length;
-  const text = room >= 10 ? truncate(str(row.text), room) : '';
+  const to = `${str(row.id)}  to ${str(row.to)}`;
+  const from = row.from ? ` from ${str(row.from)}` : '';
+  const left = (view.width ?? Infinity) - cells.cellWidth(`${at}  new     ${to}  ${status}  `);
+  const keepFrom = left - cells.cellWidth(from) >= MIN_TEXT;
+  const who = keepFrom ? to + from : to;
+  const room = keepFrom ? left - cells.cellWidth(from) : left;
+  // Two cells at the least (`Y…`): a terminal narrower than the rest of the line has no room for any.
+  const text = room >= 2 ? cells.truncate(str(row.text), room) : '';
   return `${paint.dim(at)}  ${paint.cyan('new   ')}  ${who}  ${tone(status, paint)}${text ? `  ${text}` : ''}\n`;
 }
 

@@ -325,6 +325,23 @@ describe.concurrent('message list --follow', () => {
     expect(r.stderr).toContain('Following messages');
   }, 60_000);
 
+  it('at 80 columns a long status leaves the text on the line, cut to fit; the sender gives way first', async (t) => {
+    const { expect } = t;
+    const w = await world(t);
+    const f = w.follow(['--no-color', '--status', 'partly-delivered'], { tty: true, columns: 80 });
+    await w.started();
+    const text = 'Your order 4711 is on its way: track it at the link below';
+    // Partly delivered 4 s after sending, delivered at 6 s (the emulator's test number ending 3333).
+    const id = await w.send('77015553333', text);
+    w.emu.clock.advance(5_000);
+    await until(() => f.stdout.text.includes('\n'), 'the new line');
+    const r = await f.stop();
+    expect(r.code, r.stderr).toBe(0);
+    const [first] = r.stdout.split('\n');
+    expect(first).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  new     ${id}  to 77015553333  partly delivered  Your order .*…$`));
+    expect(first.length).toBeLessThanOrEqual(80);
+  }, 60_000);
+
   it('stops at the first auth failure with exit 4 and the usual message', async (t) => {
     const { expect } = t;
     const w = await world(t);
