@@ -86,6 +86,11 @@ export function parseTime(text: string, now: Date, rules: TimeRules = {}): strin
   return real(`${day} ${clockTime(hourMinute, seconds, rules.fill)}`);
 }
 
+/** Whether a time was typed as an amount back or ahead of now (7d, 12h, +2h), not as a date, a clock time or `now`. */
+export function isRelativeTime(text: string): boolean {
+  return RELATIVE.test(text.trim());
+}
+
 /** The forms a time flag accepts, for its error message. */
 export function timeForms(rules: TimeRules = {}): string {
   return `${rules.fill ? 'YYYY-MM-DD, ' : ''}"YYYY-MM-DD HH:MM[:SS]", HH:MM (today), now, 7d (ago) or +2h (ahead); ${TIMES}`;

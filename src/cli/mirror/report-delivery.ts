@@ -16,7 +16,8 @@ const DELIVERY_COLUMNS = ['messages', 'segments', 'delivered', 'undelivered', 'r
 async function delivery(ctx: RunContext, opts: CliValues): Promise<number> {
   const by = String(opts.by ?? 'day');
   if (!(GROUPINGS as readonly string[]).includes(by)) throw new UsageError(invalidValue('--by', by, oneOf(GROUPINGS), GROUPINGS));
-  const range = period(ctx, opts, '7d');
+  // By day, --since 7d starts at the start of that day: a first row of the hours left of it would look like a bad day.
+  const range = period(ctx, opts, '7d', { wholeDays: by === 'day' });
   const view = await ctx.view({ output: { rows: 'array', columns: [by, ...DELIVERY_COLUMNS], primary: by } });
   const mirror = await mirrorFor(ctx, opts);
   const { deliveryReport, FINAL_COUNTS } = await import('../../mirror/index.js');
@@ -51,7 +52,12 @@ pending (not yet final), delivery rate (delivered ÷ messages with a final
 status), median and p90 time from send to final status, and cost (price of
 a segment × segments, in the account's currency). At a terminal, a table and
 a bar chart; -o json, ndjson or csv give the numbers unrounded (rate as a
-fraction, times in seconds).`,
+fraction, times in seconds).
+
+By day, a time typed back from now counts whole days: --since 7d starts at
+00:00 of the day 7 days ago (not at this hour of it, which would make the
+first row a short day), --until 1d ends at 23:59:59 of yesterday; today's
+row runs to now. A date or a time given as such is kept as given.`,
   examples: [
   'smslink report delivery',
   'smslink report delivery --by country --since 30d',

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { CliValues, GroupDef } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
-import { quoteTime, reversedRange, timeFlag } from '../core/time.js';
+import { isRelativeTime, quoteTime, reversedRange, timeFlag } from '../core/time.js';
 import { UsageError } from '../../exit-codes.js';
 import { formatDateTime } from '../../catalog/rules.js';
 import { TIMES } from '../../catalog/shared.js';
@@ -19,17 +19,27 @@ export const REPORT: GroupDef = {
   examples: ['smslink sync && smslink report delivery --by country', 'smslink report links --since 7d', 'smslink report delivery --sync -o csv > week.csv'],
 };
 
-/** --since and --until as wire times; --until defaults to now. */
-export function period(ctx: RunContext, opts: CliValues, defaultSince: string): { since: string; until: string } {
+/**
+ * --since and --until as wire times; --until defaults to now. With
+ * `wholeDays` (a report by day), a time typed back from now counts whole
+ * days: --since 7d from the start of that day, --until 1d to its end, so no
+ * row is a day cut short by the clock. A date or a time typed as such is kept.
+ */
+export function period(ctx: RunContext, opts: CliValues, defaultSince: string, rules: { wholeDays?: boolean } = {}): { since: string; until: string } {
   const now = ctx.now();
-  const since = timeFlag('--since', String(opts.since ?? defaultSince), now, { fill: 'start' });
+  const sinceTyped = String(opts.since ?? defaultSince);
+  const since = timeFlag('--since', sinceTyped, now, { fill: 'start' });
   const until = opts.until === undefined ? formatDateTime(now) : timeFlag('--until', String(opts.until), now, { fill: 'end' });
   if (until < since) {
-    const sinceTyped = quoteTime(String(opts.since ?? defaultSince), since, now);
-    if (opts.until === undefined) throw new UsageError(`--since: invalid value ${sinceTyped}: is in the future (now is ${until})`);
-    throw reversedRange({ flag: '--since', typed: String(opts.since ?? defaultSince), wire: since }, { flag: '--until', typed: String(opts.until), wire: until }, now);
+    if (opts.until === undefined) throw new UsageError(`--since: invalid value ${quoteTime(sinceTyped, since, now)}: is in the future (now is ${until})`);
+    throw reversedRange({ flag: '--since', typed: sinceTyped, wire: since }, { flag: '--until', typed: String(opts.until), wire: until }, now);
   }
-  return { since, until };
+  // Checked as typed, so that a refusal quotes the moment typed, as on every time flag; whole days only widen it.
+  const whole = (typed: unknown) => rules.wholeDays === true && typed !== undefined && isRelativeTime(String(typed));
+  return {
+    since: whole(sinceTyped) ? `${since.slice(0, 10)} 00:00:00` : since,
+    until: whole(opts.until) ? `${until.slice(0, 10)} 23:59:59` : until,
+  };
 }
 
 /** The mirror, refreshed first with --sync (its --concurrency and --rate too). */

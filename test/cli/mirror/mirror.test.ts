@@ -9,6 +9,7 @@ import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js'
 import { runCli, tempDir, type RunOptions } from '../../helpers/run-cli.js';
 import type { SeedMessageData } from '../../../src/emulator/index.js';
 import { Mirror, mirrorPath } from '../../../src/mirror/index.js';
+import { formatDateTime } from '../../../src/catalog/rules.js';
 
 const KEY = 'MirrorTestKey0123456789abcdefABCDEF012345';
 const STATUSES = ['DELIVRD', 'DELIVRD', 'DELIVRD', 'UNDELIV', 'REJECTD', 'EXPIRED', 'ACCEPTD', 'ENQUEUD', 'DELIVRD', 'PDLIVRD'];
@@ -294,6 +295,38 @@ describe('sync and report delivery', () => {
       expect(list.code, list.stderr).toBe(0);
       expect(list.stdout.trim().split('\n'), word).toHaveLength(counted[i]);
     }
+  });
+
+  it('by day counts whole days: the default --since 7d starts at 00:00 of that day, so the first row is no short day', async () => {
+    const cli = account();
+    await cli(['sync', '--json']);
+    const held = await truth();
+    const now = new Date(emu.clock.now());
+    const weekAgo = new Date(now);
+    weekAgo.setDate(weekAgo.getDate() - 7);
+    const firstDay = formatDateTime(weekAgo).slice(0, 10);
+    // The premise: that day has messages sent before this hour of it, which 7 days back to the second would leave out.
+    expect(held.some((m) => m.startSendTs?.startsWith(firstDay) && m.startSendTs < formatDateTime(weekAgo))).toBe(true);
+    const at = { now: () => now };
+    const week = JSON.parse((await cli(['report', 'delivery', '--json'], at)).stdout) as Array<Record<string, unknown>>;
+    expect(week[0].day).toBe(firstDay);
+    // Up to now: what other tests sent a second after the emulator's clock (it stands still) is not in the period.
+    const upToNow = held.filter((m) => m.startSendTs !== null && m.startSendTs <= formatDateTime(now));
+    compare(week, 'day', expected(upToNow.filter((m) => m.startSendTs! >= `${firstDay} 00:00:00`), (m) => m.startSendTs!.slice(0, 10)));
+    // --until 1d ends at the end of yesterday: the last row is a whole day too.
+    const dayOf = (back: number) => formatDateTime(new Date(now.getFullYear(), now.getMonth(), now.getDate() - back, 12)).slice(0, 10);
+    const span = JSON.parse((await cli(['report', 'delivery', '--since', '3d', '--until', '1d', '--json'], at)).stdout) as Array<Record<string, unknown>>;
+    const inSpan = (m: Truth) => m.startSendTs !== null && m.startSendTs >= `${dayOf(3)} 00:00:00` && m.startSendTs <= `${dayOf(1)} 23:59:59`;
+    expect(span.map((r) => r.day)).toEqual([dayOf(3), dayOf(2), dayOf(1)]);
+    compare(span, 'day', expected(held.filter(inSpan), (m) => m.startSendTs!.slice(0, 10)));
+    // A time typed as such is kept: from 08:00 the first row holds only what was sent from then on.
+    const from8 = JSON.parse((await cli(['report', 'delivery', '--since', `${firstDay} 08:00`, '--json'], at)).stdout) as Array<Record<string, unknown>>;
+    expect(from8[0].messages).toBe(held.filter((m) => m.startSendTs?.startsWith(firstDay) && m.startSendTs >= `${firstDay} 08:00:00`).length);
+    // Other groupings keep 7 days to the second; the note under the table says where the period starts.
+    const bySender = JSON.parse((await cli(['report', 'delivery', '--by', 'sender', '--json'], at)).stdout) as Array<Record<string, unknown>>;
+    expect(bySender[0].messages).toBe(upToNow.filter((m) => m.startSendTs! >= formatDateTime(weekAgo)).length);
+    const table = await cli(['report', 'delivery'], { ...at, tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    expect(table.stderr.replace(/\n/g, ' ')).toContain(`Messages sent from ${firstDay} 00:00:00 to ${formatDateTime(now)}`);
   });
 
   it('bounds the first sync with --since, and says what the mirror holds with --status', async () => {
