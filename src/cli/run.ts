@@ -58,7 +58,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       // (`smslink link`, which shows its help): commander has already said what is wrong.
       return EXIT.USAGE;
     }
-    const failure = describeFailure(err, ctx?.command);
+    const failure = describeFailure(err, ctx?.command, ctx?.outcomeCheck);
     // The reader of our output went away (a closed pipe): nothing to tell anyone. What the closure
     // stopped (a list's next page, a wait) ends 0, as `yes | head -1` does under pipefail.
     if (io.signal?.aborted && io.signal.reason === 'stdout-closed') return failure.code === EXIT.INTERRUPTED ? EXIT.OK : failure.code;

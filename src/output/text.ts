@@ -71,6 +71,15 @@ export function quoted(value: unknown): string {
 
 const LINE_BREAKS: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
+/**
+ * A value in a command a person is told to run, as a POSIX shell reads it
+ * back: as it is when it holds only letters, digits and `+-_.,:/=@%`, else
+ * in single quotes: `+77011234567`, `'+7 (701) 123-45-67'`.
+ */
+export function shellWord(value: string): string {
+  return /^[\w+\-.,:/=@%]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
 /** A value for one table cell: escaped, and on one line. */
 export function oneLine(text: string): string {
   return escapeControls(text).replace(/[\t\n]+/g, ' ');

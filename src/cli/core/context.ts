@@ -49,6 +49,8 @@ export class RunContext {
   retried = 0;
   /** The command being run, as typed (`link get`): errors name it. */
   command: string | undefined;
+  /** How to find out whether a send whose answer was lost went out, as the user can type it: an error with an unknown outcome says it. */
+  outcomeCheck: string | undefined;
 
   constructor(
     readonly io: CliIO,

@@ -59,11 +59,15 @@ function choicesOf(operation: string, key: string): string[] {
 /** One line: a terminal breaks it at its own width (run.ts). */
 const CONFIG_HINT = 'Run `smslink login` (asks for both and checks them), or set SMSLINK_BASE_URL and SMSLINK_API_KEY, or try everything locally with --sandbox.';
 
-/** What to tell the user when a create or a send may or may not have happened. */
-function unknownHint(operation: string): string {
+/**
+ * What to tell the user when a create or a send may or may not have
+ * happened; `check` is the command that finds out, as the user can type it
+ * (`smslink message list --to +77011234567`, the number as typed).
+ */
+function unknownHint(operation: string, check?: string): string {
   if (/Create$/i.test(operation)) return '\nThe link may or may not have been created; check with `smslink link list` before creating it again.';
   if (/SendSmsMessage$/i.test(operation))
-    return '\nThe message may or may not have been sent; check with `smslink message list --to <number>` before sending again.';
+    return `\nThe message may or may not have been sent; check with \`${check ?? 'smslink message list --to <number>'}\` before sending again.`;
   return '';
 }
 
@@ -119,10 +123,11 @@ function apiHint(err: ApiError): string {
 
 /**
  * Maps any error to its exit code and the message for stderr. `command`
- * (`link get`) names what the user ran, so a failing step is shown as part of it.
+ * (`link get`) names what the user ran, so a failing step is shown as part of
+ * it; `check` is what finds out whether a send whose answer was lost went out.
  */
-export function describeFailure(err: unknown, command?: string): Failure {
-  const failure = describeError(err);
+export function describeFailure(err: unknown, command?: string, check?: string): Failure {
+  const failure = describeError(err, check);
   if (!command || !(err instanceof ApiError || err instanceof TransportError)) return failure;
   // The command's own operation goes without saying; another one (Link/Get before an update) is named as a step.
   const own = OPERATIONS.find((o) => `${o.module}/${o.operation}` === err.operation)?.command?.join(' ') === command;
@@ -130,7 +135,7 @@ export function describeFailure(err: unknown, command?: string): Failure {
   return { ...failure, message: `${command}: ${message}` };
 }
 
-function describeError(err: unknown): Failure {
+function describeError(err: unknown, check?: string): Failure {
   if (err instanceof ValidationError) {
     return { code: EXIT.USAGE, message: err.issues.map((i) => describeIssue(err.operation, i)).join('\nerror: ') };
   }
@@ -140,13 +145,13 @@ function describeError(err: unknown): Failure {
     return { code: EXIT.CONFIG, message: `${err.message}${hint}` };
   }
   if (err instanceof ApiError) {
-    if (err.outcomeUnknown) return { code: EXIT.TRANSPORT, message: `${err.message}${unknownHint(err.operation)}` };
+    if (err.outcomeUnknown) return { code: EXIT.TRANSPORT, message: `${err.message}${unknownHint(err.operation, check)}` };
     if (err.isNotFound) return { code: EXIT.NOT_FOUND, message: err.message };
     if (err.isAuth) return { code: EXIT.CONFIG, message: `${err.message}${apiHint(err)}` };
     return { code: EXIT.API, message: `${err.message}${apiHint(err)}` };
   }
   if (err instanceof TransportError) {
-    const hint = err.outcomeUnknown ? unknownHint(err.operation) : transportHint(err);
+    const hint = err.outcomeUnknown ? unknownHint(err.operation, check) : transportHint(err);
     return { code: err.kind === 'aborted' ? EXIT.INTERRUPTED : EXIT.TRANSPORT, message: `${err.message}${hint}` };
   }
   const code = exitCodeOf(err);

@@ -14,6 +14,7 @@ import { readStdin } from '../core/streams.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRecord, type View } from '../../output/format.js';
 import { fromNow, recordTime } from '../../output/words.js';
+import { shellWord } from '../../output/text.js';
 import { formatDateTime } from '../../catalog/rules.js';
 import { wallMs } from '../core/time.js';
 import { BULK_STOPS_HELP, bulkFlags, bulkHost, bulkOptions, columnSpec, rejectBulkFlagsWithoutFile } from '../shared/bulk.js';
@@ -116,7 +117,10 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
     await printDryRun(ctx, [req], { encoding: seg.encoding, segments: seg.segments, characters: seg.characters });
     return EXIT.OK;
   }
+  // A lost answer leaves the user to find out whether it went: the hint names the number as they typed it.
+  ctx.outcomeCheck = `smslink message list --to ${shellWord(String(opts.to))}`;
   const result = await client.call(messageSend, input);
+  ctx.outcomeCheck = undefined;
   if (!waitOpts) {
     await renderRecord(ctx.stdout, view, sendRecord(view, result, { at: input.deferredToTs, now: ctx.now() }));
     return EXIT.OK;

@@ -129,11 +129,18 @@ describe('message send', () => {
     expect(rec.server.requests).toHaveLength(0);
   });
 
-  it('says the outcome is unknown when the answer is lost after sending', async () => {
+  it('says the outcome is unknown when the answer is lost after sending, and how to check, with the number as typed', async () => {
     rec.server.respond(() => ({ status: 502, body: '<html>Bad Gateway</html>' }));
-    const r = await cli(['message', 'send', '--to', '77011234567', '--text', 'x']);
+    const r = await cli(['message', 'send', '--to', '+77011234567', '--text', 'x']);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/HTTP 502/);
-    expect(r.stderr).toMatch(/may or may not have been sent; check with `smslink message list --to <number>`/);
+    expect(r.stderr).toContain('may or may not have been sent; check with `smslink message list --to +77011234567` before sending again.');
+    // A number typed with spaces and brackets is quoted, so the command pastes into a shell as one.
+    const spaced = await cli(['message', 'send', '--to', '+7 (701) 123-45-67', '--text', 'x']);
+    expect(spaced.code).toBe(3);
+    expect(spaced.stderr).toContain("check with `smslink message list --to '+7 (701) 123-45-67'` before sending again.");
+    // At an 80-column terminal the command stays whole on one line.
+    const narrow = await cli(['message', 'send', '--to', '+7 (701) 123-45-67', '--text', 'x'], { tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    expect(narrow.stderr.split('\n')).toContain("`smslink message list --to '+7 (701) 123-45-67'` before sending again.");
   });
 });
