@@ -53,7 +53,8 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   messageId: col('message id', 'key', 0),
   to: apart(col('to', 'value', 10)),
   text: apart(col('text', 'text', 12)),
-  deliveryStatus: as('messageStatus', col('delivery', 'value', 11)),
+  // The message's status after `message send --wait`: labelled as every screen labels a message's status.
+  deliveryStatus: as('messageStatus', col('status', 'value', 11)),
   campaignStatus: as('campaignStatus', col('campaign status', 'value', 11)),
   startSendTs: as('time', col('sent', 'value', 14)),
   statusUpdateTs: as('time', col('status changed', 'value', 15)),

@@ -28,8 +28,8 @@ export interface TableOptions {
 /**
  * A field's column: its header, role and rank (catalog/columns.ts). A field
  * whose values are a campaign's status is headed so whatever its name: a
- * send's `status` is its campaign's, and a bare `status` beside a delivery
- * misleads.
+ * send's `status` is its campaign's, and a bare `status` beside the
+ * message's own status (`message send --wait`) misleads.
  */
 function infoOf(field: string, kinds: TableOptions['kinds']): ColumnInfo {
   const info = columnInfo(field);

@@ -72,6 +72,19 @@ describe('--wait', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ messageId: 123456, deliveryStatus: 'DELIVRD' });
   });
 
+  it('message send --wait labels the message\'s status as message status does, beside the campaign status', async () => {
+    lifecycle({ '123456': ['NEW', 'UNDELIV'] });
+    const sent = await runCli(['message', 'send', '--to', '77011234567', '--text', 'ci', '--wait', '-o', 'table', '--no-color'], { env: rec.env });
+    expect(sent.code).toBe(7);
+    lifecycle({ '123456': ['UNDELIV'] });
+    const status = await runCli(['message', 'status', '123456', '-o', 'table', '--no-color'], { env: rec.env });
+    const line = /^status +.*$/m.exec(status.stdout)![0];
+    expect(line).toMatch(/^status +undelivered \(UNDELIV\)$/);
+    expect(sent.stdout).toMatch(/^status +undelivered \(UNDELIV\)$/m);
+    expect(sent.stdout).toMatch(/^campaign status +sent without moderation$/m);
+    expect(sent.stdout).not.toMatch(/^delivery/m);
+  });
+
   it('message send --wait with a bad --wait-timeout or --concurrency sends nothing', async () => {
     lifecycle({ '123456': ['DELIVRD'] });
     for (const bad of [['--wait-timeout', '5x'], ['--wait-timeout', '0'], ['--concurrency', '0']]) {
