@@ -3,6 +3,7 @@
 // the service's field names; only tables read this. And which fields a
 // result row has: what --fields may name.
 
+import { MESSAGE_STATUS_LABELS } from './codes.js';
 import type { OperationSpec, Shape, ValueKind } from './types.js';
 
 /**
@@ -84,11 +85,12 @@ export const COLUMN_INFO: Record<string, ColumnInfo> = {
   messages: col('messages', 'value', 1),
   segments: col('segments', 'value', 9),
   // The counts of each ending outrank the rate, times and cost: a row adds up (the zeros go first anyway).
-  delivered: col('delivered', 'value', 2),
-  undelivered: col('undeliv', 'value', 3),
-  rejected: col('rejected', 'value', 3),
-  expired: col('expired', 'value', 3),
-  deleted: col('deleted', 'value', 3),
+  // Each is headed by its status's word, as tables say the status (words.ts, statusWord).
+  delivered: col(MESSAGE_STATUS_LABELS.DELIVRD, 'value', 2),
+  undelivered: col(MESSAGE_STATUS_LABELS.UNDELIV, 'value', 3),
+  rejected: col(MESSAGE_STATUS_LABELS.REJECTD, 'value', 3),
+  expired: col(MESSAGE_STATUS_LABELS.EXPIRED, 'value', 3),
+  deleted: col(MESSAGE_STATUS_LABELS.DELETED, 'value', 3),
   pending: col('pending', 'value', 3),
   deliveryRate: as('fraction', col('rate', 'value', 4)),
   medianSeconds: as('seconds', col('median', 'value', 5)),

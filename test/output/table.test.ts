@@ -90,7 +90,7 @@ describe('tables fit the terminal', () => {
     );
     // A row adds up: the one failure column that is not zero stays while the zeros go.
     expect(report.text.split('\n')[0]).toMatch(/rejected/);
-    expect(report.hidden).toEqual(expect.arrayContaining(['undeliv', 'expired', 'deleted', 'pending']));
+    expect(report.hidden).toEqual(expect.arrayContaining(['undelivered', 'expired', 'deleted', 'pending']));
   });
 
   it.each([60, 80, 120])('link list at %i columns: no line wider, ids and short links whole; the code, inside the short link, gives way', (width) => {
