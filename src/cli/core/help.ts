@@ -79,6 +79,20 @@ function formatItem(this: Help, term: string, termWidth: number, description: st
   return `  ${term}\n${helper.boxWrap(description, width - 6).replace(/^/gm, '      ')}`;
 }
 
+/**
+ * commander's wrap of a description, done as help paragraphs are
+ * (reflow): at spaces, never inside a command in backticks (`smslink help
+ * time` stays on one line, to paste whole); the line breaks it was written
+ * with are kept.
+ */
+function boxWrap(this: Help, text: string, width: number): string {
+  if (width < MIN_DESCRIPTION) return text;
+  return text
+    .split('\n')
+    .map((line) => reflow(line, width).join('\n'))
+    .join('\n');
+}
+
 /** A command in a list of commands: its name (and aliases: `list|ls`), and its arguments when it has no subcommands of its own. */
 function subcommandTerm(cmd: Command): string {
   const name = [cmd.name(), ...cmd.aliases()].join('|');
@@ -89,7 +103,7 @@ function subcommandTerm(cmd: Command): string {
 
 /** Help settings for the program; subcommands inherit them. */
 export function configureHelp(program: Command, width: () => number | undefined): void {
-  program.configureHelp({ formatHelp, formatItem, subcommandTerm, minWidthToWrap: MIN_DESCRIPTION, sortSubcommands: false, showGlobalOptions: true });
+  program.configureHelp({ formatHelp, formatItem, boxWrap, subcommandTerm, minWidthToWrap: MIN_DESCRIPTION, sortSubcommands: false, showGlobalOptions: true });
   const helpWidth = () => width() ?? 80;
   program.configureOutput({ getOutHelpWidth: helpWidth, getErrHelpWidth: helpWidth });
 }

@@ -112,6 +112,18 @@ describe('help for people', () => {
     }
   });
 
+  it.each([['a pipe', undefined], ['a terminal of 50', 50], ['of 60', 60], ['of 80', 80], ['of 100', 100]] as const)('never breaks a command in backticks over two lines: %s', async (_where, columns) => {
+    const opts = columns === undefined ? {} : { tty: true, columns };
+    for (const path of [[], ...(await allCommands())]) {
+      const help = (await runCli([...path, '--help'], opts)).stdout;
+      // A line with an odd number of backticks opens a span that another line closes: `smslink help\ntime`.
+      const split = help.split('\n').filter((line) => (line.match(/`/g) ?? []).length % 2 === 1);
+      expect(split, `smslink ${path.join(' ')} --help`).toEqual([]);
+    }
+    const sync = (await runCli(['sync', '--help'], opts)).stdout;
+    expect(sync).toContain('`smslink help time`');
+  });
+
   it('`smslink help [command...]` prints the same help as --help; an unknown one is an error naming the commands', async () => {
     expect((await runCli(['help'])).stdout).toBe((await runCli(['--help'])).stdout);
     expect((await runCli(['help', 'link', 'list'])).stdout).toBe((await runCli(['link', 'list', '--help'])).stdout);
