@@ -136,11 +136,24 @@ describe('messages, end to end', () => {
     expect(listed[0]).toMatchObject({ id: sent.messageId, countryA2: 'KZ', text: expect.stringContaining(links[0].shortLink) });
     // A table, CSV or TSV shows them too, after the usual columns; without the flag they are not asked for.
     const csv = (await cli(['message', 'list', '--to', '77015550042', '--with-number-info', '-o', 'csv'])).stdout.split('\n');
-    expect(csv[0]).toBe('id,campaignId,to,from,status,segNum,startSendTs,text,countryA2,operatorName');
+    expect(csv[0]).toBe('id,campaignId,to,from,status,segNum,startSendTs,statusUpdateTs,text,countryA2,operatorName');
     expect(csv[1]).toMatch(/,KZ,\S+$/);
     const table = (await cli(['message', 'list', '--to', '77015550042', '--with-number-info', '-o', 'table'], { env: { COLUMNS: '200' } })).stdout;
     expect(table.split('\n')[0]).toMatch(/\bcountry +operator$/);
-    expect((await cli(['message', 'list', '--to', '77015550042', '-o', 'csv'])).stdout.split('\n')[0]).toBe('id,campaignId,to,from,status,segNum,startSendTs,text');
+    expect((await cli(['message', 'list', '--to', '77015550042', '-o', 'csv'])).stdout.split('\n')[0]).toBe('id,campaignId,to,from,status,segNum,startSendTs,statusUpdateTs,text');
+  });
+
+  it('message list -o csv and tsv carry when the status last changed, as json does', async () => {
+    const sent = json((await cli(['message', 'send', '--to', '77015550077', '--text', 'when did it change', '--wait'])).stdout) as { messageId: number; statusUpdateTs: string };
+    expect(sent.statusUpdateTs).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const [item] = JSON.parse((await cli(['message', 'list', '--to', '77015550077'])).stdout) as Array<Record<string, unknown>>;
+    expect(item.statusUpdateTs).toBe(sent.statusUpdateTs);
+    for (const [format, sep] of [['csv', ','], ['tsv', '\t']] as const) {
+      const [head, row] = (await cli(['message', 'list', '--to', '77015550077', '-o', format])).stdout.split('\n').map((l) => l.split(sep));
+      expect(head, format).toContain('statusUpdateTs');
+      expect(row[head.indexOf('statusUpdateTs')], format).toBe(sent.statusUpdateTs);
+      expect(row[head.indexOf('startSendTs')], format).toBe(item.startSendTs);
+    }
   });
 });
 
