@@ -6,4 +6,4 @@ export { Mirror, mirrorPath, removeSandboxMirror, type MirrorSource } from './st
 export { lockMirror } from './lock.js';
 export { syncMirror, type MirrorService, type SyncStep, type SyncSummary } from './sync.js';
 export { deliveryReport, linksReport, mirrorStatus, FINAL_COUNTS, GROUPINGS, type Grouping, type DeliveryRow } from './report.js';
-export { ftsQuery, searchMirror } from './search.js';
+export { countMatches, ftsQuery, searchMirror } from './search.js';

@@ -24,6 +24,19 @@ export function ftsQuery(text: string): string | null {
   return words.length ? words.map((w) => `"${w}"*`).join(' ') : null;
 }
 
+/** How many messages (to `to`, when given) and links match in all, whatever the limit: for a person told that more matched. */
+export function countMatches(mirror: Mirror, text: string, opts: { to?: string }): number {
+  const query = ftsQuery(text);
+  if (query === null) return 0;
+  const toFilter = opts.to ? ' AND instr(m.recipient, ?) > 0' : '';
+  const messages = mirror.one<{ n: number }>(
+    `SELECT count(*) AS n FROM messages_fts JOIN messages AS m ON m.id = messages_fts.rowid WHERE messages_fts MATCH ?${toFilter}`,
+    ...(opts.to ? [query, opts.to] : [query]),
+  ).n;
+  if (opts.to) return messages;
+  return messages + mirror.one<{ n: number }>('SELECT count(*) AS n FROM links_fts JOIN links AS l ON l.id = links_fts.rowid WHERE links_fts MATCH ?', query).n;
+}
+
 export function searchMirror(mirror: Mirror, text: string, opts: { to?: string; limit: number }): SearchHit[] {
   const query = ftsQuery(text);
   if (query === null) return [];

@@ -189,6 +189,15 @@ export function shownOf(shown: number, total: number, one: string, many = `${one
 }
 
 /**
+ * Which part of a longer list a person was shown, said under it at a
+ * terminal before how to see more: `Showing 26-50 of 206 messages` (a
+ * page), `Showing 1-5 of 60 matches` (search --limit 5).
+ */
+export function showing(first: number, shown: number, total: number, many: string): string {
+  return `Showing ${first}-${first + shown - 1} of ${total} ${many}`;
+}
+
+/**
  * What no link, message or campaign was found for, named as typed: `no link
  * found for 9999 (unknown, or not yours)`. The same words for one or several.
  */

@@ -1,7 +1,7 @@
 // The vocabulary (src/output/words.ts): each thing a person reads is said by
 // one function, and these are its words.
 import { describe, expect, it } from 'vitest';
-import { ago, campaignStatusWord, count, shownOf, didYouMean, unknownName, duration, elapsed, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime, timelineWords } from '../../src/output/words.js';
+import { ago, campaignStatusWord, count, shownOf, showing, didYouMean, unknownName, duration, elapsed, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime, timelineWords } from '../../src/output/words.js';
 
 describe('words', () => {
   it('says a message status as a word, with its code in a record; an unknown status as it came', () => {
@@ -85,6 +85,9 @@ describe('words', () => {
     expect(shownOf(200, 206, 'message')).toBe('200 of 206 messages');
     expect(shownOf(5, 5, 'message')).toBe('5 messages');
     expect(shownOf(1, 1, 'link')).toBe('1 link');
+    // Under a table: which part, for a page and for a search cut short by --limit alike.
+    expect(showing(26, 25, 206, 'messages')).toBe('Showing 26-50 of 206 messages');
+    expect(showing(1, 5, 60, 'matches')).toBe('Showing 1-5 of 60 matches');
   });
 
   it('counts', () => {

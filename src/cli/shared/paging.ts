@@ -16,7 +16,7 @@ import { flagOf } from '../core/exit.js';
 import { inputFrom, severalInputs } from './operation.js';
 import type { CliValues, CommandDef } from '../core/command.js';
 import { RowWriter } from '../../output/format.js';
-import { count } from '../../output/words.js';
+import { count, showing } from '../../output/words.js';
 
 /** The command of a list operation: one page, or --all / --limit pages; `what` names the items (`links`). */
 export function listCommand(op: OperationSpec & { command: readonly string[] }, what: string, about: string | undefined, examples: readonly string[]): CommandDef {
@@ -100,7 +100,7 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
     else if (more && page * pageSize + seen < total) {
       const first = page * pageSize + 1;
       const next = several ? `--limit ${Math.min(total, seen + pageSize)}` : `--page ${page + 1}`;
-      ctx.note(`Showing ${first}-${first + seen - 1} of ${total} ${what}. Next: \`${next}\`, or \`--all\` for every page.`);
+      ctx.note(`${showing(first, seen, total, what)}. Next: \`${next}\`, or \`--all\` for every page.`);
     }
   }
   return EXIT.OK;

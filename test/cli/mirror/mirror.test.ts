@@ -485,4 +485,27 @@ describe('report links and search', () => {
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('has no words to search for');
   });
+
+  it('at a terminal, a search cut short by --limit says how many matched and how to see them all', async () => {
+    const cli = account();
+    await cli(['sync', '--json']);
+    const tty = { tty: true, columns: 80, env: { NO_COLOR: '1' } };
+    // Every match, counted from the emulator's messages and the seeded links: messages and links alike.
+    const dentist = (await truth()).filter((m) => /\bdentist/i.test(m.text)).length + 1;
+    expect(dentist).toBeGreaterThan(5);
+    const cut = await cli(['search', 'dentist', '--limit', '5'], tty);
+    expect(cut.code).toBe(0);
+    expect(cut.stdout.trim().split('\n')).toHaveLength(6);
+    expect(cut.stderr.replace(/\n/g, ' ')).toContain(`Showing 1-5 of ${dentist} matches. All of them: \`--limit ${dentist}\`.`);
+    // The command it names shows them all, and says nothing more.
+    const all = await cli(['search', 'dentist', '--limit', String(dentist)], tty);
+    expect(all.stdout.trim().split('\n')).toHaveLength(dentist + 1);
+    expect(all.stderr).not.toContain('Showing');
+    // --to counts that number's messages alone, as the list does.
+    const to = (await truth()).filter((m) => /\bdentist/i.test(m.text) && m.to.includes('7916')).length;
+    expect(to).toBeGreaterThan(1);
+    expect((await cli(['search', 'dentist', '--to', '7916', '--limit', '1'], tty)).stderr.replace(/\n/g, ' ')).toContain(`Showing 1-1 of ${to} matches.`);
+    // Scripts get the data alone.
+    expect((await cli(['search', 'dentist', '--limit', '5', '-o', 'json'])).stderr).toBe('');
+  });
 });
