@@ -241,6 +241,80 @@ describe('a JSON array as --from-file', () => {
   });
 });
 
+describe('objects whose keys are not the first one\'s', () => {
+  /** `rows` as an NDJSON file, or as a JSON array (read whole, or streamed when padded past 512 KiB). */
+  const FORMATS: Array<[string, (rows: object[]) => string]> = [
+    ['NDJSON', (rows) => {
+      const path = join(tempDir(), 'links.ndjson');
+      writeFileSync(path, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      return path;
+    }],
+    ['a JSON array', (rows) => arrayFile(rows)],
+    ['a large JSON array, streamed', (rows) => arrayFile(rows, LARGE)],
+  ];
+
+  it.each(FORMATS)('%s: a later key nothing reads is refused by name and row; a key the first lacks is read; one left out is absent', async (_name, write) => {
+    const { cli } = await emulator();
+    const input = write([
+      { fullLink: 'https://example.com/keys/1' },
+      { fullLink: 'https://example.com/keys/2', coment: 'a typo' },
+      { fullLink: 'https://example.com/keys/3', comment: 'read, though the first row has no comment' },
+      { fullLink: 'https://example.com/keys/4', status: 'inactive' },
+    ]);
+    const checked = await cli(['link', 'create', '--from-file', input, '--validate-only', '-o', 'ndjson']);
+    expect(checked.code).toBe(2);
+    expect(ndjson(checked.stdout)).toEqual([
+      { row: 2, column: 'coment', error: 'unknown key "coment" (did you mean comment?); the keys read are fullLink, status, expirationDate, comment' },
+    ]);
+    const run = await cli(['link', 'create', '--from-file', input, '-o', 'ndjson']);
+    expect(run.code).toBe(5);
+    expect(ndjson(run.stdout).map((r) => [r.row, r.state]).sort()).toEqual([[1, 'done'], [2, 'invalid'], [3, 'done'], [4, 'done']]);
+    expect(ndjson(run.stdout).find((r) => r.row === 2)!.error).toContain('column coment: unknown key "coment"');
+    // What was made holds each row's own keys: nothing of row 2, row 3's comment, row 4's status, none for row 1.
+    const listed = ndjson((await cli(['link', 'list', '--all', '-o', 'ndjson', '--fields', 'fullLink,comment,status'])).stdout);
+    expect(listed.sort((a, b) => String(a.fullLink).localeCompare(String(b.fullLink)))).toEqual([
+      { fullLink: 'https://example.com/keys/1', comment: null, status: 1 },
+      { fullLink: 'https://example.com/keys/3', comment: 'read, though the first row has no comment', status: 1 },
+      { fullLink: 'https://example.com/keys/4', comment: null, status: 0 },
+    ]);
+  });
+
+  it('a key the first row has and nothing reads is warned of once, as a CSV column is, and every row holding it is sent', async () => {
+    const { cli, made } = await emulator();
+    const input = arrayFile([
+      { fullLink: 'https://example.com/crm/1', source: 'crm' },
+      { fullLink: 'https://example.com/crm/2', source: 'crm' },
+      { fullLink: 'https://example.com/crm/3' },
+    ]);
+    const r = await cli(['link', 'create', '--from-file', input, '-o', 'ndjson']);
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('warning:'))).toEqual(['warning: ignoring columns source (known: fullLink, status, expirationDate, comment)']);
+    expect((await made()).sort()).toEqual(['https://example.com/crm/1', 'https://example.com/crm/2', 'https://example.com/crm/3']);
+  });
+
+  it('message send: a later object\'s unknown key is refused by name, its known keys and template keys are read', async () => {
+    const { emu, cli } = await emulator();
+    const input = join(tempDir(), 'people.ndjson');
+    writeFileSync(
+      input,
+      [
+        { recipient: '77010000001', first: 'Ann' },
+        { recipient: '77010000002', first: 'Bob', name: 'spring' },
+        { recipient: '77010000003', first: 'Cy', nmae: 'spring' },
+      ].map((r) => JSON.stringify(r)).join('\n') + '\n',
+    );
+    const r = await cli(['message', 'send', '--from-file', input, '--text', 'Hi {{first}}', '-o', 'ndjson']);
+    expect(r.code).toBe(5);
+    const rows = ndjson(r.stdout);
+    expect(rows.map((x) => [x.row, x.state]).sort()).toEqual([[1, 'done'], [2, 'done'], [3, 'invalid']]);
+    expect(rows.find((x) => x.row === 3)!.error).toBe('column nmae: unknown key "nmae" (did you mean name?); the keys read are recipient, text, from, name, at, validity, first');
+    expect((await emu.messages()).map((m) => [m.to, m.text]).sort()).toEqual([
+      ['77010000001', 'Hi Ann'],
+      ['77010000002', 'Hi Bob'],
+    ]);
+  });
+});
+
 describe('a JSON array given as NDJSON', () => {
   it('says it is a JSON array and how to read it, not that the input is empty: exit 2, nothing sent', async () => {
     const { cli, made } = await emulator();

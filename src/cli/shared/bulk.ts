@@ -12,6 +12,7 @@ import { parseConcurrency, parseCount } from './ids.js';
 import { fromCli } from './operation.js';
 import type { CliValues } from '../core/command.js';
 import { canConfirm, confirm } from '../core/prompt.js';
+import { unknownName } from '../../output/words.js';
 
 /** What the bulk engine needs of this run (src/bulk knows nothing of the CLI). */
 export function bulkHost(ctx: RunContext): BulkHost {
@@ -126,6 +127,9 @@ export function columnSpec(
   const byColumn = Object.entries(mapping.columns);
   // Flags with no column of their own (--shorten-links) apply to every row.
   const everyRow = Object.entries(mapping.defaults).filter(([key, value]) => value !== undefined && !(key in mapping.columns));
+  const read = [...new Set([...Object.values(mapping.columns), ...(extra.alsoUsed ?? [])])];
+  /** The keys a row may hold: those read, and the first row's (a CSV header's: those not read were warned of, once). */
+  let accepted: ReadonlySet<string> | undefined;
   return {
     command,
     op,
@@ -143,6 +147,7 @@ export function columnSpec(
       // Empty names (a spreadsheet's trailing commas) name no column to ignore.
       const ignored = columns.filter((c) => c !== '' && !known.has(c) && !extra.alsoUsed?.includes(c));
       if (ignored.length) void ctx.warn(`ignoring columns ${ignored.join(', ')} (known: ${[...known].join(', ')})`);
+      accepted = new Set([...read, ...columns]);
     },
     toInput(fields) {
       const input: Record<string, unknown> = {};
@@ -155,6 +160,11 @@ export function columnSpec(
       }
       for (const [key, value] of everyRow) input[key] = value;
       extra.fill?.(input, fields, problems);
+      // A JSON object's keys are its own: one the first row lacks and nothing reads (`coment`) is that row's
+      // problem, by name, as a misspelt column must not drop a value unsaid. A key it leaves out is an empty cell.
+      for (const key of Object.keys(fields)) {
+        if (accepted && !accepted.has(key)) problems.push({ column: key, rule: `${unknownName('key', key, read)}; the keys read are ${read.join(', ')}` });
+      }
       return { input, problems };
     },
     columnOf: (key) => mapping.columns[key] ?? key,
