@@ -6,6 +6,7 @@
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { EXIT, ExitError } from './exit-codes.js';
+import { shellWord } from './output/text.js';
 
 /** A file or directory smslink will not trust: the message names it and says what to do. Exit 4, as any configuration smslink cannot use. */
 export class PrivateFileError extends ExitError {
@@ -25,7 +26,6 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 /** Opening a FIFO planted in a file's place must not wait for a writer: it is refused as not a file instead. */
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
-const quoted = (path: string) => `'${path.replace(/'/g, `'\\''`)}'`;
 const octal = (mode: number) => (mode & 0o7777).toString(8).padStart(4, '0');
 
 /** Why an existing file or directory (its lstat, or the fstat of what was opened) is not the user's alone, or undefined when it is. */
@@ -37,7 +37,7 @@ function problem(path: string, st: Stats, kind: 'file' | 'directory'): PrivateFi
     return new PrivateFileError(path, `belongs to another user (uid ${st.uid})`, `smslink uses only ${kind === 'file' ? 'files' : 'directories'} of your own: move it out of the way, or point smslink elsewhere`);
   }
   if ((st.mode & 0o022) !== 0) {
-    return new PrivateFileError(path, `may be written by other users (mode ${octal(st.mode)})`, `make it yours alone: chmod ${kind === 'directory' ? '700' : '600'} ${quoted(path)}`);
+    return new PrivateFileError(path, `may be written by other users (mode ${octal(st.mode)})`, `make it yours alone: chmod ${kind === 'directory' ? '700' : '600'} ${shellWord(path)}`);
   }
   return undefined;
 }
@@ -63,7 +63,7 @@ function replaceableIn(dir: string, entry: string): PrivateFileError | undefined
     return new PrivateFileError(dir, `belongs to another user (uid ${st.uid}), who could replace ${entry} in it`, 'point smslink at a directory of your own');
   }
   if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0) {
-    return new PrivateFileError(dir, `may be written by other users (mode ${octal(st.mode)}), who could replace ${entry} in it`, `chmod go-w ${quoted(dir)}, or point smslink at a directory of your own`);
+    return new PrivateFileError(dir, `may be written by other users (mode ${octal(st.mode)}), who could replace ${entry} in it`, `chmod go-w ${shellWord(dir)}, or point smslink at a directory of your own`);
   }
   return undefined;
 }
@@ -162,7 +162,7 @@ export function readPrivateFile(path: string, { secret }: { secret?: string } = 
   }
   try {
     if (secret && POSIX && (opened.st.mode & 0o077) !== 0) {
-      throw new PrivateFileError(path, `can be read by other users (mode ${octal(opened.st.mode)}), and it holds ${secret}`, `make it yours alone: chmod 600 ${quoted(path)}`);
+      throw new PrivateFileError(path, `can be read by other users (mode ${octal(opened.st.mode)}), and it holds ${secret}`, `make it yours alone: chmod 600 ${shellWord(path)}`);
     }
     return readFileSync(opened.fd, 'utf8');
   } finally {

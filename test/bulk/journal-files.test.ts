@@ -64,7 +64,7 @@ describe('journal files', () => {
     const before = snapshot(journal, `${journal}.tally`);
     const r = await runCli(['link', 'create', '--from-file', input], { env: bulk.env });
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain(`${journal} may be written by other users (mode 0666); make it yours alone: chmod 600 '${journal}'`);
+    expect(r.stderr).toContain(`${journal} may be written by other users (mode 0666); make it yours alone: chmod 600 ${journal}`);
     expect(bulk.server.requests).toHaveLength(3);
     expect(snapshot(journal, `${journal}.tally`)).toEqual(before);
     chmodSync(journal, 0o600);

@@ -108,7 +108,7 @@ describe('the sandbox database', () => {
     const before = snapshot(db);
     const writable = await cli(['link', 'list']);
     expect(writable.code).toBe(4);
-    expect(writable.stderr).toContain(`${data} may be written by other users (mode 0775); make it yours alone: chmod 700 '${data}'`);
+    expect(writable.stderr).toContain(`${data} may be written by other users (mode 0775); make it yours alone: chmod 700 ${data}`);
     chmodSync(data, 0o700);
     chownSync(data, OTHER, OTHER);
     const owned = await cli(['link', 'list']);

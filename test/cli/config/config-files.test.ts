@@ -19,8 +19,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** A config directory holding a profile that sends requests to the recording server: what another user would plant. */
-function planted(): { dir: string; file: string } {
-  const dir = join(tempDir(), 'cfg');
+function planted(name = 'cfg'): { dir: string; file: string } {
+  const dir = join(tempDir(), name);
   mkdirSync(dir, { mode: 0o700 });
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify({ profiles: { default: { baseUrl: server.url, apiKey: KEY } } }), { mode: 0o600 });
@@ -77,14 +77,22 @@ describe('config files', () => {
     const before = server.requests.length;
     const get = await cli(dir, ['link', 'get', '1']);
     expect(get.code).toBe(4);
-    expect(get.stderr).toContain(`${file} may be written by other users (mode 0620); make it yours alone: chmod 600 '${file}'`);
+    expect(get.stderr).toContain(`${file} may be written by other users (mode 0620); make it yours alone: chmod 600 ${file}`);
     expect(server.requests.length).toBe(before);
     chmodSync(file, 0o600);
     chmodSync(dir, 0o770);
     const save = await cli(dir, ['config', 'set', 'output', 'csv']);
     expect(save.code).toBe(4);
-    expect(save.stderr).toContain(`${dir} may be written by other users (mode 0770); make it yours alone: chmod 700 '${dir}'`);
+    expect(save.stderr).toContain(`${dir} may be written by other users (mode 0770); make it yours alone: chmod 700 ${dir}`);
     expect(JSON.parse(readFileSync(file, 'utf8'))).not.toHaveProperty('profiles.default.output');
+  });
+
+  it('the chmod it gives can be pasted into a shell as it is: a path with a space or a quote is quoted', async () => {
+    const { dir, file } = planted("Jo's config");
+    chmodSync(file, 0o620);
+    const get = await cli(dir, ['link', 'get', '1']);
+    expect(get.code).toBe(4);
+    expect(get.stderr).toContain(`make it yours alone: chmod 600 '${file.replace("'", "'\\''")}'`);
   });
 
   it('a config file that is a link is refused: not read, and a save does not write through it', async () => {

@@ -70,7 +70,7 @@ describe('config', () => {
     const r = await cli(['link', 'get', '1'], { env: { SMSLINK_BASE_URL: server.url } });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('can be read by other users (mode 0644)');
-    expect(r.stderr).toContain(`chmod 600 '${join(dir, 'config.json')}'`);
+    expect(r.stderr).toContain(`chmod 600 ${join(dir, 'config.json')}`);
   });
 
   it('precedence: flag > env > profile > default, with the source named', async () => {
