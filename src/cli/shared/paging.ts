@@ -56,7 +56,8 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
   await sayCurrency(ctx, view);
   const writer = new RowWriter(ctx.stdout, view, { holdJson: true });
   const pageSize = Number(input.pageSize);
-  let page = Number(input.currentPage ?? 0);
+  const firstPage = Number(input.currentPage ?? 0);
+  let page = firstPage;
   let seen = 0;
   let total = 0;
   if (several) {
@@ -102,6 +103,8 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
       const next = several ? `--limit ${Math.min(total, seen + pageSize)}` : `--page ${page + 1}`;
       ctx.note(`${showing(first, seen, total, what)}. Next: \`${next}\`, or \`--all\` for every page.`);
     }
+    // --limit asked for n; a person is told that there are more, and how to see them all.
+    else if (limit !== undefined && firstPage * pageSize + seen < total) ctx.note(`${showing(firstPage * pageSize + 1, seen, total, what)}. All of them: \`--all\`.`);
   }
   return EXIT.OK;
 }

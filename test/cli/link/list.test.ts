@@ -73,6 +73,13 @@ describe('link list', () => {
     expect(last.stdout).toContain('c57');
     expect(last.stderr).not.toContain('Next:');
     expect(rec.server.requests.map((q) => new URLSearchParams(q.body).get('pagination[pageSize]'))).toEqual(['25', '25']);
+    // --limit cuts the list short: a person is told how many there are and how to see them; a script is told nothing.
+    const limited = await cli(['link', 'list', '--limit', '3', '--no-color'], { tty: true });
+    expect(limited.stdout).toContain('c3');
+    expect(limited.stdout).not.toContain('c4');
+    expect(limited.stderr).toContain('Showing 1-3 of 57 links. All of them: `--all`.');
+    expect((await cli(['link', 'list', '--limit', '57', '--no-color'], { tty: true })).stderr).not.toContain('Showing');
+    expect((await cli(['link', 'list', '--limit', '3', '-q'])).stderr).toBe('');
   });
 
   it('prints items as JSON, NDJSON, CSV and TSV; --fields picks and orders', async () => {
