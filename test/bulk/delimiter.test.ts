@@ -49,7 +49,7 @@ describe('CSV delimiters', () => {
     const noText = await runCli(['message', 'send', '--from-file', file], { env: bulk.env });
     expect(noText.code).toBe(2);
     expect(noText.stderr).toBe(
-      'error: --from-file: the input has no recipient, text column (columns: recipient|name); if another character separates its columns, name it with --delimiter\n',
+      'error: --from-file: the input has no recipient (or to), text column (columns: recipient|name); if another character separates its columns, name it with --delimiter\n',
     );
     const chosen = await runCli(['message', 'send', '--from-file', file, '--text', 'Hi {{name}}', '--delimiter', '|', '-o', 'csv'], { env: bulk.env });
     expect(chosen.code).toBe(0);
@@ -62,14 +62,14 @@ describe('CSV delimiters', () => {
     expect(delimiterOf(file)).toBe(';');
     const guessed = await runCli(['message', 'send', '--from-file', file, '--text', 'Hi'], { env: bulk.env });
     expect(guessed.code).toBe(2);
-    expect(guessed.stderr).toContain('the input has no recipient column (columns: recipient\tnote, a, b)');
+    expect(guessed.stderr).toContain('the input has no recipient (or to) column (columns: recipient\tnote, a, b)');
     const r = await runCli(['message', 'send', '--from-file', file, '--text', 'Hi', '--delimiter', 'tab', '-o', 'csv'], { env: bulk.env });
     expect(r.code).toBe(0);
     expect(sent()).toEqual([expect.objectContaining({ recipient: '77010000001', text: 'Hi' })]);
     expect(r.stderr).toContain('warning: ignoring columns note;a;b');
     const named = await runCli(['message', 'send', '--from-file', bulk.file('s.csv', 'recipient,text\n77010000002,Hi\n'), '--delimiter', 'Semicolon'], { env: bulk.env });
     expect(named.code).toBe(2);
-    expect(named.stderr).toContain('the input has no recipient, text column (columns: recipient,text)');
+    expect(named.stderr).toContain('the input has no recipient (or to), text column (columns: recipient,text)');
   });
 
   it('a row with another number of fields names the delimiter the file is read with', async () => {

@@ -1,8 +1,11 @@
 // `message send --from-file`: one message per row, its text from the row or
 // from a --text template filled from the row's columns; flags fill empty
 // cells. Against a recording server with a fake service behind it.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
 import { ndjson, useBulkService } from '../helpers/bulk-files.js';
 
 const bulk = useBulkService();
@@ -28,7 +31,7 @@ describe('message send --from-file', () => {
   it('an empty file is said to be empty, exit 2, nothing sent', async () => {
     for (const body of ['', '\n\n']) {
       const empty = await runCli(['message', 'send', '--from-file', file('empty.csv', body), '--text', 'Hi'], { env: bulk.env });
-      expect([empty.code, empty.stderr]).toEqual([2, expect.stringContaining('--from-file: the input is empty: it needs a recipient column')]);
+      expect([empty.code, empty.stderr]).toEqual([2, expect.stringContaining('--from-file: the input is empty: it needs a recipient (or to) column')]);
     }
     expect(bulk.server.requests).toHaveLength(0);
   });
@@ -149,5 +152,38 @@ describe('message send --from-file', () => {
     expect(JSON.parse(json.stdout)).toEqual(
       expect.arrayContaining([expect.objectContaining({ row: 2, state: 'done', status: 2 }), expect.objectContaining({ row: 3, state: 'invalid' })]),
     );
+  });
+
+  it('reads the recipient from a to column, as --to and message list name it: message list\'s csv sends again as it is', async () => {
+    const key = 'ResendKey0123456789abcdefABCDEF0123456789';
+    const emu = await startEmulator({ port: 0, db: ':memory:', apiKeys: [key] });
+    try {
+      const cli = (args: string[]) => runCli(args, { env: { SMSLINK_BASE_URL: emu.url, SMSLINK_API_KEY: key } });
+      for (const [to, text] of [['77010000001', 'Your code is 4711'], ['77010000002', 'Meeting moved to 15:00, room "B"']]) {
+        expect((await cli(['message', 'send', '--to', to, '--text', text, '-q'])).code).toBe(0);
+      }
+      const sent = join(tempDir(), 'sent.csv');
+      writeFileSync(sent, (await cli(['message', 'list', '--all', '-o', 'csv'])).stdout);
+      const again = await cli(['message', 'send', '--from-file', sent, '-o', 'ndjson']);
+      expect(again.code).toBe(0);
+      expect(ndjson(again.stdout).map((r) => r.state)).toEqual(['done', 'done']);
+      // The columns that are no message's (id, status...) are said to be ignored, once.
+      expect(again.stderr).toMatch(/^warning: ignoring columns id, campaignId, status, segNum, startSendTs, statusUpdateTs /m);
+      const texts = (await emu.messages()).map((m) => [m.to, m.text]).sort();
+      expect(texts).toEqual([
+        ['77010000001', 'Your code is 4711'],
+        ['77010000001', 'Your code is 4711'],
+        ['77010000002', 'Meeting moved to 15:00, room "B"'],
+        ['77010000002', 'Meeting moved to 15:00, room "B"'],
+      ]);
+      // A file with both names for the recipient is refused before anything is sent.
+      const both = join(tempDir(), 'both.csv');
+      writeFileSync(both, 'recipient,to,text\n77010000003,77010000004,hi\n');
+      const refused = await cli(['message', 'send', '--from-file', both]);
+      expect([refused.code, refused.stderr.trim()]).toEqual([2, 'error: --from-file: the input has both a recipient and a to column, which mean the same: keep one']);
+      expect(await emu.messages()).toHaveLength(4);
+    } finally {
+      await emu.close();
+    }
   });
 });

@@ -32,7 +32,7 @@ export function placeholders(template: string): string[] {
 }
 
 async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
-  if (opts.to !== undefined) throw new UsageError('give either --to or --from-file, not both (the file has a recipient column)');
+  if (opts.to !== undefined) throw new UsageError('give either --to or --from-file, not both (the file has the recipients)');
   if (opts.wait) throw new UsageError('--wait applies to a single send; after a bulk send, wait with `smslink message status - --wait` fed the messageIds');
   const maxCost = opts.maxCost === undefined ? undefined : parseAmount(opts.maxCost, '--max-cost');
   const { runBulk } = await import('../../bulk/engine.js');
@@ -55,6 +55,8 @@ async function bulkSend(ctx: RunContext, opts: CliValues): Promise<number> {
       columns,
       required: template ? ['recipient'] : ['recipient', 'text'],
       defaults,
+      // The flag's name, and message list's column: its csv sends again as it is.
+      aliases: { recipient: 'to' },
     },
     {
       checkColumns(columns) {
@@ -151,7 +153,7 @@ encoding (GSM-7 or UCS-2) and the number of segments.
 refused). The record says when it goes out.
 
 With --from-file, each row of a CSV or NDJSON file, or each object of a JSON
-array (columns or keys: recipient, text, and optionally from, name, at,
+array (columns or keys: recipient or to, text, and optionally from, name, at,
 validity) is one message. --text "Hi {{name}}" fills placeholders from the
 row's columns (a column used by the template only fills the text); --from,
 --name, --at and --validity fill empty cells.

@@ -106,6 +106,8 @@ export interface ColumnMapping {
   required: string[];
   /** Values from flags used when a row leaves the column empty. */
   defaults: Record<string, unknown>;
+  /** Another name a column may have, read when the file has no column of the first name (recipient: to, as the flag and message list say it). */
+  aliases?: Record<string, string>;
 }
 
 /** A BulkSpec reading the mapped columns of each row (aliases such as active/inactive apply as on the command line). */
@@ -124,25 +126,37 @@ export function columnSpec(
   },
 ): BulkSpec {
   checkDefaults(ctx, op, mapping.defaults);
-  const byColumn = Object.entries(mapping.columns);
+  // The file's own names, once its header says which of a column's names it uses.
+  const named = { ...mapping.columns };
+  let required = mapping.required;
+  let byColumn = Object.entries(named);
   // Flags with no column of their own (--shorten-links) apply to every row.
   const everyRow = Object.entries(mapping.defaults).filter(([key, value]) => value !== undefined && !(key in mapping.columns));
-  const read = [...new Set([...Object.values(mapping.columns), ...(extra.alsoUsed ?? [])])];
+  let read = [...new Set([...Object.values(named), ...(extra.alsoUsed ?? [])])];
   /** The keys a row may hold: those read, and the first row's (a CSV header's: those not read were warned of, once). */
   let accepted: ReadonlySet<string> | undefined;
   return {
     command,
     op,
     checkColumns(columns) {
-      const missing = mapping.required.filter((c) => !columns.includes(c));
+      for (const [column, other] of Object.entries(mapping.aliases ?? {})) {
+        if (!columns.includes(other)) continue;
+        if (columns.includes(column)) throw new UsageError(`--from-file: the input has both a ${column} and a ${other} column, which mean the same: keep one`);
+        for (const key of Object.keys(named)) if (named[key] === column) named[key] = other;
+        required = required.map((c) => (c === column ? other : c));
+      }
+      byColumn = Object.entries(named);
+      read = [...new Set([...Object.values(named), ...(extra.alsoUsed ?? [])])];
+      const asked = (c: string) => (mapping.aliases?.[c] ? `${c} (or ${mapping.aliases[c]})` : c);
+      const missing = required.filter((c) => !columns.includes(c)).map(asked);
       // A file with no header at all (empty, or blank lines only) says so, not that a column is missing.
-      if (columns.length === 0) throw new UsageError(`--from-file: the input is empty: it needs a ${mapping.required.join(', ')} column (a CSV header, or the keys of JSON objects) and a row each`);
+      if (columns.length === 0) throw new UsageError(`--from-file: the input is empty: it needs a ${mapping.required.map(asked).join(', ')} column (a CSV header, or the keys of JSON objects) and a row each`);
       if (missing.length) {
         // One column whose name holds punctuation is likely a row of columns apart by a character not looked for (`recipient|name`).
         const joined = columns.length === 1 && /[^\p{L}\p{N}\s_-]/u.test(columns[0]) ? '; if another character separates its columns, name it with --delimiter' : '';
         throw new UsageError(`--from-file: the input has no ${missing.join(', ')} column (columns: ${columns.join(', ') || 'none'})${joined}`);
       }
-      const known = new Set(Object.values(mapping.columns));
+      const known = new Set(Object.values(named));
       extra.checkColumns?.(columns);
       // Empty names (a spreadsheet's trailing commas) name no column to ignore.
       const ignored = columns.filter((c) => c !== '' && !known.has(c) && !extra.alsoUsed?.includes(c));
@@ -167,7 +181,7 @@ export function columnSpec(
       }
       return { input, problems };
     },
-    columnOf: (key) => mapping.columns[key] ?? key,
+    columnOf: (key) => named[key] ?? key,
     resultColumns: extra.resultColumns,
     primary: extra.primary,
   };
