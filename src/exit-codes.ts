@@ -16,7 +16,7 @@ const EXIT_CODES = {
   NOT_FOUND: { code: 6, meaning: 'not found (code 2), or a setting `config get` finds set nowhere' },
   UNDELIVERED: { code: 7, meaning: 'a waited message ended undelivered' },
   FUNDS: { code: 8, meaning: 'not enough money: the balance is below --min, or a bulk send would cost more than --max-cost; nothing was sent' },
-  INTERRUPTED: { code: 130, meaning: 'interrupted (Ctrl-C, at a prompt too; nothing is saved or deleted)' },
+  INTERRUPTED: { code: 130, meaning: 'interrupted (Ctrl-C or SIGTERM, at a prompt or while reading stdin too; nothing is saved or deleted)' },
   // As Unix tools report SIGPIPE (128 + 13). A command that only prints what it read ends 0 instead: it did its job.
   OUTPUT_CLOSED: { code: 141, meaning: 'a bulk run stopped because its output was closed (a pipe to head); rerun it to send the rows left' },
 } as const;

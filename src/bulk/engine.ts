@@ -116,7 +116,7 @@ function unreadable(input: InputFile, err: unknown, lastRow: number): UsageError
 }
 
 export async function runBulk(host: BulkHost, spec: BulkSpec, opts: BulkOptions): Promise<number> {
-  const input = await openInput(opts.file, opts.format, host.stdin, opts.encoding, opts.delimiter);
+  const input = await openInput(opts.file, opts.format, host.stdin, opts.encoding, opts.delimiter, host.signal);
   try {
     return await runWithInput(host, spec, opts, input);
   } finally {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
-import { UsageError } from '../exit-codes.js';
+import { EXIT, ExitError, UsageError } from '../exit-codes.js';
 import { count, fileProblem, invalidValue, oneOf } from '../output/words.js';
 
 export type InputFormat = 'csv' | 'ndjson' | 'json';
@@ -107,11 +107,12 @@ export function delimiterOf(path: string): string {
  * Opens the input; `-` spools stdin to a temporary file first. Text that is
  * not UTF-8 is refused unless `encoding` names it (encoding.ts). A CSV
  * file's delimiter is `delimiterGiven` (--delimiter), else found in its
- * header row.
+ * header row. `signal` (Ctrl-C, SIGTERM) ends the spooling of a stdin whose
+ * writer never closes it.
  */
-export async function openInput(path: string, format: string | undefined, stdin: NodeJS.ReadableStream, encoding?: string, delimiterGiven?: string): Promise<InputFile> {
+export async function openInput(path: string, format: string | undefined, stdin: NodeJS.ReadableStream, encoding?: string, delimiterGiven?: string, signal?: AbortSignal): Promise<InputFile> {
   const delimiter = delimiterGiven === undefined ? undefined : delimiterFlag(delimiterGiven);
-  const input = await openBytes(path, format, stdin);
+  const input = await openBytes(path, format, stdin, signal);
   if (delimiter !== undefined && input.format !== 'csv') {
     input.cleanup();
     throw new UsageError(`--delimiter applies to CSV input only (${input.format === 'json' ? 'JSON' : 'NDJSON'} has none)`);
@@ -141,7 +142,7 @@ async function firstReplaced(input: ReadableInput): Promise<{ row: number; value
   return undefined;
 }
 
-async function openBytes(path: string, format: string | undefined, stdin: NodeJS.ReadableStream): Promise<InputFile> {
+async function openBytes(path: string, format: string | undefined, stdin: NodeJS.ReadableStream, signal?: AbortSignal): Promise<InputFile> {
   if (path !== '-') {
     const { stat } = await import('node:fs/promises');
     let size: number;
@@ -161,7 +162,13 @@ async function openBytes(path: string, format: string | undefined, stdin: NodeJS
   const dir = mkdtempSync(join(tmpdir(), 'smslink-stdin-'));
   const spooled = join(dir, `input.${fmt}`);
   const out = createWriteStream(spooled, { mode: 0o600 });
-  await pipeline(stdin, out);
+  try {
+    await pipeline(stdin, out, { signal });
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    if (signal?.aborted) throw new ExitError('interrupted while reading stdin; nothing was sent', EXIT.INTERRUPTED);
+    throw err;
+  }
   return { path: spooled, named: spooled, label: 'stdin', fromStdin: true, format: fmt, size: out.bytesWritten, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

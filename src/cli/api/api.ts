@@ -9,7 +9,7 @@ import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { describeFailure } from '../core/exit.js';
 import { readStdin } from '../core/streams.js';
-import { EXIT, UsageError } from '../../exit-codes.js';
+import { EXIT, UsageError, exitCodeOf } from '../../exit-codes.js';
 import { fileProblem } from '../../output/words.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { isKeyName, registerSecret } from '../../secrets.js';
@@ -30,8 +30,9 @@ async function readInput(ctx: RunContext, file: string): Promise<Record<string, 
   const { readFile } = await import('node:fs/promises');
   let text: string;
   try {
-    text = file === '-' ? await readStdin(ctx.io.stdin) : await readFile(file, 'utf8');
+    text = file === '-' ? await readStdin(ctx.io) : await readFile(file, 'utf8');
   } catch (err) {
+    if (exitCodeOf(err) === EXIT.INTERRUPTED) throw err;
     throw new UsageError(fileProblem('--input', file, err));
   }
   let parsed: unknown;

@@ -64,7 +64,7 @@ async function login(ctx: RunContext, opts: CliValues): Promise<number> {
   const profile = ctx.profile();
   const saved = ctx.store().profiles?.[profile] ?? {};
   const baseUrl = await baseUrlFor(ctx, interactive, saved.baseUrl ?? ctx.env.SMSLINK_BASE_URL);
-  const apiKey = interactive ? await promptSecret(ctx, KEY_PROMPT) : (await readStdin(ctx.io.stdin)).trim();
+  const apiKey = interactive ? await promptSecret(ctx, KEY_PROMPT) : (await readStdin(ctx.io)).trim();
   if (!apiKey) throw new UsageError(`login: no API key was ${interactive ? 'entered' : 'given on stdin'}; nothing was saved`);
 
   // The key is checked with the run's own network settings (--proxy, --ca-file, --timeout) before anything is saved.

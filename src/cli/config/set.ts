@@ -14,7 +14,7 @@ import { keyOf, settingArgument, show } from './setting.js';
 
 /** A value given as - (or an API key given as nothing): asked for on a terminal, else read from stdin. */
 async function valueFromInput(ctx: RunContext, key: SettingKey, name: string): Promise<string> {
-  if (!ctx.io.stdin.isTTY) return (await readStdin(ctx.io.stdin)).trim();
+  if (!ctx.io.stdin.isTTY) return (await readStdin(ctx.io)).trim();
   return SETTINGS[key].secret ? promptSecret(ctx, KEY_PROMPT) : promptLine(ctx, `${name}: `);
 }
 

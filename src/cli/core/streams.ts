@@ -3,7 +3,7 @@
 
 import type { OutStream } from '../../output/format.js';
 import { redact } from '../../secrets.js';
-import { UsageError } from '../../exit-codes.js';
+import { EXIT, ExitError, UsageError } from '../../exit-codes.js';
 import type { CliIO } from './io.js';
 
 /** A stream in front of another: a terminal's width and height show through. */
@@ -40,10 +40,31 @@ export class PageBuffer extends StreamView {
   }
 }
 
-/** All of stdin as text (ids, a message text, a key): refused when stdin is a terminal, which would wait for typing. */
-export async function readStdin(stdin: CliIO['stdin']): Promise<string> {
-  if (stdin.isTTY) throw new UsageError('expected input on stdin (pipe it in), but stdin is a terminal');
-  const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * All of stdin as text (ids, a message text, a key): refused when stdin is a terminal, which would wait for typing.
+ * Ctrl-C or SIGTERM ends the wait (exit 130): a pipe whose writer never closes it (`timeout 60 smslink ...` in a
+ * CI step fed by a long-lived process) must not keep the command alive after it was told to stop.
+ */
+export function readStdin(io: Pick<CliIO, 'stdin' | 'signal'>): Promise<string> {
+  const { stdin, signal } = io;
+  if (stdin.isTTY) return Promise.reject(new UsageError('expected input on stdin (pipe it in), but stdin is a terminal'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const onData = (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    const finish = (then: () => void) => {
+      stdin.off('data', onData).off('end', onEnd).off('error', onError);
+      signal?.removeEventListener('abort', onAbort);
+      then();
+    };
+    const onEnd = () => finish(() => resolve(Buffer.concat(chunks).toString('utf8')));
+    const onError = (err: Error) => finish(() => reject(err));
+    const onAbort = () =>
+      finish(() => {
+        stdin.pause(); // nothing reads it any more: let the process end
+        reject(new ExitError('interrupted while reading stdin; nothing was done', EXIT.INTERRUPTED));
+      });
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    stdin.on('data', onData).once('end', onEnd).once('error', onError);
+  });
 }

@@ -110,7 +110,7 @@ async function send(ctx: RunContext, opts: CliValues): Promise<number> {
   const view = await ctx.view(messageSend, { columns: waitOpts ? WAIT_COLUMNS : messageSend.output.columns });
   // A table names the campaign's status as such, and says when a deferred send goes out; scripts keep the service's fields.
   if (view.format === 'table') view.columns = view.columns.flatMap((c) => (c !== 'status' ? [c] : input.deferredToTs ? ['campaignStatus', 'scheduled'] : ['campaignStatus']));
-  if (input.text === '-') input.text = (await readStdin(ctx.io.stdin)).replace(/\r?\n$/, '');
+  if (input.text === '-') input.text = (await readStdin(ctx.io)).replace(/\r?\n$/, '');
   input.from ??= ctx.settings().sender.value;
   const client = await ctx.client();
   if (ctx.globals.dryRun) {

@@ -15,7 +15,7 @@ import { splitIds } from './operation.js';
 export async function collectIds(ctx: RunContext, values: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const v of values) {
-    if (v === '-') out.push(...splitIds((await readStdin(ctx.io.stdin)).split(/\s+/)));
+    if (v === '-') out.push(...splitIds((await readStdin(ctx.io)).split(/\s+/)));
     else out.push(...splitIds([v]));
   }
   return out;
