@@ -6,6 +6,8 @@
 // fails here.
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,4 +104,27 @@ describe('every other example of the README', () => {
     }
     expect(failures).toEqual([]);
   }, 120_000);
+});
+
+describe('the README lines for a CI job', () => {
+  it('run as written, one after another, under bash -eo pipefail (an app stands in for npm test)', async () => {
+    const section = README.split('\n## The emulator\n')[1]?.split('\n## ')[0] ?? '';
+    const block = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('serve wait'));
+    if (!block) throw new Error('README "The emulator" has no sh block with `serve wait`');
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const { port } = free.address() as AddressInfo;
+    await new Promise((resolve) => free.close(resolve));
+    const dir = tempDir();
+    // smslink as an install puts it on the PATH.
+    writeFileSync(join(dir, 'smslink'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const app = 'smslink message send --api-key ci-key --to +77011234567 --text "Your code is 482913" -q';
+    // serve, left in the background by the block, is stopped when the script ends, however it ends.
+    const script = `trap 'kill $(jobs -p) 2>/dev/null' EXIT\n${block.replaceAll('8080', String(port)).replace(/^npm test\b.*$/m, app)}`;
+    const env = binEnv({ PATH: `${dir}:${process.env.PATH}`, CI: 'true' });
+    const result = await exec('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd: dir, env, timeout: 60_000 }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    expect({ code: 'code' in result ? result.code : 0, stderr: result.stderr }).toEqual({ code: 0, stderr: expect.any(String) as string });
+    expect(result.stdout).toContain('\n482913\n');
+    expect(result.stdout).toMatch(/^1\s+\S+ \S+\s+77011234567\s+SMSLINK\s+new\s+Your code is 482913$/m);
+  }, 90_000);
 });
