@@ -158,6 +158,23 @@ describe('POST /_emulator/reset, clock and faults', () => {
   });
 });
 
+describe('a form sent by a script', () => {
+  it('is answered in JSON, as curl -d rate=0.2 sends it; only a browser (Accept: text/html) goes back to the controls page', async () => {
+    emu = await startTestEmulator();
+    const post = (path: string, body: string, accept?: string) =>
+      request(`${emu!.url}/_emulator/${path}`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...(accept ? { accept } : {}) } });
+    // curl's own Accept: */*
+    const faults = await post('faults', 'rate=0.2&kinds=503', '*/*');
+    expect([faults.statusCode, await faults.body.json()]).toEqual([200, expect.objectContaining({ rate: 0.2, message: 'Faults on: 20% of /service/ requests' })]);
+    const reset = await post('reset', '');
+    expect([reset.statusCode, await reset.body.json()]).toEqual([200, expect.objectContaining({ message: 'Reset: 0 links, 0 messages from the seed' })]);
+    const browser = await post('faults', 'rate=0', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8');
+    await browser.body.dump();
+    expect([browser.statusCode, browser.headers.location]).toEqual([303, '/_emulator/controls']);
+    expect((await control('GET', 'faults')).json.rate).toBe(0);
+  });
+});
+
 describe('bad input', () => {
   /** Sends `text` as it is and reads until the emulator closes the connection (or 20 s pass: then what came so far). */
   async function exchange(text: string): Promise<string> {

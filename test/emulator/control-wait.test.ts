@@ -197,7 +197,7 @@ describe('the inspector', () => {
       expect(controls).toContain(call);
     }
     // The form as a browser without script sends it: back to the controls page.
-    const form = await request(`${emu.url}/_emulator/messages/status`, { method: 'POST', body: 'id=1&status=EXPIRED', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await request(`${emu.url}/_emulator/messages/status`, { method: 'POST', body: 'id=1&status=EXPIRED', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(form.statusCode).toBe(303);
     await form.body.dump();
     expect(((await control('GET', 'messages')).json.messages as Array<{ status: string }>)[0].status).toBe('EXPIRED');

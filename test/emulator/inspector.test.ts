@@ -88,7 +88,7 @@ describe('inspector pages', () => {
     const inbox = (await page('/')).text;
     expect(inbox).toMatch(/<form method="post" action="\/_emulator\/deliver" data-control>\s*<button type="submit"[^>]*>Deliver pending now<\/button>/);
     // As a browser without the script sends it: a form, then back to the controls.
-    const posted = await emu.raw('POST', '/_emulator/deliver', '', { 'content-type': 'application/x-www-form-urlencoded' });
+    const posted = await emu.raw('POST', '/_emulator/deliver', '', { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
     expect(posted.status).toBe(303);
     const controls = (await page('/_emulator/controls')).text;
     expect(controls).toContain('<dt>Emulator time</dt><dd>2025-01-15 10:00:00 (UTC)</dd>');

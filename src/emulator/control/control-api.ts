@@ -34,7 +34,11 @@ class BadRequest extends Error {
   }
 }
 
-/** A POST body read: its fields, and whether it came as a form (the inspector without its script). */
+/**
+ * A POST body read: its fields, and whether it came as a browser's form (the inspector without its
+ * script), answered by going back to the controls page. A form from a script (`curl -d rate=0.2`,
+ * which asks for no HTML) is answered in JSON, as any other body.
+ */
 export interface ControlBody {
   value: Record<string, unknown>;
   form: boolean;
@@ -83,6 +87,9 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...headers });
   res.end(body);
 }
+
+/** Whether the client asks for a page (a browser's Accept names text/html; curl's is *\/*). */
+const acceptsHtml = (req: IncomingMessage) => /\btext\/html\b/i.test(req.headers.accept ?? '');
 
 /** Whether a Content-Type is a form's; any other body is read as JSON. */
 const isForm = (contentType: string | undefined) => (contentType ?? '').split(';')[0].trim().toLowerCase() === 'application/x-www-form-urlencoded';
@@ -297,7 +304,7 @@ export function controlApi(d: ControlDeps, req: IncomingMessage, res: ServerResp
   const body = method === 'POST' && WRITES.includes(route) ? readBody(req) : Promise.resolve(null);
   body
     .then(
-      (read) => controlAnswer(d, method, route, query, read, gone.signal).then((reply) => ({ reply, read })),
+      (read) => controlAnswer(d, method, route, query, read && { ...read, form: read.form && acceptsHtml(req) }, gone.signal).then((reply) => ({ reply, read })),
       (err: unknown) => {
         if (!(err instanceof BadRequest)) throw err;
         const headers: Record<string, string> = err.cut ? { connection: 'close' } : {};
