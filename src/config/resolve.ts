@@ -134,8 +134,14 @@ export const SETTINGS: Record<SettingKey, SettingSpec> = {
     env: 'SMSLINK_TIMEOUT',
     name: 'timeout',
     default: '30',
-    // At least a millisecond: the client's timer counts whole ones (timeoutMs).
-    check: (v) => (/^\d+(\.\d+)?$/.test(v) && Number(v) >= 0.001 && Number(v) <= 3600 ? null : 'must be a number of seconds from 0.001 to 3600'),
+    // At least a millisecond: the client's timer counts whole ones (timeoutMs). A duration with a unit
+    // (`--wait --timeout 2m`, as inbox wait and serve wait take it) is most likely meant for the wait.
+    check: (v) =>
+      /^\d+(\.\d+)?$/.test(v) && Number(v) >= 0.001 && Number(v) <= 3600
+        ? null
+        : /^\d+(\.\d+)?\s*(ms|s|m|min|h)$/i.test(v)
+          ? 'must be a number of seconds from 0.001 to 3600, without a unit: it limits each request (how long --wait waits is --wait-timeout)'
+          : 'must be a number of seconds from 0.001 to 3600',
   },
   retries: {
     flag: '--retries',

@@ -177,6 +177,16 @@ describe('config', () => {
     expect(tiny.code).toBe(2);
     expect(tiny.stderr).toContain('--timeout: invalid value "0.0001": must be a number of seconds from 0.001 to 3600');
     expect(tiny.stderr).not.toContain('timeoutMs');
+    // A duration, as `inbox wait --timeout 30s` takes it: said to be each request's limit, with the flag a wait takes.
+    // A flag is a usage error (2), the environment a configuration one (4).
+    for (const [args, env, code] of [
+      [['message', 'status', '1', '--wait', '--timeout', '2m'], {}, 2],
+      [['link', 'list'], { SMSLINK_TIMEOUT: '30s' }, 4],
+    ] as const) {
+      const unit = await cli([...args], { env: { SMSLINK_BASE_URL: 'https://api.example.com', SMSLINK_API_KEY: KEY, ...env } });
+      expect(unit.code).toBe(code);
+      expect(unit.stderr).toMatch(/must be a number of seconds from 0\.001 to 3600, without a unit: it limits each request \(how long --wait waits is --wait-timeout\)\n$/);
+    }
   });
 
   it('a base URL with a user name and password, a query or a fragment is refused, the password never quoted back', async () => {
