@@ -189,10 +189,13 @@ export function resolveSettings(flags: SettingFlags, env: Env, file: ConfigFile)
     else if (env[spec.env]) r = { value: env[spec.env], source: 'env', origin: spec.env };
     else if (stored[key] !== undefined && stored[key] !== '') r = { value: stored[key], source: 'profile', origin: `profile "${profile.value}"` };
     else r = { value: spec.default, source: 'default', origin: 'default' };
+    // A flag is named as typed; another source with where it came from.
+    const name = r.source === 'flag' ? spec.flag : `${spec.name} from ${r.origin}`;
+    // A line break or spaces around a key (a CI secret pasted with one) are no part of it, as
+    // `config set api-key -` drops them from stdin; what is inside is the service's to judge.
+    if (spec.secret && r.value !== undefined) r = { ...r, value: r.value.trim() || undefined };
     const problem = r.value !== undefined ? spec.check?.(r.value) : null;
     if (problem) {
-      // A flag is named as typed; another source with where it came from.
-      const name = r.source === 'flag' ? spec.flag : `${spec.name} from ${r.origin}`;
       throw new ConfigError(invalidValue(name, spec.quoted?.(r.value!) ?? r.value!, problem, spec.choices), r.source === 'flag' ? 'usage' : 'config');
     }
     const host = key === 'baseUrl' && r.value !== undefined ? withoutServicePath(r.value) : undefined;

@@ -59,9 +59,11 @@ export class RunContext {
     readonly credentials?: { baseUrl: string; apiKey: string },
   ) {
     // Keys given on the command line or in the environment are secrets from the start.
-    for (const key of globals.apiKeys ?? []) registerSecret(key);
-    registerSecret(credentials?.apiKey);
-    registerSecret(io.env.SMSLINK_API_KEY);
+    // Also as used: without the line break or spaces around it that settings drop (resolve.ts).
+    for (const key of [...(globals.apiKeys ?? []), credentials?.apiKey, io.env.SMSLINK_API_KEY]) {
+      registerSecret(key);
+      registerSecret(key?.trim());
+    }
     this.#stdout = new ScrubbedStream(io.stdout);
   }
 

@@ -159,6 +159,21 @@ describe('config', () => {
     expect(r.stderr).toContain('profile "nope" (from --profile) does not exist');
   });
 
+  it('a key from the environment or --api-key with a line break or spaces around it (a CI secret pasted so) is sent without them', async () => {
+    const { cli } = setup();
+    for (const [args, env] of [
+      [['link', 'get', '1'], { SMSLINK_API_KEY: `${KEY}\n` }],
+      [['link', 'get', '1', '--api-key', ` ${KEY}\r\n`], {}],
+    ] as const) {
+      const r = await cli([...args], { env: { SMSLINK_BASE_URL: server.url, ...env } });
+      expect(r.code).toBe(0);
+      expect(server.requests.at(-1)!.query.get('apiKey')).toBe(KEY);
+    }
+    // Only spaces is no key at all.
+    const blank = await cli(['link', 'get', '1'], { env: { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: ' \n' } });
+    expect([blank.code, blank.stderr.split('\n')[0]]).toEqual([4, 'error: no API key is set']);
+  });
+
   it('rejects unknown settings and bad values with exit 2', async () => {
     const { cli } = setup();
     expect((await cli(['config', 'set', 'colour', 'red'])).stderr).toMatch(/unknown setting "colour"; settings: api-key, base-url/);
