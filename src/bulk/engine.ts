@@ -14,7 +14,7 @@ import { count } from '../output/words.js';
 import { columnsOf, InputReadError, openInput, readAllRows, readRows, type InputFile, type InputRow } from './input.js';
 import { ChangedRows } from './changed.js';
 import { canonical, RowIndex } from './identity.js';
-import { Journal } from './journal.js';
+import { Journal, type JournalDamage } from './journal.js';
 import { Limiter } from './limiter.js';
 import { Progress } from './progress.js';
 import { reconcilerFor, type Reconciler } from './reconcile.js';
@@ -169,7 +169,7 @@ async function runWithInput(host: BulkHost, spec: BulkSpec, opts: BulkOptions, i
   const index = new RowIndex(counted.total);
   const journal = await openJournal(host, spec, opts, input, index);
   // Read before suspect() deals with it, for the summary.
-  const damaged = journal?.damage;
+  const damaged = journal?.damage === undefined ? undefined : { why: journal.damage, missing: journal.missing };
   if (journal && damaged) journal.suspect(await notDone(journal, index, rows(), spec, rules));
   const ctx: SendContext = { client, journal, index, output, total: counted.total, rows, rules, damaged };
   return report(host, spec, opts, ctx, await sendRows(host, spec, opts, ctx));
@@ -290,7 +290,7 @@ interface SendContext {
   /** The input's rows, read again at each call. */
   rows: () => AsyncIterable<InputRow> | Iterable<InputRow>;
   rules: CheckContext;
-  damaged: string | undefined;
+  damaged: JournalDamage | undefined;
 }
 
 /** How pass 2 went, for the summary. */
@@ -495,7 +495,7 @@ async function notDone(
  * them), absent ones are sent as failed rows are, and those the lookup could
  * not settle stay unknown (`unsettled` says why).
  */
-async function settleEarlier(journal: Journal, m: Machinery, damaged: string | undefined): Promise<{ found: number; absent: number }> {
+async function settleEarlier(journal: Journal, m: Machinery, damaged: JournalDamage | undefined): Promise<{ found: number; absent: number }> {
   const { reconciler, limiter, say } = m;
   const unsettled = m.sending.unsettled;
   const rows = journal.unknownRows();
@@ -503,8 +503,10 @@ async function settleEarlier(journal: Journal, m: Machinery, damaged: string | u
   if (rows.length === 0) return tally;
   const which = rows.length === 1 ? 'the row' : `the ${rows.length} rows`;
   say(
-    damaged
-      ? `the journal is damaged (${damaged}): looking up ${which} it does not show as done before sending anything...`
+    damaged?.missing
+      ? `the journal is missing (${damaged.why}): looking up ${which} before sending anything...`
+      : damaged
+      ? `the journal is damaged (${damaged.why}): looking up ${which} it does not show as done before sending anything...`
       : `looking up ${which} an earlier run sent without learning the outcome...`,
   );
   const settled = await reconciler.settle(rows, await journal.claimedIds(reconciler.idField), (request) => limiter.run(request));

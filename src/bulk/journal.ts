@@ -4,7 +4,7 @@
 // reached the service. A row's `sending` line is on disk before its request
 // leaves; a tally beside the journal tells when it was cut or emptied since.
 
-import { closeSync, constants, createReadStream, fstatSync, ftruncateSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, createReadStream, existsSync, fstatSync, ftruncateSync, readSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../exit-codes.js';
@@ -38,6 +38,12 @@ export interface UnknownRow {
   until?: number;
   /** The request's values. */
   input: Record<string, unknown>;
+}
+
+/** Why a run found its journal damaged (Journal.damage), and whether the damage is that the file was gone. */
+export interface JournalDamage {
+  why: string;
+  missing: boolean;
 }
 
 /** What the journal held when last written: a journal shorter than this lost lines. */
@@ -83,6 +89,8 @@ export class Journal {
   #tallyAt = 0;
   /** Why the journal is damaged (it lost lines it had), if it is. */
   damage: string | undefined;
+  /** The damage is that the file was gone (deleted or moved) while its tally stayed: said as missing, not as empty. */
+  missing = false;
 
   private constructor(
     readonly path: string,
@@ -107,6 +115,8 @@ export class Journal {
   ): Promise<Journal> {
     if (opts.inputPath && resolve(opts.inputPath) === resolve(path)) throw new UsageError('--journal must not be the input file itself');
     const tally = readTally(path);
+    // Only for the words: a journal gone and one emptied are dealt with alike.
+    const existed = existsSync(path);
     let fd: number;
     try {
       // Read and written through this descriptor only: what was checked is what is read (docs/security.md, "Files").
@@ -136,6 +146,9 @@ export class Journal {
           // restored or moved is born after its rows were sent, and a lookup from then would miss them and send them again.)
           if (!tally) journal.#created = 0;
           ftruncateSync(fd, 0);
+        } else if (tally && !existed) {
+          journal.missing = true;
+          journal.damage = `its tally, ${path}.tally, says it held ${count(tally.lines, 'line')} of rows`;
         } else if (tally) journal.damage = `it is empty, where it last held ${count(tally.lines, 'line')} of rows`;
         journal.#append({ smslinkJournal: VERSION, ...identity, created: new Date(journal.#created).toISOString() } satisfies HeaderLine);
       }

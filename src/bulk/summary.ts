@@ -2,6 +2,7 @@
 // what a rerun will do about the rest, and never a journal to delete.
 
 import { count } from '../output/words.js';
+import type { JournalDamage } from './journal.js';
 import type { Counts } from './progress.js';
 
 export interface RunSummary {
@@ -20,7 +21,7 @@ export interface RunSummary {
    */
   changed: { resent: number; why: 'flag' | 'answer'; heldRows: number[] };
   /** Why the journal was damaged, when it was: every row it did not show as done was looked up. */
-  damaged?: string;
+  damaged?: JournalDamage;
   /** Rows whose outcome is still unknown. */
   unknownRows: number[];
   reconcile: boolean;
@@ -50,10 +51,17 @@ export function summarize(s: RunSummary): string[] {
   ].filter(Boolean);
   const lines = [`${s.command}: ${parts.join(', ')} of ${count(s.total, 'row')}${s.journal ? ` (journal: ${s.journal})` : ''}.`];
   const { found, absent } = s.earlier;
-  if (s.damaged) {
+  const lookup = s.reconcile ? `; a lookup found ${found} in the service (done, not sent again)${absent ? ` and ${absent} not there (sent now)` : ''}` : '';
+  if (s.damaged?.missing) {
+    // Its tally stayed, so it was not a fresh start: most often a journal deleted on purpose, without its tally.
     lines.push(
-      `The journal was damaged (${s.damaged}): rows it may have lost could have been sent already, so every row it did not show as done ` +
-        `was treated as sent with no answer${s.reconcile ? `; a lookup found ${found} in the service (done, not sent again)${absent ? ` and ${absent} not there (sent now)` : ''}` : ''}.`,
+      `The journal was missing (${s.damaged.why}): the rows it held could have been sent already, so every row was treated as sent with no answer${lookup}. ` +
+        `Next time a journal is deleted on purpose, delete its .tally too, or rerun with --fresh.`,
+    );
+  } else if (s.damaged) {
+    lines.push(
+      `The journal was damaged (${s.damaged.why}): rows it may have lost could have been sent already, so every row it did not show as done ` +
+        `was treated as sent with no answer${lookup}.`,
     );
   } else if (found || absent) {
     lines.push(

@@ -186,6 +186,22 @@ describe('a damaged journal never sends a row twice', () => {
     expect((await counts(cli, 'link', 'fullLink')).size).toBe(0);
   });
 
+  it('a journal deleted without its tally is said to be missing, not empty, with what to do next time; each row is still sent once', async () => {
+    const cli = await emulator();
+    const input = join(tempDir(), 'links.csv');
+    writeFileSync(input, `fullLink\n${linkRows(0, 6).join('\n')}\n`);
+    expect((await cli(['link', 'create', '--from-file', input])).code).toBe(0);
+    rmSync(`${input}.journal`);
+    writeFileSync(input, `fullLink\n${linkRows(0, 9).join('\n')}\n`);
+    const rerun = await cli(['link', 'create', '--from-file', input]);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).not.toContain('empty');
+    expect(rerun.stderr).toContain(`The journal was missing (its tally, ${input}.journal.tally, says it held 12 lines of rows)`);
+    expect(rerun.stderr).toMatch(/a lookup found 6 in the service \(done, not sent again\) and 3 not there \(sent now\)/);
+    expect(rerun.stderr).toContain('Next time a journal is deleted on purpose, delete its .tally too, or rerun with --fresh.');
+    await expectEachLinkOnce(cli, input, 9);
+  });
+
   it('with lookups off (--no-reconcile), the rows a damaged journal does not show as done are held back, not sent', async () => {
     const cli = await emulator();
     const input = join(tempDir(), 'links.csv');
