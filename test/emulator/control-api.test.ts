@@ -132,7 +132,7 @@ describe('POST /_emulator/reset, clock and faults', () => {
   it('faults {"rate", "kinds"} switches faults on and off while running', async () => {
     emu = await startTestEmulator();
     const on = await control('POST', 'faults', { rate: 1, kinds: ['503'] });
-    expect(on.json).toMatchObject({ rate: 1, kinds: '503' });
+    expect(on.json).toMatchObject({ rate: 1, kinds: ['503'] });
     const refused = await emu.raw('POST', '/service/Link/List?output=json&api=v1&apiKey=sandbox');
     expect(refused.status).toBe(503);
     expect((await control('GET', 'faults')).json.counts).toMatchObject({ '503': 1 });
@@ -141,6 +141,22 @@ describe('POST /_emulator/reset, clock and faults', () => {
     // Counts are kept across switches.
     expect((await control('GET', 'faults')).json).toMatchObject({ rate: 0, counts: { '503': 1 } });
     expect(emu.emulator.faultCounts()['503']).toBe(1);
+  });
+
+  it('GET faults answers the shape POST takes: read, changed and posted back as it is', async () => {
+    emu = await startTestEmulator();
+    await control('POST', 'faults', { rate: 0, kinds: 'latency:20-40ms, reset,503' });
+    const read = (await control('GET', 'faults')).json;
+    expect(read).toMatchObject({ rate: 0, kinds: ['latency:20-40ms', 'reset', '503'] });
+    const back = await control('POST', 'faults', { rate: 1, kinds: (read.kinds as string[]).filter((k) => k !== 'reset') });
+    expect([back.status, back.json]).toEqual([200, expect.objectContaining({ rate: 1, kinds: ['latency:20-40ms', '503'] })]);
+    // The library's state is the same shape.
+    expect((await emu.emulator.setFaults(0)).kinds).toEqual(['latency:20-40ms', '503']);
+    const page = await request(`${emu.url}/_emulator/controls`);
+    expect(await page.body.text()).toMatch(/<input type="checkbox" name="kinds" value="503" checked>/);
+    await emu.emulator.setFaults(0.5);
+    const on = await request(`${emu.url}/_emulator/controls`);
+    expect(await on.body.text()).toContain('50% of requests, from latency:20-40ms, 503</dd>');
   });
 
   it('faults refuses a bad rate or kind, naming it', async () => {

@@ -6,7 +6,7 @@
 import { ALL_TOPICS, type Activity, type LogEntry } from '../inspector/activity.js';
 import { KeyRing } from '../service/api-keys.js';
 import type { ShiftedClock } from './clock.js';
-import { DEFAULT_FAULTS, faultInjector, FAULT_KINDS, parseFaults, type FaultInjector, type FaultKind } from './faults.js';
+import { DEFAULT_FAULTS, faultInjector, faultItems, FAULT_KINDS, parseFaults, type FaultInjector, type FaultKind } from './faults.js';
 import { pendingSeconds } from '../inspector/inspect.js';
 import { applySeed, type SeedCounts } from './seed-apply.js';
 import type { Seed } from './seed.js';
@@ -18,8 +18,8 @@ import { quoted } from '../../output/text.js';
 export interface FaultState {
   /** Probability (0..1) that a /service/ request gets a fault; 0 is off. */
   rate: number;
-  /** The faults drawn from, as `--faults` spells them. */
-  kinds: string;
+  /** The faults drawn from, one an item as `--faults` spells it: what setFaults() and POST /_emulator/faults take back. */
+  kinds: string[];
   /** Faults injected since start, by kind. */
   counts: Record<FaultKind, number>;
 }
@@ -52,7 +52,7 @@ export class Bench {
   #accounts: number[] = [];
   #faults: FaultInjector | null = null;
   #rate = 0;
-  #kinds = DEFAULT_FAULTS;
+  #kinds = faultItems(DEFAULT_FAULTS);
   #closed = false;
   /** Counts of the injectors replaced so far. */
   readonly #earlier = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
@@ -146,7 +146,7 @@ export class Bench {
   /** Switches faults on (rate > 0, drawn from `kinds`, default all but stall) or off (rate 0). Throws RangeError for bad values. */
   setFaults(rate: number, kinds?: string | readonly string[]): FaultState {
     if (!(typeof rate === 'number' && rate >= 0 && rate <= 1)) throw new RangeError(`rate must be a probability from 0 to 1 (got ${quoted(rate)})`);
-    const list = kinds === undefined ? this.#kinds : typeof kinds === 'string' ? kinds : kinds.join(',');
+    const list = kinds === undefined ? this.#kinds : faultItems(kinds);
     parseFaults(list);
     this.#retire();
     this.#rate = rate;
@@ -161,7 +161,7 @@ export class Bench {
   faults(): FaultState {
     const counts = { ...this.#earlier };
     for (const k of FAULT_KINDS) counts[k] += this.#faults?.counts[k] ?? 0;
-    return { rate: this.#rate, kinds: this.#kinds, counts };
+    return { rate: this.#rate, kinds: [...this.#kinds], counts };
   }
 
   #retire(): void {

@@ -25,9 +25,14 @@ export const RETRY_AFTER_S = 1;
 
 const LATENCY = /^latency(?::(\d+)(?:-(\d+))?ms)?$/;
 
+/** The items of a fault list, one a fault (`["latency:50-500ms", "reset"]`), from the list or its `--faults` spelling. */
+export function faultItems(list: string | readonly string[]): string[] {
+  return (typeof list === 'string' ? list.split(',') : list).map((s) => s.trim()).filter((s) => s !== '');
+}
+
 /** Parses `latency:50-500ms,reset,503` (or a list of such items). Throws RangeError naming a bad item. */
 export function parseFaults(list: string | readonly string[]): Fault[] {
-  const items = (typeof list === 'string' ? list.split(',') : list).map((s) => s.trim()).filter((s) => s !== '');
+  const items = faultItems(list);
   if (items.length === 0) throw new RangeError('the fault list is empty');
   return items.map((item) => {
     const m = LATENCY.exec(item);

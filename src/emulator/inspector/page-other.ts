@@ -100,7 +100,7 @@ export function controlsPage(ctx: PageContext): InspectorPage {
   const live = html`<h2>Now</h2><dl class="facts">
       <dt>Emulator time</dt><dd>${time(ctx, s.clock.now())} (${s.tz.name})</dd>
       <dt>Messages on their way</dt><dd>${pending ? `final ${fromNow(pending)} (Deliver pending now: at once, the clock stays)` : 'none'}</dd>
-      <dt>Faults</dt><dd>${f.rate > 0 ? html`${badge('on', 'bad')} ${Math.round(f.rate * 1000) / 10}% of requests, from ${f.kinds}` : badge('off', 'ok')}</dd>
+      <dt>Faults</dt><dd>${f.rate > 0 ? html`${badge('on', 'bad')} ${Math.round(f.rate * 1000) / 10}% of requests, from ${f.kinds.join(', ')}` : badge('off', 'ok')}</dd>
       <dt>Faults injected</dt><dd>${FAULT_KINDS.filter((k) => f.counts[k] > 0).map((k) => `${k} ${f.counts[k]}`).join(', ') || 'none'}</dd>
       <dt>Time scale</dt><dd>${s.timeScale}x</dd>
       <dt>Moderation</dt><dd>${s.moderation ? 'on' : 'off'}</dd>
