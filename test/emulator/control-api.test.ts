@@ -305,6 +305,31 @@ describe('who may use it', () => {
     expect((await request(`${emu.url}/`)).statusCode).toBe(401);
   });
 
+  it('with a control token: says whether none was given or the one given is not it, and never echoes it', async () => {
+    emu = await startTestEmulator({ controlToken: 'tok-123456789' });
+    const said = async (headers: Record<string, string>, path = 'messages') => {
+      const r = await control('GET', path, undefined, headers);
+      expect(r.status).toBe(401);
+      expect(JSON.stringify(r.json)).not.toContain('wrong-tok');
+      return r.json.error;
+    };
+    expect(await said({})).toBe('this needs the control token, and none was given: send the header "Authorization: Bearer <token>", or open the inspector once with ?token=<token>');
+    expect(await said({ authorization: 'Bearer wrong-tok' })).toBe(
+      "the token in the Authorization header is not the control token (serve's --control-token or SMSLINK_CONTROL_TOKEN): send that one",
+    );
+    expect(await said({ authorization: 'wrong-tok' })).toMatch(/^this needs the control token, and the Authorization header gives none \(it must be "Bearer <token>"\)/);
+    expect(await said({ cookie: 'smslink_control=wrong-tok' })).toBe(
+      "the token this browser kept (cookie smslink_control) is not the control token (serve's --control-token or SMSLINK_CONTROL_TOKEN): open the inspector again with ?token=<token>",
+    );
+    expect(await said({}, 'messages?token=wrong-tok')).toMatch(/^the control API takes the control token in the header "Authorization: Bearer <token>", not as \?token=/);
+    // A page opened with a ?token= that is not it.
+    const page = await request(`${emu.url}/?token=wrong-tok`);
+    const html = await page.body.text();
+    expect(page.statusCode).toBe(401);
+    expect(html).toContain('the ?token= given is not the control token');
+    expect(html).not.toContain('wrong-tok');
+  });
+
   it('on another address: off without a token', () => {
     const req = (headers: Record<string, string>, method = 'GET') => ({ headers, method }) as unknown as IncomingMessage;
     expect(refusal(makeGate('0.0.0.0', undefined), req({ host: '192.0.2.1:8080' }))?.status).toBe(403);

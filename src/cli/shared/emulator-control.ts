@@ -90,7 +90,8 @@ export class EmulatorControl {
     }
     if (answer.status === 400) throw new UsageError(`the emulator refused it: ${said}`);
     if (answer.status === 401 || answer.status === 403) {
-      const hint = answer.status === 401 ? '; set SMSLINK_CONTROL_TOKEN to the --control-token serve was started with' : '';
+      const sent = this.headers.authorization !== undefined;
+      const hint = answer.status !== 401 ? '' : sent ? '; SMSLINK_CONTROL_TOKEN must be the --control-token serve was started with' : '; set SMSLINK_CONTROL_TOKEN to the --control-token serve was started with';
       throw new ConfigError(`the emulator's control API refused the request: ${said}${hint}`);
     }
     if (answer.status === 404) throw new ExitError(said, EXIT.NOT_FOUND);

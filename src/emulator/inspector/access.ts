@@ -140,6 +140,25 @@ export function tokenMatches(gate: Gate, presented: string | undefined): boolean
   return gate.token !== null && typeof presented === 'string' && presented !== '' && timingSafeEqual(keyDigest(presented), gate.token);
 }
 
+/**
+ * The 401 of a request without the control token: none given, or the one
+ * given (where, never what) is not it. A wrong one is told apart so that a
+ * script with a stale or mistyped token is not told to send one.
+ */
+export function tokenRefusal(given: 'none' | 'not-bearer' | 'header' | 'cookie' | 'query' | 'query-api'): Refusal {
+  const how = 'send the header "Authorization: Bearer <token>", or open the inspector once with ?token=<token>';
+  const wrong = "is not the control token (serve's --control-token or SMSLINK_CONTROL_TOKEN)";
+  const message = {
+    none: `this needs the control token, and none was given: ${how}`,
+    'not-bearer': `this needs the control token, and the Authorization header gives none (it must be "Bearer <token>"): ${how}`,
+    header: `the token in the Authorization header ${wrong}: send that one`,
+    cookie: `the token this browser kept (cookie ${TOKEN_COOKIE}) ${wrong}: open the inspector again with ?token=<token>`,
+    query: `the ?token= given ${wrong}: open the inspector with that one`,
+    'query-api': 'the control API takes the control token in the header "Authorization: Bearer <token>", not as ?token= (which opens the inspector)',
+  }[given];
+  return { status: 401, message };
+}
+
 /** Why a request to the inspector or the control API is refused, or null when it may go on. */
 export function refusal(gate: Gate, req: IncomingMessage): Refusal | null {
   if (gate.loopback && !isLoopback(hostName(req.headers.host))) {
@@ -159,7 +178,9 @@ export function refusal(gate: Gate, req: IncomingMessage): Refusal | null {
       return { status: 400, message: `the cookie ${TOKEN_COOKIE} is malformed (not percent-encoded): open the inspector again with ?token=<token>, or send "Authorization: Bearer <token>"` };
     }
     if (!tokenMatches(gate, bearer ?? kept ?? undefined)) {
-      return { status: 401, message: 'this needs the control token: send the header "Authorization: Bearer <token>", or open the inspector once with ?token=<token>' };
+      if (bearer !== undefined) return tokenRefusal('header');
+      if (kept !== undefined) return tokenRefusal('cookie');
+      return tokenRefusal(auth === undefined ? 'none' : 'not-bearer');
     }
     return null;
   }

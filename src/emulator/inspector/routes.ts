@@ -5,7 +5,7 @@
 // readyz) passes the gate (access.ts).
 
 import type { ServerResponse } from 'node:http';
-import { refusal, TOKEN_COOKIE, tokenMatches, type Gate } from './access.js';
+import { refusal, TOKEN_COOKIE, tokenMatches, tokenRefusal, type Gate } from './access.js';
 import type { Activity } from './activity.js';
 import { CSS, SCRIPT } from './assets.js';
 import { controlApi, isControlRoute, sendJson } from '../control/control-api.js';
@@ -72,9 +72,11 @@ export function inspectorRouter(p: InspectorParts): PageRouter {
       return true;
     }
     const api = isControlRoute(route);
-    const no = refusal(p.gate, req);
+    let no = refusal(p.gate, req);
     if (no) {
       if (!api && no.status === 401 && tokenIn(p.gate, res, path, query)) return true;
+      // A ?token= that is not it (a page) or not taken there (the API): say so, rather than that none was given.
+      if (no.status === 401 && new URLSearchParams(query).has('token') && !req.headers.authorization) no = tokenRefusal(api ? 'query-api' : 'query');
       if (api) sendJson(res, no.status, { error: no.message });
       else errorPage(res, no.status, 'Not allowed', no.message, head);
       return true;

@@ -79,6 +79,11 @@ describe('smslink inbox wait', () => {
     const unlocked = await runCli(['inbox', 'wait', '--base-url', emu.url, '--to', '7701', '--timeout', '1s'], { env: { SMSLINK_CONTROL_TOKEN: 'tok-0123456789' } });
     expect(unlocked.code).toBe(3);
     expect(unlocked.stdout + unlocked.stderr).not.toContain('tok-0123456789');
+    const wrong = await runCli(['inbox', 'wait', '--base-url', emu.url, '--to', '7701', '--timeout', '1s'], { env: { SMSLINK_CONTROL_TOKEN: 'tok-mistyped-89' } });
+    expect(wrong.code).toBe(4);
+    expect(wrong.stderr).toContain('the token in the Authorization header is not the control token');
+    expect(wrong.stderr).toContain('SMSLINK_CONTROL_TOKEN must be the --control-token serve was started with');
+    expect(wrong.stdout + wrong.stderr).not.toContain('tok-mistyped-89');
 
     const other = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html>not here</html>'));
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
