@@ -5,16 +5,33 @@ import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT } from '../../exit-codes.js';
 import { renderRows } from '../../output/format.js';
+import { showing } from '../../output/words.js';
 import { parseCount } from '../shared/ids.js';
 import { openControl, printControlDryRun } from '../shared/emulator-control.js';
 import { filterFlags, filterQuery, inboxView } from './filter.js';
 
+/** The most messages the control API answers at once (its MESSAGE_LIMIT; the emulator's code is not loaded for this). */
+const MESSAGE_LIMIT = 1000;
+
 /** One request, answered at once; a long one is a slow emulator. */
 const LIST_TIMEOUT_MS = 30_000;
 
+/**
+ * How to see the messages not shown. The control API has no pages: each
+ * answer is the newest `limit` (1000 at most) of the matches and how many
+ * match, so --limit up to the total is "all of them", and past 1000 only a
+ * narrower filter reaches the older ones.
+ */
+function allOfThem(total: number, limit: number): string {
+  if (total <= MESSAGE_LIMIT) return `All of them: \`--limit ${total}\`.`;
+  const older = 'older ones: narrow with --to or --text';
+  return limit < MESSAGE_LIMIT ? `The newest ${MESSAGE_LIMIT}: \`--limit ${MESSAGE_LIMIT}\`; ${older}.` : `${MESSAGE_LIMIT} is the most at once; ${older}.`;
+}
+
 async function list(ctx: RunContext, opts: CliValues): Promise<number> {
   const q = filterQuery(ctx, opts);
-  q.set('limit', String(parseCount(opts.limit, '--limit', 100, 1000)));
+  const limit = parseCount(opts.limit, '--limit', 100, MESSAGE_LIMIT);
+  q.set('limit', String(limit));
   const route = `messages?${q}`;
   const view = await inboxView(ctx, 'id');
   if (ctx.globals.dryRun) return (await printControlDryRun(ctx, 'GET', route), EXIT.OK);
@@ -24,7 +41,12 @@ async function list(ctx: RunContext, opts: CliValues): Promise<number> {
   ctx.page();
   await renderRows(ctx.stdout, view, messages);
   const total = Number(answer.total);
-  if (total > messages.length) ctx.note(`${messages.length} of ${total} messages shown; --limit shows up to 1000`);
+  const shown = messages.length;
+  if (shown >= total) return EXIT.OK;
+  // As link list says it: the default 100 is a page (a script is told, on stderr); a --limit asked for is told to a person only.
+  const capped = opts.limit === undefined;
+  if (capped && !ctx.io.stdout.isTTY) ctx.note(`${shown} of ${total} messages shown; add --limit ${Math.min(total, MESSAGE_LIMIT)} for ${total <= MESSAGE_LIMIT ? 'all of them' : `the newest ${MESSAGE_LIMIT}`}`);
+  else if (view.format === 'table' && !view.quiet) ctx.note(`${showing(1, shown, total, 'messages')}. ${allOfThem(total, limit)}`);
   return EXIT.OK;
 }
 
@@ -32,11 +54,12 @@ export const INBOX_LIST: CommandDef = {
   path: ['inbox', 'list'],
   alias: 'ls',
   summary: 'List the messages the emulator received, newest first',
-  flags: (cmd) => filterFlags(cmd).option('--limit <n>', 'at most this many, 1 to 1000 (default 100)'),
+  flags: (cmd) => filterFlags(cmd).option('--limit <n>', `the newest n, 1 to ${MESSAGE_LIMIT} (default 100)`),
   about: `Every account's messages, newest first, with their status and the time of
 each step (JSON has the whole timeline). --to matches part of the number,
 --text part of the text. Reaches the sandbox with --sandbox, or a running
-serve with --base-url.`,
+serve with --base-url. The newest 100 unless --limit says up to 1000: the
+emulator answers no more at once and has no pages, so there is no --all.`,
   examples: [
     'smslink --sandbox inbox list',
     'smslink inbox list --base-url http://127.0.0.1:8080 --to +77011234567 --since 5m',

@@ -44,9 +44,37 @@ describe('smslink inbox list', () => {
     const now = () => new Date(TEST_START + 3_600_000 + 60_000);
     const recent = await runCli(['inbox', 'list', '--since', '30m', '-q'], { env, now });
     expect(recent.stdout).toBe('3\n2\n');
-    const limited = await runCli(['inbox', 'list', '--limit', '1', '-q'], { env });
-    expect(limited).toMatchObject({ stdout: '3\n', stderr: '1 of 3 messages shown; --limit shows up to 1000\n' });
+    // As link list --limit says it: to a person, how many there are and how to see them all; to -q, nothing.
+    const limited = await runCli(['inbox', 'list', '--limit', '2', '--no-color'], { env, tty: true });
+    expect(limited.stdout).toMatch(/^3 .*\n2 /m);
+    expect(limited.stdout).not.toMatch(/^1 /m);
+    expect(limited.stderr).toBe('Showing 1-2 of 3 messages. All of them: `--limit 3`.\n');
+    expect((await runCli(['inbox', 'list', '--limit', '2', '-o', 'table', '--no-color'], { env })).stderr).toBe('Showing 1-2 of 3 messages. All of them: `--limit 3`.\n');
+    expect((await runCli(['inbox', 'list', '--limit', '3', '--no-color'], { env, tty: true })).stderr).toBe('');
+    expect(await runCli(['inbox', 'list', '--limit', '1', '-q'], { env })).toMatchObject({ stdout: '3\n', stderr: '' });
     expect((await runCli(['inbox', 'list', '--limit', '0'], { env })).stderr).toBe('error: --limit: invalid value "0": must be a whole number from 1 to 1000\n');
+  });
+
+  it('has no --all (the control API answers at most 1000 and has no pages): the default 100 says to a script how to see all, past 1000 how to narrow', async () => {
+    const many = await startTestEmulator({ seed: { messages: Array.from({ length: 1001 }, (_, i) => ({ to: `7701${String(i).padStart(7, '0')}`, text: `m${i}` })) } });
+    try {
+      const manyEnv = { SMSLINK_BASE_URL: many.url };
+      const script = await runCli(['inbox', 'list', '-q'], { env: manyEnv });
+      expect(script.stdout.trim().split('\n')).toHaveLength(100);
+      expect(script.stderr).toBe('100 of 1001 messages shown; add --limit 1000 for the newest 1000\n');
+      const person = await runCli(['inbox', 'list', '--no-color', '--no-pager'], { env: manyEnv, tty: true });
+      expect(person.stderr).toContain('Showing 1-100 of 1001 messages. The newest 1000: `--limit 1000`; older ones: narrow with --to or --text.');
+      const most = await runCli(['inbox', 'list', '--limit', '1000', '-o', 'table', '--no-color'], { env: manyEnv });
+      expect(most.stderr).toBe('Showing 1-1000 of 1001 messages. 1000 is the most at once; older ones: narrow with --to or --text.\n');
+      expect((await runCli(['inbox', 'list', '--to', '7701000010', '--limit', '5', '-o', 'table', '--no-color'], { env: manyEnv })).stderr).toBe(
+        'Showing 1-5 of 10 messages. All of them: `--limit 10`.\n',
+      );
+      const all = await runCli(['inbox', 'list', '--all'], { env: manyEnv });
+      expect(all.code).toBe(2);
+      expect(all.stderr).toContain('--all');
+    } finally {
+      await many.close();
+    }
   });
 
   it('--sandbox lists the sandbox; without a base URL it says where the inbox is (exit 4)', async () => {
