@@ -89,11 +89,15 @@ export class EmulatorControl {
       );
     }
     if (answer.status === 400) throw new UsageError(`the emulator refused it: ${said}`);
-    if (answer.status === 401 || answer.status === 403) {
-      const sent = this.headers.authorization !== undefined;
-      const hint = answer.status !== 401 ? '' : sent ? '; SMSLINK_CONTROL_TOKEN must be the --control-token serve was started with' : '; set SMSLINK_CONTROL_TOKEN to the --control-token serve was started with';
-      throw new ConfigError(`the emulator's control API refused the request: ${said}${hint}`);
+    // A 401 is said in the CLI's terms: the token it sends is SMSLINK_CONTROL_TOKEN, not a header the user wrote.
+    if (answer.status === 401) {
+      throw new ConfigError(
+        this.headers.authorization !== undefined
+          ? "the emulator's control API refused SMSLINK_CONTROL_TOKEN: it is not the --control-token serve was started with"
+          : "the emulator's control API needs its control token: set SMSLINK_CONTROL_TOKEN to the --control-token serve was started with",
+      );
     }
+    if (answer.status === 403) throw new ConfigError(`the emulator's control API refused the request: ${said}`);
     if (answer.status === 404) throw new ExitError(said, EXIT.NOT_FOUND);
     throw new ExitError(`the emulator answered HTTP ${answer.status}: ${said}`, EXIT.TRANSPORT);
   }
