@@ -68,3 +68,8 @@ export class ExitError extends Error {
     this[EXIT_CODE] = code;
   }
 }
+
+/** Ctrl-C or SIGTERM while a command read its stdin (ids, a text, a key, a bulk file): said one way wherever it is read. */
+export function stdinInterrupted(): ExitError {
+  return new ExitError('interrupted while reading stdin; nothing was done', EXIT.INTERRUPTED);
+}

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
-import { EXIT, ExitError, UsageError } from '../exit-codes.js';
+import { stdinInterrupted, UsageError } from '../exit-codes.js';
 import { count, fileProblem, invalidValue, oneOf } from '../output/words.js';
 
 export type InputFormat = 'csv' | 'ndjson' | 'json';
@@ -166,7 +166,7 @@ async function openBytes(path: string, format: string | undefined, stdin: NodeJS
     await pipeline(stdin, out, { signal });
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
-    if (signal?.aborted) throw new ExitError('interrupted while reading stdin; nothing was sent', EXIT.INTERRUPTED);
+    if (signal?.aborted) throw stdinInterrupted();
     throw err;
   }
   return { path: spooled, named: spooled, label: 'stdin', fromStdin: true, format: fmt, size: out.bytesWritten, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

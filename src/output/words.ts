@@ -197,6 +197,21 @@ export function showing(first: number, shown: number, total: number, many: strin
   return `Showing ${first}-${first + shown - 1} of ${total} ${many}`;
 }
 
+/** The flag that shows every item of a list cut short: `All of them: `--all`.` */
+export function allOfThem(flag: string): string {
+  return `All of them: \`${flag}\`.`;
+}
+
+/**
+ * How to see the rest of a list --limit cut short, when --limit takes at
+ * most `most` and there are no pages: all of them, or past `most` the
+ * first `most` (`which`: newest, best) and how to reach the others.
+ */
+export function restOfLimit(total: number, limit: number, most: number, which: string, others: string): string {
+  if (total <= most) return allOfThem(`--limit ${total}`);
+  return limit < most ? `The ${which} ${most}: \`--limit ${most}\`; ${others}.` : `${most} is the most at once; ${others}.`;
+}
+
 /**
  * What no link, message or campaign was found for, named as typed: `no link
  * found for 9999 (unknown, or not yours)`. The same words for one or several.

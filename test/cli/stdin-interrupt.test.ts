@@ -51,21 +51,12 @@ describe('a command reading a stdin that never ends stops on Ctrl-C or SIGTERM',
     ['link delete -', ['link', 'delete', '-']],
     ['message send --text -', ['message', 'send', '--to', '+77011234567', '--text', '-']],
     ['api --input -', ['api', 'Link/List', '--input', '-']],
-  ])('%s: exit 130, nothing sent', async (_name, args) => {
-    const r = await interruptedWhileReading(args);
-    expect(r.code).toBe(130);
-    expect(r.stderr).toBe('error: interrupted while reading stdin; nothing was done\n');
-    expect(r.stdout).toBe('');
-    expect(await emu.messages()).toEqual([]);
-  });
-
-  it.each([
     ['link create --from-file -', ['link', 'create', '--from-file', '-', '--format', 'csv']],
     ['message send --from-file -', ['message', 'send', '--from-file', '-', '--format', 'csv', '--text', 'hi']],
   ])('%s: exit 130, nothing sent', async (_name, args) => {
     const r = await interruptedWhileReading(args);
     expect(r.code).toBe(130);
-    expect(r.stderr).toContain('error: interrupted while reading stdin; nothing was sent\n');
+    expect(r.stderr).toBe('error: interrupted while reading stdin; nothing was done\n');
     expect(r.stdout).toBe('');
     expect(await emu.messages()).toEqual([]);
   });

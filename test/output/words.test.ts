@@ -1,7 +1,7 @@
 // The vocabulary (src/output/words.ts): each thing a person reads is said by
 // one function, and these are its words.
 import { describe, expect, it } from 'vitest';
-import { ago, campaignStatusWord, count, shownOf, showing, didYouMean, unknownName, duration, elapsed, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime, timelineWords } from '../../src/output/words.js';
+import { ago, allOfThem, campaignStatusWord, count, restOfLimit, shownOf, showing, didYouMean, unknownName, duration, elapsed, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime, timelineWords } from '../../src/output/words.js';
 
 describe('words', () => {
   it('says a message status as a word, with its code in a record; an unknown status as it came', () => {
@@ -88,6 +88,11 @@ describe('words', () => {
     // Under a table: which part, for a page and for a search cut short by --limit alike.
     expect(showing(26, 25, 206, 'messages')).toBe('Showing 26-50 of 206 messages');
     expect(showing(1, 5, 60, 'matches')).toBe('Showing 1-5 of 60 matches');
+    expect(allOfThem('--all')).toBe('All of them: `--all`.');
+    // A --limit of at most 1000 with no pages: all of them, or the first 1000 and how to reach the rest.
+    expect(restOfLimit(60, 5, 1000, 'best', 'the others: add words')).toBe('All of them: `--limit 60`.');
+    expect(restOfLimit(1001, 5, 1000, 'best', 'the others: add words')).toBe('The best 1000: `--limit 1000`; the others: add words.');
+    expect(restOfLimit(1001, 1000, 1000, 'best', 'the others: add words')).toBe('1000 is the most at once; the others: add words.');
   });
 
   it('counts', () => {

@@ -3,7 +3,7 @@
 
 import type { OutStream } from '../../output/format.js';
 import { redact } from '../../secrets.js';
-import { EXIT, ExitError, UsageError } from '../../exit-codes.js';
+import { stdinInterrupted, UsageError } from '../../exit-codes.js';
 import type { CliIO } from './io.js';
 
 /** A stream in front of another: a terminal's width and height show through. */
@@ -61,7 +61,7 @@ export function readStdin(io: Pick<CliIO, 'stdin' | 'signal'>): Promise<string> 
     const onAbort = () =>
       finish(() => {
         stdin.pause(); // nothing reads it any more: let the process end
-        reject(new ExitError('interrupted while reading stdin; nothing was done', EXIT.INTERRUPTED));
+        reject(stdinInterrupted());
       });
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });

@@ -5,7 +5,7 @@ import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT } from '../../exit-codes.js';
 import { renderRows } from '../../output/format.js';
-import { showing } from '../../output/words.js';
+import { restOfLimit, showing } from '../../output/words.js';
 import { parseCount } from '../shared/ids.js';
 import { openControl, printControlDryRun } from '../shared/emulator-control.js';
 import { filterFlags, filterQuery, inboxView } from './filter.js';
@@ -15,18 +15,6 @@ const MESSAGE_LIMIT = 1000;
 
 /** One request, answered at once; a long one is a slow emulator. */
 const LIST_TIMEOUT_MS = 30_000;
-
-/**
- * How to see the messages not shown. The control API has no pages: each
- * answer is the newest `limit` (1000 at most) of the matches and how many
- * match, so --limit up to the total is "all of them", and past 1000 only a
- * narrower filter reaches the older ones.
- */
-function allOfThem(total: number, limit: number): string {
-  if (total <= MESSAGE_LIMIT) return `All of them: \`--limit ${total}\`.`;
-  const older = 'older ones: narrow with --to or --text';
-  return limit < MESSAGE_LIMIT ? `The newest ${MESSAGE_LIMIT}: \`--limit ${MESSAGE_LIMIT}\`; ${older}.` : `${MESSAGE_LIMIT} is the most at once; ${older}.`;
-}
 
 async function list(ctx: RunContext, opts: CliValues): Promise<number> {
   const q = filterQuery(ctx, opts);
@@ -46,7 +34,7 @@ async function list(ctx: RunContext, opts: CliValues): Promise<number> {
   // As link list says it: the default 100 is a page (a script is told, on stderr); a --limit asked for is told to a person only.
   const capped = opts.limit === undefined;
   if (capped && !ctx.io.stdout.isTTY) ctx.note(`${shown} of ${total} messages shown; add --limit ${Math.min(total, MESSAGE_LIMIT)} for ${total <= MESSAGE_LIMIT ? 'all of them' : `the newest ${MESSAGE_LIMIT}`}`);
-  else if (view.format === 'table' && !view.quiet) ctx.note(`${showing(1, shown, total, 'messages')}. ${allOfThem(total, limit)}`);
+  else if (view.format === 'table' && !view.quiet) ctx.note(`${showing(1, shown, total, 'messages')}. ${restOfLimit(total, limit, MESSAGE_LIMIT, 'newest', 'older ones: narrow with --to or --text')}`);
   return EXIT.OK;
 }
 

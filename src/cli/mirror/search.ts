@@ -6,17 +6,12 @@ import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, UsageError } from '../../exit-codes.js';
 import { renderRows, type Row } from '../../output/format.js';
-import { showing } from '../../output/words.js';
+import { restOfLimit, showing } from '../../output/words.js';
 import { mirrorAgeWords, openMirror } from './open.js';
 import { normalizePhone } from '../../catalog/rules.js';
 import { parseCount } from '../shared/ids.js';
 
 const MAX_LIMIT = 1000;
-
-/** How to see the matches a --limit left out: all of them, or as many as --limit takes and more words to narrow it. */
-function moreMatches(total: number): string {
-  return total <= MAX_LIMIT ? `All of them: \`--limit ${total}\`.` : `The most at once: \`--limit ${MAX_LIMIT}\`; more words narrow the search.`;
-}
 
 async function search(ctx: RunContext, words: string[], opts: CliValues): Promise<number> {
   const text = words.join(' ');
@@ -39,7 +34,7 @@ async function search(ctx: RunContext, words: string[], opts: CliValues): Promis
   if (view.format === 'table' && !view.quiet) {
     // Fewer hits than the limit are every match; at the limit, a person is told how many more there are, and how to see them.
     const total = hits.length < limit ? hits.length : countMatches(mirror, text, { to });
-    if (total > hits.length) ctx.note(`${showing(1, hits.length, total, 'matches')}. ${moreMatches(total)}`);
+    if (total > hits.length) ctx.note(`${showing(1, hits.length, total, 'matches')}. ${restOfLimit(total, limit, MAX_LIMIT, 'best', 'the others: add words to narrow the search')}`);
     // A status read from the mirror is as old as the mirror: a person is told how old.
     ctx.note(`From the mirror${mirrorAgeWords(ctx, mirror)}.`);
   }

@@ -129,10 +129,11 @@ export function columnSpec(
   // The file's own names, once its header says which of a column's names it uses.
   const named = { ...mapping.columns };
   let required = mapping.required;
-  let byColumn = Object.entries(named);
   // Flags with no column of their own (--shorten-links) apply to every row.
   const everyRow = Object.entries(mapping.defaults).filter(([key, value]) => value !== undefined && !(key in mapping.columns));
-  let read = [...new Set([...Object.values(named), ...(extra.alsoUsed ?? [])])];
+  /** Set by checkColumns, which the engine calls before any row is read: each parameter's column, and every column read. */
+  let byColumn: Array<[string, string]> = [];
+  let read: string[] = [];
   /** The keys a row may hold: those read, and the first row's (a CSV header's: those not read were warned of, once). */
   let accepted: ReadonlySet<string> | undefined;
   return {

@@ -16,7 +16,7 @@ import { flagOf } from '../core/exit.js';
 import { inputFrom, severalInputs } from './operation.js';
 import type { CliValues, CommandDef } from '../core/command.js';
 import { RowWriter } from '../../output/format.js';
-import { count, showing } from '../../output/words.js';
+import { allOfThem, count, showing } from '../../output/words.js';
 
 /** The command of a list operation: one page, or --all / --limit pages; `what` names the items (`links`). */
 export function listCommand(op: OperationSpec & { command: readonly string[] }, what: string, about: string | undefined, examples: readonly string[]): CommandDef {
@@ -104,7 +104,7 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
       ctx.note(`${showing(first, seen, total, what)}. Next: \`${next}\`, or \`--all\` for every page.`);
     }
     // --limit asked for n; a person is told that there are more, and how to see them all.
-    else if (limit !== undefined && firstPage * pageSize + seen < total) ctx.note(`${showing(firstPage * pageSize + 1, seen, total, what)}. All of them: \`--all\`.`);
+    else if (limit !== undefined && firstPage * pageSize + seen < total) ctx.note(`${showing(firstPage * pageSize + 1, seen, total, what)}. ${allOfThem('--all')}`);
   }
   return EXIT.OK;
 }
