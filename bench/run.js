@@ -13,7 +13,7 @@
 // run without one), and removes all of it at the end, on failure and on
 // Ctrl-C too. Not part of CI.
 //
-//   npm run bench [-- --runs 40] [--duration 10] [--only version,help,...] [--timer node|hyperfine] [--keep-node-env]
+//   npm run bench [-- --runs 40] [--duration 10] [--only version,help,...] [--timer node|hyperfine|instructions] [--keep-node-env]
 //   npm run bench -- --scale [--sizes 100000,1000000] [--only bulk-run,...]   (growth: see scaleMain)
 
 /* global document -- the page's, in functions Chromium runs (page.evaluate, waitForFunction) */
@@ -184,13 +184,21 @@ const median = (xs) => {
 const hyperfineVersion = opts.timer === 'hyperfine' ? spawnSync('hyperfine', ['--version'], { encoding: 'utf8' }).stdout?.trim() : undefined;
 const hyperfine = Boolean(hyperfineVersion);
 if (opts.timer === 'hyperfine' && !hyperfine) throw new Error('--timer hyperfine: hyperfine is not installed');
-const TIMER = hyperfineVersion ?? 'Node timing loop (interleaved)';
+// --timer instructions: what each run executes, counted by valgrind, for an A/B of two builds (docs/performance.md).
+const valgrindVersion = opts.timer === 'instructions' ? spawnSync('valgrind', ['--version'], { encoding: 'utf8' }).stdout?.trim() : undefined;
+const instructions = Boolean(valgrindVersion);
+if (opts.timer === 'instructions' && !instructions) throw new Error('--timer instructions: valgrind is not installed (apt-get install valgrind)');
+if (opts.timer !== undefined && !['node', 'hyperfine', 'instructions'].includes(opts.timer)) throw new Error('--timer: node, hyperfine or instructions');
+/** Runs of each command under valgrind: its counts move by 2-4%, where times move by 10% and more. */
+const COUNTED_RUNS = 3;
+const TIMER = instructions ? `instructions counted by ${valgrindVersion} (callgrind), ${COUNTED_RUNS} runs` : (hyperfineVersion ?? 'Node timing loop (interleaved)');
 const quote = (a) => (/^[\w./:=,@+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 
 /**
  * Median wall times (ms) of a reference (`node -e 0` unless given) and of
- * `node bin/smslink.js ...args` (or of `script ...args`), output discarded.
- * `removed`, a folder, is removed before every run (not timed).
+ * `node bin/smslink.js ...args` (or of `script ...args`), output discarded;
+ * with --timer instructions, the median of the instructions each executes
+ * (millions). `removed`, a folder, is removed before every run (not timed).
  */
 async function startup(args, env = {}, script = BIN, reference = [NODE, '-e', '0'], removed = undefined) {
   const target = [NODE, script, ...args];
@@ -208,6 +216,22 @@ async function startup(args, env = {}, script = BIN, reference = [NODE, '-e', '0
     if (r.status !== 0) throw new Error(`hyperfine: ${r.stderr}`);
     const [before, tgt, after] = JSON.parse(readFileSync(out, 'utf8')).results;
     return { reference: ((before.median + after.median) / 2) * 1000, target: tgt.median * 1000 };
+  }
+  if (instructions) {
+    // A run of each first, untimed: it fills the compile cache, which valgrind leaves usable (V8's flags are the same).
+    const counted = (cmd, count) => {
+      if (removed) rmSync(removed, { recursive: true, force: true });
+      const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...cmd], { env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`${cmd.join(' ')} exited ${r.status} under valgrind: ${r.stderr.slice(-2000)}`);
+      return count ? Number(/I\s+refs:\s+([\d,]+)/.exec(r.stderr)[1].replace(/,/g, '')) / 1e6 : 0;
+    };
+    if (!removed) [reference, target].forEach((cmd) => spawnSync(cmd[0], cmd.slice(1), { env: fullEnv, stdio: 'ignore' }));
+    const counts = { reference: [], target: [] };
+    for (let i = 0; i < COUNTED_RUNS; i++) {
+      counts.reference.push(counted(reference, true));
+      counts.target.push(counted(target, true));
+    }
+    return { reference: median(counts.reference), target: median(counts.target), unit: 'M instructions' };
   }
   const once_ = (cmd) => {
     if (removed) rmSync(removed, { recursive: true, force: true });
@@ -231,14 +255,16 @@ async function startup(args, env = {}, script = BIN, reference = [NODE, '-e', '0
 }
 
 function startupRow(id, what, budget, t, referenceName = 'node -e 0') {
+  const unit = t.unit ?? 'ms';
   return {
     id,
     what,
     value: t.target / t.reference,
     unit: 'x',
     budget: `<= ${budget}`,
-    pass: t.target / t.reference <= budget,
-    detail: `median ${t.target.toFixed(1)} ms vs ${referenceName} ${t.reference.toFixed(1)} ms`,
+    // A budget is a ratio of times: counted instructions are no pass or fail, only a comparison.
+    pass: t.unit ? null : t.target / t.reference <= budget,
+    detail: `median ${t.target.toFixed(1)} ${unit} vs ${referenceName} ${t.reference.toFixed(1)} ${unit}`,
   };
 }
 
@@ -742,7 +768,7 @@ async function main() {
   for (const id of ids) if (!ROWS[id]) throw new Error(`unknown row "${id}"; rows: ${Object.keys(ROWS).join(', ')}`);
   mkdirSync(join(tmp, 'config'));
   const info = machine();
-  process.stderr.write(`smslink bench: ${info.cpu}, ${info.cores} cores, Node ${info.node}; start-up timed with ${TIMER}, ${RUNS} runs\n`);
+  process.stderr.write(`smslink bench: ${info.cpu}, ${info.cores} cores, Node ${info.node}; start-up ${instructions ? TIMER : `timed with ${TIMER}, ${RUNS} runs`}\n`);
   if (dropped.length) process.stderr.write(`  measuring without ${dropped.join(', ')} (--keep-node-env keeps them)\n`);
   const rows = [];
   for (const id of ids) {
@@ -753,7 +779,7 @@ async function main() {
   }
   const environment = { without: dropped, keptNodeEnv: opts['keep-node-env'] };
   const results = { date: new Date().toISOString(), machine: info, timer: TIMER, runs: RUNS, autocannonSeconds: DURATION, environment, rows };
-  if (!only) writeFileSync(join(ROOT, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  if (!only && !instructions) writeFileSync(join(ROOT, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
   process.stdout.write(`${table(rows)}\n`);
   return rows.every((r) => r.pass !== false) ? 0 : 1;
 }
