@@ -5,13 +5,18 @@
 // values. docs/output.md, "Statuses and headers", shows them.
 
 import { distance } from 'fastest-levenshtein';
-import { MESSAGE_STATUS_LABELS } from '../catalog/codes.js';
+import { MESSAGE_STATUS_GROUPS, MESSAGE_STATUS_LABELS, type MessageStatusGroup } from '../catalog/codes.js';
 import type { ValueKind } from '../catalog/types.js';
 import { quoted } from './text.js';
 
 /** A message status as a word (`delivered`); a status the service added later as it came. */
 export function statusWord(code: unknown): string {
   return MESSAGE_STATUS_LABELS[String(code)] ?? String(code ?? '');
+}
+
+/** A group of statuses (`--status failed`) with the statuses it holds: `failed (undelivered, rejected, expired, deleted)`. */
+export function statusGroupWord(group: MessageStatusGroup): string {
+  return `${group} (${MESSAGE_STATUS_GROUPS[group].map(statusWord).join(', ')})`;
 }
 
 /** A message status as a word with the service's code beside it, for a record: `rejected (REJECTD)`. */

@@ -80,6 +80,15 @@ describe('the inbox', () => {
     expect(await page.locator('.msg .text').allTextContents()).toEqual(expect.arrayContaining(['sent 0', 'sent 1', 'sent 2', 'sent 3', 'sent 4']));
   });
 
+  it('says when it last updated in the emulator time, as it writes every time on the page', async () => {
+    await open({ clock: new ManualClock(Date.UTC(2025, 0, 15, 10, 0, 0)) });
+    const sent = await cli(['message', 'send', '--to', '+77011234567', '--text', 'what time is it']);
+    expect(sent.code, sent.stderr).toBe(0);
+    await page.locator('.msg', { hasText: 'what time is it' }).waitFor(SHOWN);
+    await expect.poll(() => page.locator('#live-status').textContent(), SHOWN).toBe('Updated at 10:00:00');
+    expect(await page.locator('.timeline time').first().textContent()).toBe('10:00:00');
+  });
+
   it('counts a click on a short link in a message on the links page', async () => {
     await open({});
     const sent = await cli(['message', 'send', '--to', '77011234567', '--text', 'Sale: https://example.com/sale now', '--shorten-links']);

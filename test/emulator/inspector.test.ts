@@ -111,11 +111,32 @@ describe('inspector pages', () => {
     ]);
   });
 
-  it('render only the live region for the page script (?partial=1)', async () => {
+  it('filter messages by a status or a group of them (failed, pending), as message list --status does', async () => {
+    emu = await startTestEmulator();
+    for (const to of ['77010000001', '77010000002', '77010000003']) await emu.call('Message/SendSmsMessage', { recipient: to, text: `to ${to}` });
+    const setStatus = (id: number, status: string) =>
+      request(`${emu!.url}/_emulator/messages/status`, { method: 'POST', body: JSON.stringify({ id, status }), headers: { 'content-type': 'application/json' } }).then((r) => r.body.text());
+    await setStatus(1, 'UNDELIV');
+    await setStatus(2, 'REJECTD');
+    const shown = async (status: string) => [...(await page(`/?status=${status}`)).text.matchAll(/<span class="num">\+(\d+)<\/span>/g)].map((m) => m[1]).sort();
+    expect(await shown('failed')).toEqual(['77010000001', '77010000002']);
+    expect(await shown('pending')).toEqual(['77010000003']);
+    expect(await shown('REJECTD')).toEqual(['77010000002']);
+    const form = (await page('/?status=failed')).text;
+    expect(form).toContain('<option value="failed" selected>failed (undelivered, rejected, expired, deleted)</option>');
+    expect(form).toContain('<option value="pending">pending (new, queued, accepted, partly delivered)</option>');
+  });
+
+  it('render only the live region for the page script (?partial=1), with the time of day the page writes times in', async () => {
     emu = await startTestEmulator();
     const partial = await page('/_emulator/links?partial=1');
     expect(partial.text).not.toContain('<html');
     expect(partial.text).toContain('No links yet');
+    // The emulator's clock, as the page's times are: the script says "Updated at 10:00:00", never the browser's own time and zone.
+    expect(partial.headers['x-emulator-time']).toBe('10:00:00');
+    emu.clock.advance(2_000);
+    expect((await page('/?partial=1')).headers['x-emulator-time']).toBe('10:00:02');
+    expect((await page('/')).headers['x-emulator-time']).toBeUndefined();
   });
 });
 

@@ -2,6 +2,7 @@
 // several statuses merged, or --follow (follow.ts).
 
 import { messageList } from '../../catalog/message.js';
+import { statusGroupWord } from '../../output/words.js';
 import type { CommandDef } from '../core/command.js';
 import { listCommand } from '../shared/paging.js';
 import { followable } from './follow.js';
@@ -14,8 +15,9 @@ export const MESSAGE_LIST: CommandDef = followable(
 days ago, a day alone runs from 00:00:00 (-from) or to 23:59:59 (-to).
 
 --status takes several statuses comma-separated (undelivered,rejected), or
-the words report delivery's chart uses: failed (undelivered, rejected,
-expired, deleted) and pending (not final yet). The service takes one status
+the words report delivery's chart uses:
+${statusGroupWord('failed')} and
+${statusGroupWord('pending')}. The service takes one status
 per request, so each is listed on its own and the lists are merged, newest
 first or in --sort order. --limit n and --all work across them; --page does
 not (exit 2). Without either, the first 25 (--page-size) are shown.

@@ -124,6 +124,9 @@ footer{padding:0 1rem 1rem;color:#4a4d57;font-size:.9rem}
 }
 `;
 
+/** The header of a live region (`?partial=1`) with the emulator's time of day, for the script's "Updated at". */
+export const UPDATED_AT = 'x-emulator-time';
+
 export const SCRIPT = `'use strict';
 (() => {
   const live = document.getElementById('live');
@@ -137,7 +140,8 @@ export const SCRIPT = `'use strict';
   const toBottom = () => { const box = thread(); if (box) box.scrollTop = box.scrollHeight; };
   toBottom();
 
-  function swap(text) {
+  /** The live region's new text; \`at\`, the emulator's time of day when it was made, as the page writes times. */
+  function swap(text, at) {
     const stick = atBottom(thread());
     const active = document.activeElement;
     const focusKey = active && live.contains(active) ? active.id || active.getAttribute('href') : null;
@@ -152,7 +156,7 @@ export const SCRIPT = `'use strict';
     if (stick) toBottom();
     updates++;
     document.body.dataset.updates = String(updates);
-    say('Updated at ' + new Date().toLocaleTimeString());
+    say(at ? 'Updated at ' + at : 'Updated');
   }
 
   let busy = false;
@@ -168,7 +172,7 @@ export const SCRIPT = `'use strict';
         url.searchParams.set('partial', '1');
         const res = await fetch(url, { cache: 'no-store' });
         if (!res.ok) { say('Could not update this page (HTTP ' + res.status + ')'); break; }
-        swap(await res.text());
+        swap(await res.text(), res.headers.get('${UPDATED_AT}'));
       } while (again);
     } catch (err) {
       say('Could not update this page: ' + err.message);

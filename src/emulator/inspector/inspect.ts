@@ -49,7 +49,8 @@ export interface MessageFilter {
   recipient?: string;
   /** Part of the text. */
   text?: string;
-  status?: string;
+  /** One status, or any of several (a group: failed, pending). */
+  status?: string | readonly string[];
   campaignId?: number;
   /** Created at or after (ms). */
   since?: number;
@@ -89,7 +90,11 @@ function where(f: Omit<MessageFilter, 'limit'>, prefix = 'm.'): { sql: string; p
   if (f.to) add(`instr(${prefix}recipient, ?) > 0`, f.to);
   if (f.recipient) add(`${prefix}recipient = ?`, f.recipient);
   if (f.text) add(`instr(${prefix}text, ?) > 0`, f.text);
-  if (f.status) add(`${prefix}status = ?`, f.status);
+  if (typeof f.status === 'string') add(`${prefix}status = ?`, f.status);
+  else if (f.status?.length) {
+    parts.push(`${prefix}status IN (${f.status.map(() => '?').join(', ')})`);
+    params.push(...f.status);
+  }
   if (f.campaignId !== undefined) add(`${prefix}campaign_id = ?`, f.campaignId);
   if (f.since !== undefined) add(`${prefix}campaign_create_ts >= ?`, f.since);
   return { sql: parts.length ? ` WHERE ${parts.join(' AND ')}` : '', params };

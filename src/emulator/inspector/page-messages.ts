@@ -3,13 +3,13 @@
 // links in it open through the emulator, so a visit counts as a click),
 // segments and encoding, cost, and its status with the times it changed.
 
-import { MESSAGE_STATUSES } from '../../catalog/codes.js';
+import { MESSAGE_STATUS_GROUPS, MESSAGE_STATUSES, type MessageStatusGroup } from '../../catalog/codes.js';
 import { AFTER_LINK, LINKS_IN_TEXT, withScheme } from '../../catalog/rules.js';
 import { CODE_PATH } from '../service/redirect.js';
 import { html, count, type Html } from './html.js';
 import { conversations, knownCodes, messages, type MessageView } from './inspect.js';
-import { choice, field, pageHref, statusBadge, time, type InspectorPage, type PageContext } from './page.js';
-import { money, shownOf, statusWord } from '../../output/words.js';
+import { choice, field, pageHref, statusBadge, time, timeOfDay, type InspectorPage, type PageContext } from './page.js';
+import { money, shownOf, statusGroupWord, statusWord } from '../../output/words.js';
 
 /** The newest messages a conversation shows (a page of them). */
 export const THREAD_LIMIT = 1000;
@@ -48,7 +48,7 @@ export function linkify(text: string, known: ReadonlySet<string>): Html {
 /** The time of a status: the time of day when its date is the message's (`day`), else the date too. */
 function clock(ctx: PageContext, ms: number, day: string): Html {
   const full = time(ctx, ms);
-  return html`<time datetime="${full}">${full.startsWith(day) ? full.slice(11) : full}</time>`;
+  return html`<time datetime="${full}">${full.startsWith(day) ? timeOfDay(ctx, ms) : full}</time>`;
 }
 
 function bubble(ctx: PageContext, m: MessageView, known: ReadonlySet<string>, showTo: boolean): Html {
@@ -68,7 +68,9 @@ function bubble(ctx: PageContext, m: MessageView, known: ReadonlySet<string>, sh
 export function messagesPage(ctx: PageContext): InspectorPage {
   const q = ctx.query;
   const accountId = ctx.bench.accounts[ctx.account];
-  const status = MESSAGE_STATUSES.find((s) => s === q.get('status')) ?? undefined;
+  // A status, or a group of them as message list --status and report delivery say it (failed, pending).
+  const chosen = q.get('status') ?? '';
+  const status = Object.hasOwn(MESSAGE_STATUS_GROUPS, chosen) ? MESSAGE_STATUS_GROUPS[chosen as MessageStatusGroup] : MESSAGE_STATUSES.find((s) => s === chosen);
   const campaign = Number(q.get('campaign'));
   const filter = {
     accountId,
@@ -86,7 +88,11 @@ export function messagesPage(ctx: PageContext): InspectorPage {
   const head = html`<form class="filters${selected ? ' chosen' : ''}" method="get" action="/" role="search" aria-label="Filter messages">
       ${ctx.account > 0 ? html`<input type="hidden" name="account" value="${ctx.account + 1}">` : ''}
       ${field('number', 'Number', q.get('number'), html`inputmode="tel" autocomplete="off" placeholder="part of a number"`)}
-      ${choice('status', 'Status', q.get('status'), [['', 'any'], ...MESSAGE_STATUSES.map((s): [string, string] => [s, statusWord(s)])])}
+      ${choice('status', 'Status', q.get('status'), [
+        ['', 'any'],
+        ...MESSAGE_STATUSES.map((s): [string, string] => [s, statusWord(s)]),
+        ...Object.keys(MESSAGE_STATUS_GROUPS).map((g): [string, string] => [g, statusGroupWord(g as MessageStatusGroup)]),
+      ])}
       ${field('campaign', 'Campaign id', q.get('campaign'), html`inputmode="numeric" autocomplete="off"`)}
       <p class="actions"><button type="submit">Filter</button> <a href="${pageHref(ctx, '/')}">Clear</a></p>
     </form>`;

@@ -11,7 +11,7 @@ import { html, href, type Html } from './html.js';
 import { statusWithCode, statusWord } from '../../output/words.js';
 
 export const BASE = '/_emulator';
-export const ASSET_VERSION = '3';
+export const ASSET_VERSION = '4';
 
 export interface PageContext {
   settings: EmulatorSettings;
@@ -62,6 +62,11 @@ export function pageHref(ctx: PageContext, path: string, query: Record<string, s
 
 export function time(ctx: PageContext, ms: number | null): string {
   return ms === null ? '' : ctx.settings.tz.format(ms);
+}
+
+/** The time of day of a moment, as time() writes it: `10:00:02`. */
+export function timeOfDay(ctx: PageContext, ms: number): string {
+  return time(ctx, ms).slice(11);
 }
 
 function accountPicker(ctx: PageContext): Html {

@@ -7,7 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import { refusal, TOKEN_COOKIE, tokenMatches, tokenRefusal, type Gate } from './access.js';
 import type { Activity } from './activity.js';
-import { CSS, SCRIPT } from './assets.js';
+import { CSS, SCRIPT, UPDATED_AT } from './assets.js';
 import { controlApi, isControlRoute, sendJson } from '../control/control-api.js';
 import type { Bench } from '../control/controls.js';
 import type { EmulatorSettings } from '../service/handler.js';
@@ -16,7 +16,7 @@ import { linkPage, linksPage } from './page-links.js';
 import { messagesPage } from './page-messages.js';
 import { accountsPage, campaignsPage, controlsPage } from './page-other.js';
 import { requestsPage } from './page-requests.js';
-import { accountOf, BASE, renderPage, type InspectorPage, type PageContext } from './page.js';
+import { accountOf, BASE, renderPage, timeOfDay, type InspectorPage, type PageContext } from './page.js';
 import type { PageRouter } from '../server.js';
 
 export interface InspectorParts {
@@ -107,7 +107,7 @@ export function inspectorRouter(p: InspectorParts): PageRouter {
     }
     if (page === undefined) errorPage(res, 404, 'Not found', `The inspector has no page ${path.slice(0, 80)}.`, head);
     else if (page === null) errorPage(res, 404, 'Not found', 'No such link in this account.', head);
-    else send(res, 200, PAGE_HEADERS, renderPage(ctx, page), head);
+    else send(res, 200, ctx.query.get('partial') === '1' ? { ...PAGE_HEADERS, [UPDATED_AT]: timeOfDay(ctx, p.settings.clock.now()) } : PAGE_HEADERS, renderPage(ctx, page), head);
     return true;
   };
 }
