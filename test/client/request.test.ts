@@ -113,6 +113,38 @@ describe('request bytes per operation', () => {
     );
     expect(server.requests).toHaveLength(0);
   });
+
+  it('never shows a key given as the base URL (the two options swapped), nor a key it knows in a base URL', async () => {
+    const refused = async (options: { baseUrl: string; apiKey: string }) => {
+      const swapped = new SmsLinkClient(options);
+      const err = (await swapped.getLink({ id: 1 }).catch((e: unknown) => e)) as ConfigError;
+      expect(err).toBeInstanceOf(ConfigError);
+      expect(`${err.message}\n${err.stack}\n${JSON.stringify(err)}`).not.toContain('SwappedKey0123456789');
+      return err.message;
+    };
+    expect(await refused({ baseUrl: 'SwappedKey0123456789abcdefABCDEF01234567', apiKey: server.url })).toBe(
+      'base URL is not a valid URL: it looks like an API key (not shown); are the base URL and the key given the wrong way round?',
+    );
+    expect(await refused({ baseUrl: 'oops SwappedKey0123456789', apiKey: 'SwappedKey0123456789' })).toBe('base URL "oops ***" is not a valid URL');
+    expect(await refused({ baseUrl: 'api.example.com', apiKey: KEY })).toBe('base URL "api.example.com" is not a valid URL; write it with its scheme: https://api.example.com');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses a key with a line break or spaces at its ends (read from a file) instead of sending it for code 8', async () => {
+    const fromFile = new SmsLinkClient({ baseUrl: server.url, apiKey: `${KEY}\n` });
+    const err = await fromFile.getLink({ id: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).message).toBe('the API key has spaces or a line break at its start or end (as a key read from a file has); trim it');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses a base URL that ends in /service, which it adds itself, naming the one to give', async () => {
+    const doubled = new SmsLinkClient({ baseUrl: `${server.url}/api/service/`, apiKey: KEY });
+    const err = await doubled.getLink({ id: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).message).toBe(`base URL ${server.url}/api/service/ ends in /service, which the client adds to every request itself: give ${server.url}/api`);
+    expect(server.requests).toHaveLength(0);
+  });
 });
 
 describe('reading live answers', () => {
