@@ -44,7 +44,7 @@ export interface RunningEmulator extends Inbox {
   keys: string[];
   /** The web inspector's URL (the root), or null with `inspector: false`. */
   inspectorUrl: string | null;
-  /** Stops accepting, lets requests in flight finish, closes the database. */
+  /** Stops accepting, lets requests in flight finish, closes the database; the methods below (and the inbox's) then reject: `reset: the emulator is closed`. */
   close(): Promise<void>;
   /** Faults injected so far, by kind (all zero without faultRate). */
   faultCounts(): Readonly<Record<FaultKind, number>>;
@@ -94,6 +94,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     const port = (server.address() as AddressInfo).port;
     const url = `http://${hostForUrl(host)}:${port}`;
     if (opts.shortBase === undefined) parts.settings.shortBase = url;
+    // Called after close(), a control would reach a closed database (or, for setFaults, quietly arm faults no request meets): said as the inbox says it.
+    const open = (method: string) => {
+      if (bench.closed) throw new Error(`${method}: the emulator is closed`);
+    };
     return {
       url,
       port,
@@ -101,10 +105,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       inspectorUrl: activity ? `${url}/` : null,
       close: closer(server, db, limits.closeGraceMs, dispose),
       faultCounts: () => bench.faults().counts,
-      reset: async () => bench.reset(),
-      advance: async (seconds) => void bench.advance(seconds),
-      deliver: async () => bench.deliver(),
-      setFaults: async (rate, kinds) => bench.setFaults(rate, kinds),
+      reset: async () => (open('reset'), bench.reset()),
+      advance: async (seconds) => void (open('advance'), bench.advance(seconds)),
+      deliver: async () => (open('deliver'), bench.deliver()),
+      setFaults: async (rate, kinds) => (open('setFaults'), bench.setFaults(rate, kinds)),
       ...inboxOf({ settings: parts.settings, bench }),
     };
   } catch (err) {

@@ -171,6 +171,21 @@ describe('waitForMessage()', () => {
     await expect(running.messages()).rejects.toThrow('messages: the emulator is closed');
     await expect(running.waitForMessage({ to: '77011234567' })).rejects.toThrow('waitForMessage: the emulator is closed');
   });
+
+  it('says the emulator is closed when a test resets, moves, delivers or arms faults after close()', async () => {
+    const { emulator: running } = await start();
+    await running.close();
+    emulator = undefined;
+    const after = (call: () => Promise<unknown>) => call().then(
+      (value) => ({ value }),
+      (err: Error) => err.message,
+    );
+    expect(await after(() => running.reset())).toBe('reset: the emulator is closed');
+    expect(await after(() => running.advance(5))).toBe('advance: the emulator is closed');
+    expect(await after(() => running.deliver())).toBe('deliver: the emulator is closed');
+    expect(await after(() => running.setFaults(1, 'code30'))).toBe('setFaults: the emulator is closed');
+    await running.close();
+  });
 });
 
 describe('the emulator in this process', () => {
