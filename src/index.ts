@@ -4,6 +4,8 @@ export { SmsLinkError, ValidationError, ConfigError, ApiError, TransportError, t
 export type { Envelope } from './client/envelope.js';
 export type { PreparedRequest } from './client/request.js';
 export type { HttpClient, HttpRequest, HttpResponse, ProxyEnv, Send } from './client/send.js';
+export type { RetryInfo } from './client/retry.js';
+export type { DispatchTarget, DispatchRequest, DispatchHandler, DispatchControl } from './client/undici.js';
 export { OPERATIONS, findOperation, RESULT_CODES, describeCode, MESSAGE_STATUSES, FINAL_STATUSES, CAMPAIGN_STATUSES } from './catalog/index.js';
 export type * from './catalog/types.js';
 export type { CreateLinkInput, GetLinkInput, ListLinksInput, UpdateLinkInput, DeleteLinksInput, GetLinkStatsInput, GetCampaignLinksInput, LinkSortField, StatsType } from './catalog/link.js';

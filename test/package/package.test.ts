@@ -242,7 +242,7 @@ describe('smslink serve, and the library against it', () => {
 
 describe('the types', () => {
   it('type an ES module and a CommonJS one alike, and are not any', async () => {
-    const use = (from: string) => `import { SmsLinkClient, ApiError, type CallOptions } from 'smslink';
+    const use = (from: string) => `import { SmsLinkClient, ApiError, type CallOptions, type RetryInfo, type DispatchTarget } from 'smslink';
       import { startEmulator, type RunningEmulator } from 'smslink/emulator';
       export async function main(): Promise<string> {
         const emulator: RunningEmulator = await startEmulator({ port: 0 });
@@ -258,6 +258,10 @@ describe('the types', () => {
         const options: CallOptions = { signal: new AbortController().signal, timeoutMs: 60_000, retries: 0 };
         const { fullLink } = await client.getLink({ id: 1 }, options);
         const { balance } = await client.getBalance(undefined, { timeoutMs: 5_000 });
+        // An app's own handlers and dispatcher, typed by names it imports.
+        const onRetry = (info: RetryInfo): void => console.log(info.operation, info.attempt, info.delayMs, info.reason);
+        const dispatcher: DispatchTarget = { dispatch: () => true };
+        new SmsLinkClient({ baseUrl: emulator.url, apiKey: 'k', onRetry, dispatcher });
         // @ts-expect-error a call's timeoutMs is a number of milliseconds
         await client.getLink({ id: 1 }, { timeoutMs: '60s' });
         // @ts-expect-error a call's options are the last argument, after the input
