@@ -14,6 +14,7 @@ import type { EmulatorSettings } from './service/handler.js';
 import { inspectorRouter } from './inspector/routes.js';
 import { checkSeed, EMPTY_SEED, type Seed, type SeedData } from './control/seed.js';
 import { quoted } from '../output/text.js';
+import { unknownName } from '../output/words.js';
 import { requestSink } from './request-log.js';
 import { buildRoutes, type ServerParts, type ServiceHooks } from './server.js';
 import { knownTimeZone, TimeZone } from './service/time-zone.js';
@@ -83,7 +84,18 @@ export interface Core {
   activity: Activity | null;
 }
 
+/** Every option, so that a name outside them is refused: a slip (`apiKey` for apiKeys) would be dropped unsaid, and the emulator start without it. */
+const OPTION_NAMES: Record<keyof EmulatorOptions, true> = {
+  host: true, port: true, db: true, apiKeys: true, shortBase: true, timeScale: true, tz: true, moderation: true, senders: true,
+  blockPattern: true, price: true, balance: true, currency: true, clock: true, hooks: true, log: true, requestLog: true,
+  limits: true, faultRate: true, faults: true, faultSeed: true, seed: true, inspector: true, controlToken: true, cors: true,
+};
+
 function checkOptions(opts: EmulatorOptions): void {
+  if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) throw new TypeError(`the emulator's options must be an object such as { port: 0 } (got ${quoted(opts)})`);
+  const names = Object.keys(OPTION_NAMES);
+  const unknown = Object.keys(opts).find((k) => !Object.hasOwn(OPTION_NAMES, k));
+  if (unknown !== undefined) throw new RangeError(`${unknownName('option', unknown, names)}; the emulator takes ${names.join(', ')}`);
   const { timeScale, price, balance, currency, port } = opts;
   if (timeScale !== undefined && !(Number.isFinite(timeScale) && timeScale > 0)) throw new RangeError(`timeScale must be a positive number (got ${quoted(timeScale)})`);
   if (price !== undefined && !(Number.isFinite(price) && price >= 0)) throw new RangeError(`price must be zero or more (got ${quoted(price)})`);

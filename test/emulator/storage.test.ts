@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openEmulatorInProcess, startEmulator } from '../../src/emulator/index.js';
+import { openEmulatorInProcess, startEmulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { SmsLinkClient } from '../../src/index.js';
 import { resetSandbox, sandboxDbPath, sandboxOptions } from '../../src/emulator/sandbox.js';
 import { MIGRATIONS } from '../../src/emulator/store/schema.js';
@@ -198,6 +198,10 @@ describe('database file', () => {
     await expect(startEmulator({ port: 0, faultRate: '0.5' as unknown as number })).rejects.toThrow('faultRate must be between 0 and 1 (got "0.5")');
     await expect(startEmulator({ port: 0, faultRate: 2 })).rejects.toThrow('faultRate must be between 0 and 1 (got 2)');
     await expect(startEmulator({ port: 0, apiKeys: [] })).rejects.toThrow(/apiKeys/);
+    // A slip from JavaScript (or an options object typed by hand) was dropped: the emulator started with the key "sandbox" only, and the app got code 8.
+    const slip = { port: 0, apiKey: 'app-key-0000' } as unknown as EmulatorOptions;
+    await expect(startEmulator(slip)).rejects.toThrow(/^unknown option "apiKey" \(did you mean apiKeys\?\); the emulator takes host, port, db, apiKeys, /);
+    expect(() => openEmulatorInProcess({ tiemScale: 2 } as unknown as EmulatorOptions)).toThrow(/^unknown option "tiemScale" \(did you mean timeScale\?\)/);
     const busy = await startTestEmulator();
     try {
       await expect(startEmulator({ port: busy.port })).rejects.toThrow(/EADDRINUSE/);
