@@ -55,6 +55,8 @@ const common = {
   metafile: true,
   minifyWhitespace: true,
   minifySyntax: true,
+  // Node prints the line an uncaught error was thrown on: a whole minified file on one line was pages of code above a library user's error.
+  lineLimit: 120,
   logLevel: 'warning',
 };
 
