@@ -158,6 +158,11 @@ export class SmsLinkClient {
 
   /** Validates input and builds the request without sending it (--dry-run). */
   prepare(op: OperationSpec, input: object): PreparedRequest {
+    // From JavaScript: null, a string or a list read as an object gave a TypeError of our own code, or `0 is not a parameter`.
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+      const issue = { key: 'input', wire: 'input', value: input, rule: `must be an object of its parameters (got ${quoted(input)})`, code: 1 };
+      throw new ValidationError(`${op.module}/${op.operation}`, [issue]);
+    }
     const { values, issues } = validateInput(op, input as Record<string, unknown>, { now: this.#opts.now?.() ?? new Date() });
     if (issues.length) throw new ValidationError(`${op.module}/${op.operation}`, issues);
     return this.prepareChecked(op, values);

@@ -103,6 +103,16 @@ describe('request bytes per operation', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('refuses an input that is no object (from JavaScript) with a ValidationError naming it', async () => {
+    const refused = (call: () => Promise<unknown>) => call().catch((err: unknown) => (err instanceof ValidationError ? err.message : err));
+    // null was a TypeError from inside the client, a string `0 is not a parameter of Link/Get`, a list a rule about sort.
+    expect(await refused(() => client.getLink(null as never))).toBe('Link/Get: input must be an object of its parameters (got null)');
+    expect(await refused(() => client.getLink('417863' as never))).toBe('Link/Get: input must be an object of its parameters (got "417863")');
+    expect(await refused(() => client.listLinks([] as never))).toBe('Link/List: input must be an object of its parameters (got a list)');
+    expect(await refused(() => client.getBalance(null as never))).toBe('User/GetOwnBalance: input must be an object of its parameters (got null)');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('refuses to send the key over plain http to a host that is not loopback, naming the option that allows it', async () => {
     const remote = new SmsLinkClient({ baseUrl: 'http://api.example.com', apiKey: KEY });
     const err = await remote.getLink({ id: 1 }).catch((e: unknown) => e);
