@@ -18,7 +18,8 @@ export class ValidationError extends SmsLinkError {
     readonly operation: string,
     readonly issues: Issue[],
   ) {
-    super(`${operation}: ${issues.map((i) => `${i.key} ${i.rule}`).join('; ')}`);
+    // A choice of parameters (`id|code|shortLink`) is said by its rule alone, which names them, as the emulator says it.
+    super(`${operation}: ${issues.map((i) => (i.key.includes('|') ? i.rule : `${i.key} ${i.rule}`)).join('; ')}`);
   }
 }
 

@@ -103,6 +103,15 @@ describe('request bytes per operation', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('says a choice of parameters left out in plain words', async () => {
+    // It was `Link/Get: id|code|shortLink give exactly one of id, code, shortLink`.
+    const err = await client.getLink({} as never).catch((e: unknown) => e); // the types refuse it; JavaScript does not
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).message).toBe('Link/Get: give exactly one of id, code, shortLink');
+    expect((err as ValidationError).issues).toMatchObject([{ key: 'id|code|shortLink', code: 12 }]);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('refuses an input that is no object (from JavaScript) with a ValidationError naming it', async () => {
     const refused = (call: () => Promise<unknown>) => call().catch((err: unknown) => (err instanceof ValidationError ? err.message : err));
     // null was a TypeError from inside the client, a string `0 is not a parameter of Link/Get`, a list a rule about sort.
