@@ -159,6 +159,7 @@ describe('waitForMessage()', () => {
     expect(await refused({}, { timeoutMs: '5s' })).toBe('timeoutMs: invalid value "5s": must be a number of milliseconds from 0 to 300000');
     expect(await refused({ limit: 5 }, {})).toBe('waitForMessage: "limit" is not a filter; it takes to, text, since');
     expect(await refused({ to: 'mum' }, {})).toBe('to: invalid value "mum": must be digits (part of a number)');
+    expect(await refused({ to: 77011234567 }, {})).toBe("to: invalid value 77011234567: must be a string of digits (part of a number), such as '+77011234567'");
   });
 
   it('ends when the emulator closes, and neither method reads a closed emulator', async () => {

@@ -120,7 +120,8 @@ export function inboxFilter(s: EmulatorSettings, given: { to?: unknown; text?: u
   const { limit: limitGiven, to, text, since } = given;
   const limit = limitGiven === undefined ? 100 : typeof limitGiven === 'number' ? limitGiven : typeof limitGiven === 'string' && /^\d{1,6}$/.test(limitGiven) ? Number(limitGiven) : NaN;
   if (!(Number.isInteger(limit) && limit >= 1 && limit <= MESSAGE_LIMIT)) throw new RangeError(invalidValue('limit', limitGiven, `must be a whole number from 1 to ${MESSAGE_LIMIT}`));
-  if (to !== undefined && typeof to !== 'string') throw new RangeError(invalidValue('to', to, `must be digits (part of a number)`));
+  // A number from JavaScript is digits too, but not text: "must be digits" beside 77011234567 would read as nonsense.
+  if (to !== undefined && typeof to !== 'string') throw new RangeError(invalidValue('to', to, `must be a string of digits (part of a number), such as '+77011234567'`));
   const digits = to === undefined ? undefined : normalizePhone(to);
   if (digits !== undefined && digits !== '' && !/^\d+$/.test(digits)) throw new RangeError(invalidValue('to', to, `must be digits (part of a number)`));
   if (text !== undefined && typeof text !== 'string') throw new RangeError(invalidValue('text', text, `must be a string (part of the text)`));
