@@ -41,6 +41,15 @@ export function redact(text: string): string {
 }
 
 /**
+ * Whether a value looks like an API key: one word of letters, digits, - and
+ * _, 16 or more, which no URL is. Such a value given as the base URL (the
+ * two given the wrong way round) is the key, and is shown masked.
+ */
+export function looksLikeKey(value: string): boolean {
+  return /^[A-Za-z0-9_-]{16,}$/.test(value.trim());
+}
+
+/**
  * A key as it may be shown (config, status, serve, the inspector): always 12
  * characters, so it tells nothing of the key's length: 8 stars and the last 4
  * characters of a key of 16 or more (they tell keys apart), 12 stars for a

@@ -2,7 +2,7 @@
 // never the key over plain http:// to a host that is not this machine.
 
 import { quoted } from '../output/text.js';
-import { redact } from '../secrets.js';
+import { looksLikeKey, redact } from '../secrets.js';
 import { ConfigError, OPTION_NAMES, type SettingNames } from './errors.js';
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
@@ -32,9 +32,6 @@ export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp
   return url;
 }
 
-/** One word of letters, digits, - and _ as long as a key: what an API key looks like, and no URL does. */
-const KEY_LIKE = /^[A-Za-z0-9_-]{16,}$/;
-
 /**
  * Why a base URL is no URL, without showing a key: the value is quoted with
  * any key known to this process masked, and not at all when it looks like a
@@ -42,7 +39,7 @@ const KEY_LIKE = /^[A-Za-z0-9_-]{16,}$/;
  */
 function notAUrl(baseUrl: string): string {
   const given = baseUrl.trim();
-  if (KEY_LIKE.test(given)) return 'base URL is not a valid URL: it looks like an API key (not shown); are the base URL and the key given the wrong way round?';
+  if (looksLikeKey(given)) return 'base URL is not a valid URL: it looks like an API key (not shown); are the base URL and the key given the wrong way round?';
   const shown = redact(given);
   const scheme = /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?(\/\S*)?$/i.test(given) ? `; write it with its scheme: https://${shown}` : '';
   return `base URL ${quoted(shown)} is not a valid URL${scheme}`;

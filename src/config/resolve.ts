@@ -4,6 +4,7 @@
 
 import { ConfigError } from '../client/errors.js';
 import { invalidValue, oneOf } from '../output/words.js';
+import { looksLikeKey, maskKey } from '../secrets.js';
 import { SETTING_KEYS, type Env, type SettingKey, type ConfigFile } from './file.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -101,7 +102,14 @@ interface SettingSpec {
 
 /** A URL as an error may quote it: a user name and password in it become ***. */
 export function withoutCredentials(value: string): string {
+  // The key given as the base URL (the two the wrong way round) is the key all the same.
+  if (looksLikeKey(value)) return maskKey(value.trim());
   return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+}
+
+/** Why a value cannot be the API key, or null: a URL is the base URL given in its place. */
+function apiKeyRule(value: string): string | null {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? 'is a URL, not a key: are the base URL and the key given the wrong way round?' : null;
 }
 
 export const SETTINGS: Record<SettingKey, SettingSpec> = {
@@ -111,6 +119,8 @@ export const SETTINGS: Record<SettingKey, SettingSpec> = {
     env: 'SMSLINK_API_KEY',
     name: 'api-key',
     secret: true,
+    check: apiKeyRule,
+    quoted: maskKey,
   },
   baseUrl: {
     flag: '--base-url',

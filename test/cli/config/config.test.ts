@@ -204,6 +204,21 @@ describe('config', () => {
     }
   });
 
+  it('a key and a base URL given the wrong way round are refused, the key shown masked, wherever they come from', async () => {
+    const { cli } = setup();
+    const key = 'Ab3dEf6hIj9kLm2nOp5rSt8vWx1zAb3dEf6hIj9k';
+    // A URL of its own: what is given as the key stays a secret of this (test) process.
+    const swapped = await cli(['--base-url', key, '--api-key', 'https://swapped.example.net', 'link', 'get', '1']);
+    expect(swapped.code).toBe(2);
+    expect(swapped.stderr).toBe('error: --api-key: invalid value "********.net": is a URL, not a key: are the base URL and the key given the wrong way round?\n');
+    const keyAsUrl = await cli(['--base-url', key, 'link', 'get', '1'], { env: { SMSLINK_API_KEY: KEY } });
+    expect(keyAsUrl.code).toBe(2);
+    expect(keyAsUrl.stderr).toBe('error: --base-url: invalid value "********Ij9k": must be an http(s):// URL such as https://api.example.com\n');
+    const fromEnv = await cli(['status'], { env: { SMSLINK_BASE_URL: key, SMSLINK_API_KEY: KEY } });
+    expect(fromEnv.stderr).toContain('base-url from SMSLINK_BASE_URL: invalid value "********Ij9k"');
+    for (const r of [swapped, keyAsUrl, fromEnv]) expect(r.stdout + r.stderr).not.toContain(key);
+  });
+
   it('a base URL with a user name and password, a query or a fragment is refused, the password never quoted back', async () => {
     const { cli } = setup();
     const withPassword = await cli(['config', 'set', 'base-url', 'https://user:s3cret-pw@api.example.com']);
