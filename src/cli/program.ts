@@ -98,8 +98,8 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
     .showHelpAfterError('(add --help for usage and examples)')
     .exitOverride()
     .configureOutput({
-      // Piped (into less, a file), help keeps to the 80 columns its flags are wrapped to: a long example breaks as in a shell.
-      writeOut: (s) => io.stdout.write(fitHelpText(s, io.stdout.isTTY && io.stdout.columns ? io.stdout.columns : 80)),
+      // Piped (into less, a file), help keeps to the 80 columns its flags and paragraphs are written in: a long example breaks as in a shell.
+      writeOut: (s) => io.stdout.write(io.stdout.isTTY && io.stdout.columns ? fitHelpText(s, io.stdout.columns) : fitHelpText(s, 80, false)),
       writeErr: (s) => io.stderr.write(s),
     });
 

@@ -108,10 +108,22 @@ export function configureHelp(program: Command, width: () => number | undefined)
   program.configureOutput({ getOutHelpWidth: helpWidth, getErrHelpWidth: helpWidth });
 }
 
-/** An example command broken at spaces (not inside quotes) with a trailing backslash, so it still pastes as one command. */
+/**
+ * An example command broken at spaces (not inside quotes) with a trailing
+ * backslash, so it still pastes as one command; a flag stays on the line of
+ * its value (`--at "2026-12-01 09:00"`).
+ */
 function fitExample(line: string, width: number): string {
   if (line.length <= width) return line;
-  const words = line.trim().split(/ (?=(?:[^"']*["'][^"']*["'])*[^"']*$)/);
+  const words = line
+    .trim()
+    .split(/ (?=(?:[^"']*["'][^"']*["'])*[^"']*$)/)
+    .reduce<string[]>((out, word) => {
+      const last = out.at(-1);
+      if (last !== undefined && /^--?[a-z]/i.test(last) && !last.includes(' ') && word !== '' && !/^(-.|[#|&;])/.test(word)) out[out.length - 1] = `${last} ${word}`;
+      else out.push(word);
+      return out;
+    }, []);
   const lines: string[] = [];
   let current = '  ';
   for (const word of words) {
@@ -127,9 +139,11 @@ function fitExample(line: string, width: number): string {
 /**
  * The text around a command's help (paragraphs, examples), fitted to the
  * terminal: paragraphs are reflowed, long examples broken as in a shell.
- * Indented blocks (lists, tables) are left as written.
+ * Indented blocks (lists, tables) are left as written. Piped (`reflow`
+ * false), paragraphs keep the lines they were written on, within 80
+ * columns, and only what is wider is broken.
  */
-export function fitHelpText(text: string, width: number): string {
+export function fitHelpText(text: string, width: number, reflowParagraphs = true): string {
   return text
     .split(/\n\n/)
     .map((block) => {
@@ -138,6 +152,7 @@ export function fitHelpText(text: string, width: number): string {
       if (first < 0) return block;
       if (lines[first] === 'Examples:') return lines.map((l) => (l.startsWith('  ') ? fitExample(l, width) : l)).join('\n');
       if (lines.every((l) => !l.startsWith(' '))) {
+        if (!reflowParagraphs) return block;
         const heading = lines.length > first + 1 && lines[first].endsWith(':') && !lines[first].includes(' ');
         return heading ? block : '\n'.repeat(first) + reflow(lines.join(' '), width).join('\n') + (block.endsWith('\n') ? '\n' : '');
       }

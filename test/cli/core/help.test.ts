@@ -113,14 +113,14 @@ describe('help for people', () => {
   });
 
   // `smslink message send --help | less` at 80 columns: less wraps a line at 80, cutting an example mid-word ("2026-12-01 09:00\n" --validity).
-  it('piped, every help is what an 80-column terminal shows: no line wider, a long example broken as in a shell', async () => {
+  it('piped, no line of any help is wider than 80 columns: a long example is broken as in a shell', async () => {
     for (const path of [[], ...(await allCommands())]) {
       const piped = (await runCli([...path, '--help'])).stdout;
-      expect(piped, path.join(' ')).toBe((await runCli([...path, '--help'], { tty: true, columns: 80 })).stdout);
       for (const line of piped.split('\n')) expect([...line].length, `${path.join(' ')}: ${line}`).toBeLessThanOrEqual(80);
     }
     const send = (await runCli(['message', 'send', '--help'])).stdout;
-    expect(send).toContain('  smslink message send --to 77011234567 --text "Reminder" --at \\\n      "2026-12-01 09:00" --validity 120\n');
+    // A flag stays with its value.
+    expect(send).toContain('  smslink message send --to 77011234567 --text "Reminder" \\\n      --at "2026-12-01 09:00" --validity 120\n');
   });
 
   it.each([['a pipe', undefined], ['a terminal of 50', 50], ['of 60', 60], ['of 80', 80], ['of 100', 100]] as const)('never breaks a command in backticks over two lines: %s', async (_where, columns) => {
