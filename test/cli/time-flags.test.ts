@@ -132,4 +132,18 @@ describe('every time flag', () => {
     const sent = shown.fields ? shown.fields[flag.param!.wire] : formatDateTime(new Date(new URL(shown.url).searchParams.get('since')!));
     expect(sent).toBe(want);
   });
+
+  // `link list --created-from yesterday` once said "a real date written YYYY-MM-DD, or a time such as +30d or 7d", `message list --sent-from yesterday` the forms.
+  it.each(FLAGS.map((flag) => [`${flag.path} ${flag.option.long}`, flag] as const))('%s refuses what is no time, and a date that does not exist, in the same words', async (_name, flag) => {
+    const refused = async (typed: string) => {
+      const dry = !NO_DRY_RUN.has(flag.path);
+      const args = [...(dry ? ['--dry-run'] : []), ...flag.path.split(' '), ...(ARGS[flag.path] ?? []), flag.option.long!, typed];
+      const r = await runCli(args, { env: env(), now: () => NOW });
+      expect(r.code, r.stderr).toBe(2);
+      return r.stderr;
+    };
+    const forms = 'HH:MM (today), now, 7d (ago) or +2h (ahead); times: `smslink help time`';
+    expect(await refused('yesterday')).toMatch(new RegExp(`^error: ${flag.option.long}: invalid value "yesterday": must be a time: (YYYY-MM-DD, )?"YYYY-MM-DD HH:MM\\[:SS\\]", ${forms.replace(/[()+[\]]/g, '\\$&')}$`, 'm'));
+    expect(await refused('2026-02-30 09:00')).toContain(`${flag.option.long}: invalid value "2026-02-30 09:00": must be a real date and time: `);
+  });
 });

@@ -6,7 +6,7 @@ import { OPERATIONS } from '../../catalog/index.js';
 import { ruleAsTyped, wordsOf, type Issue } from '../../catalog/validate.js';
 import { EXIT, EXIT_MEANINGS, exitCodeOf } from '../../exit-codes.js';
 import { invalidValue } from '../../output/words.js';
-import { TIMES } from '../../catalog/shared.js';
+import { timeRule } from './time.js';
 
 /** The exit codes with their meanings, as `smslink --help` ends. */
 export const EXIT_CODES_HELP = `Exit codes:\n${EXIT_MEANINGS.map(({ code, meaning }) => `  ${String(code).padEnd(5)}${meaning}`).join('\n')}`;
@@ -45,8 +45,8 @@ function describeIssue(operation: string, issue: Issue): string {
   if (issue.value === undefined || issue.value === null) return `${name} ${issue.rule}`;
   const param = paramOf(operation, issue.key);
   const words = wordsOf(param);
-  // A date flag takes every time form too (the catalog's rule knows only the wire's YYYY-MM-DD; a file's column takes the date alone).
-  const rule = param?.type === 'date' && param.cli?.flag ? `${issue.rule}, or a time such as +30d or 7d (${TIMES})` : ruleAsTyped(param, issue.rule, issue.value);
+  // A date flag takes every time form too, and says them as every time flag does (the catalog's rule knows only the wire's YYYY-MM-DD; a file's column takes the date alone).
+  const rule = param?.type === 'date' && param.cli?.flag ? timeRule(asTyped(issue.value), { fill: 'start' }) : ruleAsTyped(param, issue.rule, issue.value);
   const choices = typeof issue.value === 'string' ? [...words, ...choicesOf(operation, issue.key)] : [];
   return invalidValue(name, asTyped(issue.value), rule, choices);
 }

@@ -96,10 +96,22 @@ export function timeForms(rules: TimeRules = {}): string {
   return `${rules.fill ? 'YYYY-MM-DD, ' : ''}"YYYY-MM-DD HH:MM[:SS]", HH:MM (today), now, 7d (ago) or +2h (ahead); ${TIMES}`;
 }
 
+/**
+ * Why a value is no time, for every time and date flag: one written in a
+ * form that names no real moment (2026-02-30, 25:00) is said to be so; any
+ * other value, the forms.
+ */
+export function timeRule(value: string, rules: TimeRules = {}): string {
+  const s = value.trim();
+  const abs = ABSOLUTE.exec(s);
+  const what = abs && (abs[2] || rules.fill) ? (abs[2] ? 'a real date and time' : 'a real date') : CLOCK.test(s) ? 'a real time of day' : 'a time';
+  return `must be ${what}: ${timeForms(rules)}`;
+}
+
 /** Parses a time flag's value; a value it cannot read is a usage error that names the flag and lists the forms. */
 export function timeFlag(flag: string, value: string, now: Date, rules: TimeRules = {}): string {
   const parsed = parseTime(value, now, rules);
-  if (parsed === null) throw new UsageError(`${flag}: invalid value "${value}": must be a time: ${timeForms(rules)}`);
+  if (parsed === null) throw new UsageError(`${flag}: invalid value "${value}": ${timeRule(value, rules)}`);
   return parsed;
 }
 

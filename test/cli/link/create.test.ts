@@ -42,7 +42,7 @@ describe('link create', () => {
     [['notaurl'], /<fullLink>: invalid value "notaurl": must be a URL with a scheme/],
     [['ftp://example.com/file'], /<fullLink>: invalid value "ftp:\/\/example.com\/file": only http and https links can be shortened$/m],
     [['mailto:someone@example.com'], /only http and https links can be shortened/],
-    [['https://example.com', '--expires', 'soon'], /--expires: invalid value "soon": must be a real date written YYYY-MM-DD, or a time such as \+30d or 7d \(times: `smslink help time`\)/],
+    [['https://example.com', '--expires', 'soon'], /--expires: invalid value "soon": must be a time: YYYY-MM-DD, "YYYY-MM-DD HH:MM\[:SS\]", HH:MM \(today\), now, 7d \(ago\) or \+2h \(ahead\); times: `smslink help time`$/m],
     [['https://example.com', '--status', 'on'], /--status: invalid value "on": must be 0 or 1 \(or active, inactive\)/],
     [['https://example.com', '--expires', '2026-02-30'], /--expires: invalid value "2026-02-30": must be a real date/],
     [['https://example.com', '--comment', 'x'.repeat(256)], /--comment: invalid value "x+\.\.\.": must be at most 255 characters \(got 256\)/],

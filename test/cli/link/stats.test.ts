@@ -71,7 +71,7 @@ describe('refused with exit 2, nothing sent', () => {
   it.each([
     [['--type', 'weekly'], '--type: invalid value "weekly": must be one of monthly, daily, hourly, minute'],
     [['--since', 'last week'], '--since: invalid value "last week": must be a time: YYYY-MM-DD, "YYYY-MM-DD HH:MM[:SS]", HH:MM (today), now, 7d (ago) or +2h (ahead)'],
-    [['--to', '2026-13-01'], '--to: invalid value "2026-13-01": must be a time'],
+    [['--to', '2026-13-01'], '--to: invalid value "2026-13-01": must be a real date: YYYY-MM-DD, '],
     [['--until', '1mo'], '--until: invalid value "1mo": must be a time'],
     [['--since', '2d', '--from', '3d'], '--since and --from were both given ("2d" and "3d"); --from is another name for --since; it takes one value: give it once'],
     [['--until', 'now', '--to', 'now'], '--until and --to were both given ("now" and "now"); --to is another name for --until; it takes one value: give it once'],
