@@ -69,8 +69,9 @@ function batchedLines(write: (text: string) => void): { line: (line: string) => 
  * shown, since a terminal's scrollback and a CI log are read by others. The
  * default (`publicKey`, "sandbox") is a public word the help gives: it is named.
  */
+// Said in 80 columns, where a terminal would otherwise cut its last word.
 function shownKeys(keys: readonly string[], publicKey: string): string {
-  if (keys.length === 1 && keys[0] === publicKey) return `${publicKey} (the public default; --api-key or a seed file sets your own)`;
+  if (keys.length === 1 && keys[0] === publicKey) return `${publicKey} (the public default; --api-key or --seed sets yours)`;
   return keys.map(maskKey).join(', ');
 }
 

@@ -122,7 +122,9 @@ describe('keys on the command line', () => {
   it('serve names the public default key, and masks every other', async () => {
     const plain = await serve([]);
     await plain.stop();
-    expect(plain.output()).toContain('accepting API keys: sandbox (the public default; --api-key or a seed file sets your own)\n');
+    expect(plain.output()).toContain('accepting API keys: sandbox (the public default; --api-key or --seed sets yours)\n');
+    // At 80 columns the line is whole: `... a seed file sets y` / `our own)` was cut.
+    for (const line of plain.output().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
   it('serve --api-key and --control-token warn at a terminal, as --api-key does elsewhere; a script is not told', async () => {
