@@ -15,6 +15,7 @@ import { SmslinkCommand } from './core/typos.js';
 import { addParams } from './shared/operation.js';
 import { COMMANDS } from './commands.js';
 import { version } from '../version.js';
+import { fitLines } from '../output/text.js';
 
 /** Runs one command's action with a fresh context; the action returns its exit code. */
 export type Runner = (cmd: Command, action: (ctx: RunContext) => Promise<number | void>) => Promise<void>;
@@ -100,7 +101,8 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
     .configureOutput({
       // Piped (into less, a file), help keeps to the 80 columns its flags and paragraphs are written in: a long example breaks as in a shell.
       writeOut: (s) => io.stdout.write(io.stdout.isTTY && io.stdout.columns ? fitHelpText(s, io.stdout.columns) : fitHelpText(s, 80, false)),
-      writeErr: (s) => io.stderr.write(s),
+      // commander's own errors (an unknown option, extra words) break at spaces at a terminal, as every other error does (run.ts).
+      writeErr: (s) => io.stderr.write(io.stderr.isTTY ? fitLines(s, io.stderr.columns) : s),
     });
 
   configureHelp(program, () => (io.stdout.isTTY ? io.stdout.columns : undefined));

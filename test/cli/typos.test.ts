@@ -89,3 +89,19 @@ describe('a word too many', () => {
     }
   });
 });
+
+describe('at an 80-column terminal', () => {
+  // `message send --to +7 701 123 45 67` was told "... are extra (quot" / "e a value that holds spaces)": commander's errors went out unbroken.
+  it.each([
+    [['message', 'send', '--to', '+7', '701', '123', '45', '67', '--text', 'hi'], 'quote a value that holds spaces'],
+    [['message', 'list', '--campaign-idz', '1'], 'did you mean --campaign-ids?'],
+  ])('a mistake commander finds is broken at spaces, as every other error: %j', async (args, said) => {
+    const r = await runCli(args, { tty: true, columns: 80 });
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trimEnd().split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(lines.join(' ')).toContain(said);
+    // Piped, it stays on the line it was written on, for a script that greps it.
+    expect((await runCli(args)).stderr.split('\n')[0]).toContain(said);
+  });
+});
