@@ -47,7 +47,16 @@ describe('smslink inbox wait', () => {
     await emu.call('Message/SendSmsMessage', { recipient: '77019990001', text: 'to someone else' });
     const r = await runCli(['inbox', 'wait', '--base-url', emu.url, '--to', '77011234567', '--timeout', '1s'], {});
     expect(r).toMatchObject({ code: 3, stdout: '' });
-    expect(r.stderr).toBe('error: no message to 77011234567 came within 1s (--timeout)\n');
+    expect(r.stderr).toBe('error: no message to 77011234567 came within 1 s (--timeout)\n');
+  });
+
+  // It said `since 2026-11-20T05:50:00.000Z came within 2s`: a time in UTC and ISO, a duration as typed.
+  it('says the --since it waited from and the --timeout it gave up after as every time and duration is said', async () => {
+    emu = await startTestEmulator();
+    const now = () => new Date(2026, 10, 20, 6, 0, 0);
+    const r = await runCli(['inbox', 'wait', '--base-url', emu.url, '--to', '77011234567', '--since', '10m', '--timeout', '1000ms'], { now });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('error: no message to 77011234567 since "10m" (10 min ago, 2026-11-20 05:50:00) came within 1 s (--timeout)\n');
   });
 
   it('--sandbox waits in the sandbox, for a message another command sends there', async () => {
