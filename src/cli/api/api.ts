@@ -2,7 +2,7 @@
 // parameters as given, for what the typed commands do not cover (and for
 // operations the service adds before smslink knows them).
 
-import { findOperation } from '../../catalog/index.js';
+import { OPERATIONS, findOperation } from '../../catalog/index.js';
 import { dataOrThrow } from '../../client/envelope.js';
 import { encodeForm } from '../../client/form-encode.js';
 import type { CommandDef, CliValues } from '../core/command.js';
@@ -10,7 +10,7 @@ import type { RunContext } from '../core/context.js';
 import { describeFailure } from '../core/exit.js';
 import { readStdin } from '../core/streams.js';
 import { EXIT, UsageError, exitCodeOf } from '../../exit-codes.js';
-import { fileProblem } from '../../output/words.js';
+import { didYouMean, fileProblem } from '../../output/words.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { isKeyName, registerSecret } from '../../secrets.js';
 
@@ -48,7 +48,11 @@ async function readInput(ctx: RunContext, file: string): Promise<Record<string, 
 async function call(ctx: RunContext, path: string, pairs: string[], opts: CliValues): Promise<number> {
   if (!/^[A-Za-z][\w-]*\/[A-Za-z][\w-]*$/.test(path)) throw new UsageError(`operation "${path}" must be written Module/Operation, e.g. Link/Get or link/getStats`);
   const op = findOperation(path);
-  if (!op) await ctx.warn(`${path} is not an operation smslink knows; sending it as given (it is not retried on failure)`);
+  if (!op) {
+    // A slip (Link/Gett) is said as every typo is; an operation the service added since is sent all the same.
+    const near = didYouMean(path, OPERATIONS.map((o) => `${o.module}/${o.operation}`));
+    await ctx.warn(`${path} is not an operation smslink knows${near ? ` (did you mean ${near}?)` : ''}; sending it as given (it is not retried on failure)`);
+  }
   const input = typeof opts.input === 'string' ? encodeForm(await readInput(ctx, opts.input), 'indices') : '';
   const parts = [input, ...parsePairs(pairs).map(([k, v]) => encodeForm({ [k]: v }))].filter(Boolean);
   const client = await ctx.client();

@@ -46,6 +46,13 @@ describe('smslink api', () => {
     expect(JSON.parse(r.stdout)).toEqual({ balance: '12.5' });
   });
 
+  it('names the operation a slip was meant for, as every typo is, and still sends what was typed', async () => {
+    rec.server.respond(() => ({ body: { code: 5, data: null, message: 'Method Gett not found in module Link' } }));
+    const r = await cli(['api', 'Link/Gett', 'id=5']);
+    expect(r.stderr).toContain('warning: Link/Gett is not an operation smslink knows (did you mean Link/Get?); sending it as given');
+    expect(rec.server.requests[0].path).toBe('/service/Link/Gett');
+  });
+
   it('exits with the code that matches the service result', async () => {
     rec.server.respond(() => ({ body: { code: 2, data: null, message: 'not found' } }));
     const r = await cli(['api', 'Link/Get', 'id=5']);
