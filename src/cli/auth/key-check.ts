@@ -40,7 +40,8 @@ export async function checkKey(open: () => Promise<SmsLinkClient>): Promise<KeyC
       const problem = `the service refused the key: ${err.meaning} (code ${err.code})${hint}`;
       return { accepted: false, refused: true, code: EXIT.CONFIG, problem, serviceCode: err.code, ms: ms() };
     }
-    const failure = describeFailure(err);
+    // As for code 8 above: this check is what `smslink status` runs, so its hints do not send the user there.
+    const failure = describeFailure(err, undefined, undefined, false);
     return { accepted: false, refused: false, code: failure.code, problem: failure.message, serviceCode: err instanceof ApiError ? err.code : undefined, ms: ms() };
   }
 }

@@ -104,11 +104,15 @@ export interface Failure {
   message: string;
 }
 
-/** What to try next when no usable answer came. */
-function transportHint(err: TransportError): string {
+/**
+ * What to try next when no usable answer came. `toStatus` false: the check
+ * of `smslink status` (or `login`) failed, which shows the base URL itself,
+ * so it does not send the user to run `smslink status`.
+ */
+function transportHint(err: TransportError, toStatus: boolean): string {
   if (err.kind === 'aborted' || err.outcomeUnknown) return '';
-  if (/could not resolve host/.test(err.message)) return '\nCheck the base URL: `smslink status` shows which one is used and where it comes from.';
-  if (/connection refused/.test(err.message)) return '\nIs the service up at that address? `smslink status` shows the base URL in use.';
+  if (/could not resolve host/.test(err.message)) return `\nCheck the base URL${toStatus ? ': `smslink status` shows which one is used and where it comes from' : ''}.`;
+  if (/connection refused/.test(err.message)) return `\nIs the service up at that address?${toStatus ? ' `smslink status` shows the base URL in use.' : ''}`;
   if (err.kind === 'timeout') return '\nTry again, or allow more time with --timeout SECONDS.';
   if (err.kind === 'http' && (err.status ?? 0) >= 500) return '\nThe service, or a gateway in front of it, is failing: try again in a while.';
   return '';
@@ -126,8 +130,8 @@ function apiHint(err: ApiError): string {
  * (`link get`) names what the user ran, so a failing step is shown as part of
  * it; `check` is what finds out whether a send whose answer was lost went out.
  */
-export function describeFailure(err: unknown, command?: string, check?: string): Failure {
-  const failure = describeError(err, check);
+export function describeFailure(err: unknown, command?: string, check?: string, toStatus = true): Failure {
+  const failure = describeError(err, check, toStatus);
   if (!command || !(err instanceof ApiError || err instanceof TransportError)) return failure;
   // The command's own operation goes without saying; another one (Link/Get before an update) is named as a step.
   const own = OPERATIONS.find((o) => `${o.module}/${o.operation}` === err.operation)?.command?.join(' ') === command;
@@ -135,7 +139,7 @@ export function describeFailure(err: unknown, command?: string, check?: string):
   return { ...failure, message: `${command}: ${message}` };
 }
 
-function describeError(err: unknown, check?: string): Failure {
+function describeError(err: unknown, check: string | undefined, toStatus: boolean): Failure {
   if (err instanceof ValidationError) {
     return { code: EXIT.USAGE, message: err.issues.map((i) => describeIssue(err.operation, i)).join('\nerror: ') };
   }
@@ -151,7 +155,7 @@ function describeError(err: unknown, check?: string): Failure {
     return { code: EXIT.API, message: `${err.message}${apiHint(err)}` };
   }
   if (err instanceof TransportError) {
-    const hint = err.outcomeUnknown ? unknownHint(err.operation, check) : transportHint(err);
+    const hint = err.outcomeUnknown ? unknownHint(err.operation, check) : transportHint(err, toStatus);
     return { code: err.kind === 'aborted' ? EXIT.INTERRUPTED : EXIT.TRANSPORT, message: `${err.message}${hint}` };
   }
   const code = exitCodeOf(err);

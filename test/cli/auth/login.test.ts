@@ -131,6 +131,8 @@ describe('login without a terminal', () => {
     const r = await runCli(['login', '--base-url', 'http://127.0.0.1:1', '--with-key', '--retries', '0'], { env, stdin: KEY });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/connection refused[\s\S]*Nothing was saved\./);
+    // `smslink status` would show the base URL of before, not the one login could not reach.
+    expect(r.stderr).not.toContain('`smslink status`');
     expect(stored()).toBeUndefined();
   });
 });

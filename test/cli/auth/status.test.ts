@@ -97,6 +97,9 @@ describe('smslink status', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ keyAccepted: false, keyRefused: false, checkedWith: null, ms: null, problem: expect.stringMatching(/connection refused/) });
     const table = await runCli(['status', '--retries', '0', '-o', 'table', '--no-color'], { env });
     expect(table.stdout).toMatch(/^service +not checked +-$/m);
+    // The table above shows the base URL: status does not send the user to run status.
+    expect(table.stderr).toContain('connection refused by 127.0.0.1:1\nIs the service up at that address?\n');
+    expect(table.stderr).not.toContain('`smslink status`');
     // Refused before anything is sent: not checked either.
     const insecure = await runCli(['status', '-o', 'table', '--no-color'], { env: { ...env, SMSLINK_BASE_URL: 'http://remote.example.com' } });
     expect(insecure.code).toBe(2);
