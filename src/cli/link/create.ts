@@ -39,7 +39,7 @@ async function create(ctx: RunContext, opts: CliValues, fullLink: string | undef
     return bulkCreate(ctx, opts);
   }
   rejectBulkFlagsWithoutFile(opts);
-  if (fullLink === undefined) throw new UsageError('link create: give the URL to shorten (smslink link create https://example.com/page), or --from-file FILE');
+  if (fullLink === undefined) throw new UsageError('link create: give the URL to shorten, as in `smslink link create https://example.com/page`, or --from-file FILE');
   const input = { fullLink, ...inputFrom(linkCreate, [], opts, ['fullLink'], ctx.now()) };
   checkExpiry(ctx.now(), input, opts);
   const view = await ctx.view(linkCreate);

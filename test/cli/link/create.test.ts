@@ -38,6 +38,14 @@ describe('link create', () => {
     expect((await cli(['link', 'create', 'https://example.com', '-o', 'table'], { env: { FORCE_COLOR: '1' } })).stdout).toContain('\x1b[');
   });
 
+  // At 80 columns the example was broken by the error's wrap: `(smslink link create` / `https://example.com/page)`.
+  it('without a URL, says how to give one with a command that stays whole at an 80-column terminal', async () => {
+    const r = await cli(['link', 'create'], { tty: true, columns: 80 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^`smslink link create https:\/\/example\.com\/page`, or --from-file FILE$/m);
+    expect(rec.server.requests).toHaveLength(0);
+  });
+
   it.each([
     [['notaurl'], /<fullLink>: invalid value "notaurl": must be a URL with a scheme/],
     [['ftp://example.com/file'], /<fullLink>: invalid value "ftp:\/\/example.com\/file": only http and https links can be shortened$/m],
