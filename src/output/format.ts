@@ -38,6 +38,8 @@ export interface View {
   paint: Paint;
   /** Terminal width that tables fit; undefined when not a terminal. */
   width?: number;
+  /** Fields a flag asked about (--sort's), which a table keeps in sight (table.ts). */
+  asked?: readonly string[];
   /** --csv-safe: neutralise spreadsheet formulas in csv and tsv cells. */
   csvSafe?: boolean;
   /** Told which columns a table left out because the terminal is too narrow. */

@@ -23,6 +23,8 @@ export interface TableOptions {
   currency?: string;
   /** Cells to fit in; undefined: as wide as the values need. */
   width?: number;
+  /** Fields a flag asked about (--sort's): kept at a narrow width as the most useful detail, and shown even when every row is a dash. */
+  asked?: readonly string[];
 }
 
 /**
@@ -109,13 +111,15 @@ function narrower(shown: Column[]): { drop: Column } | { shrink: Column; to: num
  * The room left goes to the cut and wrapped columns, the most useful
  * (lowest rank) first.
  */
-export function layout(fields: readonly string[], cells: Cell[][], width: number | undefined, kinds?: TableOptions['kinds']): { columns: Column[]; hidden: string[] } {
+export function layout(fields: readonly string[], cells: Cell[][], width: number | undefined, kinds?: TableOptions['kinds'], asked: readonly string[] = []): { columns: Column[]; hidden: string[] } {
   const columns: Column[] = fields.map((field, i) => {
-    const info = infoOf(field, kinds);
+    const own = infoOf(field, kinds);
+    // A column the rows were sorted by tells the user the order they asked for: no longer detail that goes first.
+    const info = asked.includes(field) ? { ...own, rank: Math.min(own.rank, DETAIL_RANK - 1) } : own;
     const header = cellWidth(info.header);
     const texts = cells.map((row) => row[i].text);
     const natural = Math.max(header, ...texts.map(cellWidth));
-    const silent = cells.length > 0 && texts.every((t) => t === '-' || t === '0');
+    const silent = !asked.includes(field) && cells.length > 0 && texts.every((t) => t === '-' || t === '0');
     if (info.role === 'wrap') return { field, info, natural, min: Math.min(natural, Math.max(header, WRAP_NEED)), width: natural, silent };
     if (info.role !== 'text') return { field, info, natural, min: natural, width: natural, silent };
     if (info.cut !== 'middle') return { field, info, natural, min: Math.min(natural, Math.max(header, info.tellsApart ? APART_NEED : MIN_TEXT)), width: natural, silent };
@@ -244,7 +248,7 @@ export interface TableLayout {
  */
 export function renderTable(rows: Record<string, unknown>[], fields: readonly string[], opts: TableOptions, fixed?: TableLayout): { text: string; hidden: string[]; layout: TableLayout } {
   const cells = rows.map((row) => fields.map((f) => cellOf(f, row[f], opts, false)));
-  const chosen = fixed ? refit(fixed, fields, cells, opts.width) : layout(fields, cells, opts.width, opts.kinds);
+  const chosen = fixed ? refit(fixed, fields, cells, opts.width) : layout(fields, cells, opts.width, opts.kinds, opts.asked);
   const { columns, hidden } = chosen;
   const index = columns.map((c) => fields.indexOf(c.field));
   const drawn = cells.map((row, r) =>

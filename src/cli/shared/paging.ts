@@ -52,7 +52,9 @@ async function listPages(ctx: RunContext, op: OperationSpec, input: Record<strin
   }
   if (ctx.globals.dryRun) return (await dryRun(ctx, op, several ? several.inputs.map((i) => ({ ...i, currentPage: 0 })) : input), EXIT.OK);
   ctx.page();
-  const view = await ctx.view(op, { columns: columnsFor(op, input) });
+  // The fields sorted by stay in sight: `link list --sort expires` shows the expiry it is in the order of.
+  const sorted = input.sort !== null && typeof input.sort === 'object' ? Object.keys(input.sort) : [];
+  const view = await ctx.view(op, { columns: columnsFor(op, input), asked: sorted });
   await sayCurrency(ctx, view);
   const writer = new RowWriter(ctx.stdout, view, { holdJson: true });
   const pageSize = Number(input.pageSize);

@@ -19,6 +19,24 @@ describe('link list', () => {
     );
   });
 
+  // `link list --sort expires` at 80 columns left expires out ("Not shown at this width: code, expires, ..."): no way to see the order asked for.
+  it('a table at 80 columns keeps the column the rows are sorted by, even when every row is a dash', async () => {
+    const items = [1, 2, 3].map((n) => ({
+      id: String(n), code: `c${n}`, shortLink: `https://sho.rt/c${n}`, fullLink: `https://example.com/catalog/summer-sale/item-${n}?utm_source=sms`,
+      status: '1', clickCnt: '0', createTs: '2026-01-02 03:04:05', expirationDate: null, comment: `promo ${n}`,
+    }));
+    rec.server.respond(() => ({ body: { code: 0, data: { items, totalItemCount: '3' }, message: '' } }));
+    const plain = await cli(['link', 'list', '--no-color'], { tty: true, columns: 80 });
+    expect(plain.stderr).toMatch(/Not shown at this width: .*expires/);
+    for (const [sort, header] of [['expires', 'expires'], ['created:desc', 'created'], ['clicks', 'clicks']]) {
+      const r = await cli(['link', 'list', '--sort', sort, '--no-color'], { tty: true, columns: 80 });
+      expect(r.code).toBe(0);
+      expect(r.stdout.split('\n')[0].split(/ {2,}/), sort).toContain(header);
+      expect(r.stderr, sort).not.toMatch(new RegExp(`Not shown at this width: .*\\b${header}\\b`));
+      for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    }
+  });
+
   it('--sort and --fields take what the table headers say (clicks, created, expires, full link) as well as the field names', async () => {
     rec.server.respond(() => ({
       body: { code: 0, data: { items: [{ id: '7', code: 'ab', clickCnt: '3', createTs: '2026-01-02 03:04:05', expirationDate: null, fullLink: 'https://e.com' }], totalItemCount: '1' }, message: '' },
