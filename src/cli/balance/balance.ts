@@ -18,7 +18,9 @@ async function balance(ctx: RunContext, opts: CliValues): Promise<number> {
   const view = await ctx.view(userBalance);
   const found = await readBalance(await ctx.client());
   rememberCurrency(ctx, found.currency);
-  await renderRecord(ctx.stdout, view, found);
+  // A person reads the amount with its currency, as status and every error say it (money()); a script keeps the two fields.
+  const shown = view.format === 'table' && !view.fields?.length ? { ...view, currency: found.currency, columns: view.columns.filter((c) => c !== 'currency') } : view;
+  await renderRecord(ctx.stdout, shown, found);
   if (min !== undefined && found.balance < min) {
     throw new ExitError(`the balance is ${money(found.balance, found.currency)}, below --min ${money(min, found.currency)}`, EXIT.FUNDS);
   }
@@ -31,7 +33,7 @@ export const BALANCE: CommandDef = {
   summary: "Show the account's balance and its currency; --min fails when it is lower",
   flags: (cmd) => cmd.option('--min <amount>', "exit 8 when the balance is below this amount (in the balance's currency)"),
   about: `One call, User/GetOwnBalance. A table shows the amount with four decimals
-and the currency; -q prints the amount alone; -o json gives {"balance": 99.99,
+and its currency (100.0000 KZT); -q prints the amount alone; -o json gives {"balance": 99.99,
 "currency": "KZT"}. --min AMOUNT is a gate for a script or a CI job: the
 balance is shown either way, and the run exits 8 when it is below AMOUNT (a
 balance equal to it passes). \`smslink status\` shows the balance beside the

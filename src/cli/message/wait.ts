@@ -119,7 +119,8 @@ export async function waitForDelivery(ctx: RunContext, client: SmsLinkClient, as
     }
     const left = deadline - Date.now();
     if (left <= 0) {
-      show(`${status}; gave up waiting after ${took(Date.now() - started)} (--wait-timeout)`, true);
+      // After the time --wait-timeout gave, as given: the last look ends a moment past it, which duration() would round up (2 s said as 3 s).
+      show(`${status}; gave up waiting after ${took(deadline - started)} (--wait-timeout)`, true);
       return { records, timedOut: true, interrupted: false, unknown };
     }
     await sleep(Math.min(interval, left), ctx.io.signal);

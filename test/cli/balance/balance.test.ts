@@ -14,12 +14,14 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 describe('smslink balance', () => {
-  it('prints the amount and currency (a table with four decimals, json as a number, -q the amount alone), and falls with each message', async () => {
+  it('prints the amount and currency (a table as status says money, json as a number, -q the amount alone), and falls with each message', async () => {
     expect(JSON.parse((await runCli(['balance', '-o', 'json'], { env })).stdout)).toEqual({ balance: 1, currency: 'USD' });
     await emu.call('Message/SendSmsMessage', { recipient: '77011234567', text: 'one segment' });
     const table = await runCli(['balance', '-o', 'table', '--no-color'], { env });
-    expect(table.stdout).toMatch(/^balance +0\.7500$/m);
-    expect(table.stdout).toMatch(/^currency +USD$/m);
+    expect(table.stdout).toBe('balance  0.7500 USD\n');
+    // Both fields when asked for, and in csv as the service gives them.
+    expect((await runCli(['balance', '-o', 'table', '--no-color', '--fields', 'balance,currency'], { env })).stdout).toMatch(/^balance +0\.7500\ncurrency +USD\n$/);
+    expect((await runCli(['balance', '-o', 'csv'], { env })).stdout).toBe('balance,currency\n0.75,USD\n');
     expect(await runCli(['balance', '-q'], { env })).toMatchObject({ code: 0, stdout: '0.75\n' });
   });
 
