@@ -33,11 +33,11 @@ export const BALANCE: CommandDef = {
   summary: "Show the account's balance and its currency; --min fails when it is lower",
   flags: (cmd) => cmd.option('--min <amount>', "exit 8 when the balance is below this amount (in the balance's currency)"),
   about: `One call, User/GetOwnBalance. A table shows the amount with four decimals
-and its currency (100.0000 KZT); -q prints the amount alone; -o json gives {"balance": 99.99,
-"currency": "KZT"}. --min AMOUNT is a gate for a script or a CI job: the
-balance is shown either way, and the run exits 8 when it is below AMOUNT (a
-balance equal to it passes). \`smslink status\` shows the balance beside the
-key check.`,
+and its currency (100.0000 KZT); -q prints the amount alone; -o json gives
+{"balance": 99.99, "currency": "KZT"}. --min AMOUNT is a gate for a script or
+a CI job: the balance is shown either way, and the run exits 8 when it is
+below AMOUNT (a balance equal to it passes). \`smslink status\` shows the
+balance beside the key check.`,
   examples: ['smslink balance', 'smslink balance -q', 'smslink balance --min 50 && smslink message send --from-file customers.csv --text "Hi {{name}}" --yes'],
   run: (ctx, opts) => balance(ctx, opts),
 };
