@@ -1,9 +1,37 @@
-// Whether a base URL and key can be used safely: a URL at all, http(s), and
-// never the key over plain http:// to a host that is not this machine.
+// What a base URL is (http(s), without the /service the client adds) and
+// whether it and the key can be used safely: never the key over plain
+// http:// to a host that is not this machine.
 
 import { quoted } from '../output/text.js';
 import { looksLikeKey, redact } from '../secrets.js';
 import { ConfigError, OPTION_NAMES, type SettingNames } from './errors.js';
+
+/** An absolute http:// or https:// URL (base URLs, proxies). */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The base URL a URL copied from the service's docs means: every request
+ * goes to `{base_url}/service/<Module>/<Operation>` (service-api.md), and
+ * smslink adds `/service` itself, so `https://api.example.com/service/` is
+ * `https://api.example.com` (a path before it is kept). Undefined when the
+ * URL does not end in /service.
+ */
+export function withoutServicePath(value: string): string | undefined {
+  if (!isHttpUrl(value)) return undefined;
+  const url = new URL(value);
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!/\/service$/i.test(path)) return undefined;
+  const prefix = path.slice(0, -'/service'.length);
+  url.pathname = prefix || '/';
+  return prefix || url.search || url.hash ? url.href : url.href.replace(/\/$/, '');
+}
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
@@ -20,11 +48,9 @@ export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp
   const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
   if (!url) throw new ConfigError(notAUrl(baseUrl), 'usage');
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`base URL must use https:// (got ${url.protocol}//)`, 'usage');
-  // As the command line takes it (src/config/resolve.ts withoutServicePath); unsaid, every request would go to /service/service/ and get code 4.
-  const prefix = /^(.*)\/service\/*$/i.exec(url.pathname)?.[1];
-  if (prefix !== undefined) {
-    throw new ConfigError(`base URL ${url.origin}${url.pathname} ends in /service, which the client adds to every request itself: give ${url.origin}${prefix}`, 'usage');
-  }
+  // The command line takes such a URL without its /service (withoutServicePath); unsaid, every request would go to /service/service/ and get code 4.
+  const host = withoutServicePath(baseUrl);
+  if (host !== undefined) throw new ConfigError(`base URL ${url.origin}${url.pathname} ends in /service, which the client adds to every request itself: give ${host}`, 'usage');
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
     const why = `refusing to send the API key over plain http:// to ${url.host}; use https://, or pass ${names.allowInsecureHttp} if you really mean it`;
     throw new ConfigError(why, 'usage');

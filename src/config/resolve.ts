@@ -5,6 +5,7 @@
 import { ConfigError } from '../client/errors.js';
 import { invalidValue, oneOf } from '../output/words.js';
 import { looksLikeKey, maskKey } from '../secrets.js';
+import { isHttpUrl, withoutServicePath } from '../client/base-url.js';
 import { SETTING_KEYS, type Env, type SettingKey, type ConfigFile } from './file.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -21,15 +22,6 @@ export interface Resolved {
 /** Every setting with the value in force and where it came from. */
 export type ResolvedSettings = Record<SettingKey | 'profile', Resolved>;
 
-/** An absolute http:// or https:// URL (base URLs, proxies). */
-export function isHttpUrl(value: string): boolean {
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Why a value cannot be the base URL, or null. Credentials in it would be
@@ -44,22 +36,6 @@ export function baseUrlRule(value: string): string | null {
   return null;
 }
 
-/**
- * The base URL a URL copied from the service's docs means: every request
- * goes to `{base_url}/service/<Module>/<Operation>` (service-api.md), and
- * smslink adds `/service` itself, so `https://api.example.com/service/` is
- * `https://api.example.com` (a path before it is kept). Undefined when the
- * URL does not end in /service.
- */
-export function withoutServicePath(value: string): string | undefined {
-  if (!isHttpUrl(value)) return undefined;
-  const url = new URL(value);
-  const path = url.pathname.replace(/\/+$/, '');
-  if (!/\/service$/i.test(path)) return undefined;
-  const prefix = path.slice(0, -'/service'.length);
-  url.pathname = prefix || '/';
-  return prefix || url.search || url.hash ? url.href : url.href.replace(/\/$/, '');
-}
 
 /**
  * What is said when a base URL is taken without its /service, wherever it

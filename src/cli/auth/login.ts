@@ -3,7 +3,8 @@
 // key piped in with --with-key; checks them with one call; saves both in the
 // profile only when the service accepted the key.
 
-import { maskKey, servicePathNote, SETTINGS, withoutCredentials, withoutServicePath } from '../../config/resolve.js';
+import { withoutServicePath } from '../../client/base-url.js';
+import { maskKey, servicePathNote, SETTINGS, withoutCredentials } from '../../config/resolve.js';
 import { updateProfile } from '../../config/file.js';
 import { painter } from '../../output/color.js';
 import { elapsed } from '../../output/words.js';

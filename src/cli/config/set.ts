@@ -1,7 +1,8 @@
 // `smslink config set <name> [value]`: saves a setting in the current
 // profile; a key is asked for (nothing echoed) or read from stdin.
 
-import { servicePathNote, SETTINGS, withoutServicePath } from '../../config/resolve.js';
+import { withoutServicePath } from '../../client/base-url.js';
+import { servicePathNote, SETTINGS } from '../../config/resolve.js';
 import { updateProfile, type SettingKey } from '../../config/file.js';
 import type { CommandDef } from '../core/command.js';
 import type { RunContext } from '../core/context.js';

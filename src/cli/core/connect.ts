@@ -6,7 +6,8 @@
 import type { RequestEvent, SmsLinkClient } from '../../client/client.js';
 import { ConfigError, type SettingNames } from '../../client/errors.js';
 import type { HttpClient, Send } from '../../client/send.js';
-import { isHttpUrl, type ResolvedSettings } from '../../config/resolve.js';
+import { isHttpUrl } from '../../client/base-url.js';
+import type { ResolvedSettings } from '../../config/resolve.js';
 import { UsageError } from '../../exit-codes.js';
 import { elapsed, fileProblem, noSuchProfile } from '../../output/words.js';
 import { isKeyName } from '../../secrets.js';

@@ -6,7 +6,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servicePathNote, withoutServicePath } from '../../../src/config/resolve.js';
+import { withoutServicePath } from '../../../src/client/base-url.js';
+import { servicePathNote } from '../../../src/config/resolve.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { runCli, tempDir } from '../../helpers/run-cli.js';
 
