@@ -94,10 +94,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     const port = (server.address() as AddressInfo).port;
     const url = `http://${hostForUrl(host)}:${port}`;
     if (opts.shortBase === undefined) parts.settings.shortBase = url;
-    // Called after close(), a control would reach a closed database (or, for setFaults, quietly arm faults no request meets): said as the inbox says it.
-    const open = (method: string) => {
-      if (bench.closed) throw new Error(`${method}: the emulator is closed`);
-    };
     return {
       url,
       port,
@@ -105,10 +101,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       inspectorUrl: activity ? `${url}/` : null,
       close: closer(server, db, limits.closeGraceMs, dispose),
       faultCounts: () => bench.faults().counts,
-      reset: async () => (open('reset'), bench.reset()),
-      advance: async (seconds) => void (open('advance'), bench.advance(seconds)),
-      deliver: async () => (open('deliver'), bench.deliver()),
-      setFaults: async (rate, kinds) => (open('setFaults'), bench.setFaults(rate, kinds)),
+      reset: async () => (bench.whileOpen('reset'), bench.reset()),
+      advance: async (seconds) => void (bench.whileOpen('advance'), bench.advance(seconds)),
+      deliver: async () => (bench.whileOpen('deliver'), bench.deliver()),
+      setFaults: async (rate, kinds) => (bench.whileOpen('setFaults'), bench.setFaults(rate, kinds)),
       ...inboxOf({ settings: parts.settings, bench }),
     };
   } catch (err) {

@@ -176,6 +176,11 @@ export class Bench {
     return this.#closed;
   }
 
+  /** Refuses a library call (`method`) once the emulator is closing: it would reach a closed database, or arm faults no request meets. */
+  whileOpen(method: string): void {
+    if (this.#closed) throw new Error(`${method}: the emulator is closed`);
+  }
+
   /** Drops requests held by a `stall` fault and answers readers still waiting (the emulator is closing). */
   dispose(): void {
     this.#closed = true;

@@ -195,7 +195,7 @@ const FILTER_FIELDS = ['to', 'text', 'since', 'limit'];
 
 /** A library caller's filter checked: an object of known fields (a field misspelt would pick every message). */
 function libraryFilter(d: InboxDeps, method: string, filter: unknown, fields: string[]): MessageFilter {
-  if (d.bench.closed) throw new Error(`${method}: the emulator is closed`);
+  d.bench.whileOpen(method);
   if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) throw new TypeError(`${method}: the filter must be an object such as { to: '+77011234567' } (got ${quoted(filter)})`);
   const unknown = Object.keys(filter).find((k) => !fields.includes(k));
   if (unknown !== undefined) throw new RangeError(`${method}: ${quoted(unknown)} is not a filter; it takes ${fields.join(', ')}`);
@@ -217,8 +217,10 @@ export function inboxOf(d: InboxDeps): Inbox {
       try {
         answer = await waitForInbox(d, picked, timeoutMs, signal);
       } catch (err) {
-        if (err instanceof WaitersFull && !d.bench.closed) throw new Error(`waitForMessage: ${MAX_WAITERS} waits are under way already (the control API's included); wait for some to end`);
-        if (err instanceof WaitersFull) throw new Error('waitForMessage: the emulator is closed');
+        if (err instanceof WaitersFull) {
+          d.bench.whileOpen('waitForMessage');
+          throw new Error(`waitForMessage: ${MAX_WAITERS} waits are under way already (the control API's included); wait for some to end`);
+        }
         throw err;
       }
       if (answer.messages[0]) return answer.messages[0];
