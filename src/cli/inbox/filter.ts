@@ -8,7 +8,7 @@ import { TIMES } from '../../catalog/shared.js';
 import type { Shape } from '../../catalog/types.js';
 import type { CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
-import { timeFlag } from '../core/time.js';
+import { quoteTime, timeFlag } from '../core/time.js';
 import { UsageError } from '../../exit-codes.js';
 import { sayCurrency } from '../shared/currency.js';
 
@@ -43,9 +43,15 @@ export function filterFlags(cmd: Command): Command {
     .option('--since <time>', `messages sent at or after this, e.g. 5m (ago) or 09:00 (${TIMES})`);
 }
 
-/** The flags as the control API's query (`to=...&text=...&since=...`); a bad value is a usage error naming its flag. */
-export function filterQuery(ctx: RunContext, opts: CliValues): URLSearchParams {
+/**
+ * The flags as the control API's query (`to=...&text=...&since=...`), and
+ * --since as a person reads it: as typed, with the time it stood for (`"10m"
+ * (10 min ago, 2026-11-28 00:44:10)`), where the query has an instant in UTC.
+ * A bad value is a usage error naming its flag.
+ */
+export function filterQuery(ctx: RunContext, opts: CliValues): { q: URLSearchParams; since?: string } {
   const q = new URLSearchParams();
+  let since: string | undefined;
   if (typeof opts.to === 'string') {
     const digits = normalizePhone(opts.to);
     if (!/^\d{1,20}$/.test(digits)) throw new UsageError(`--to: invalid value "${opts.to}": must be a phone number or some of its digits (a leading + and spaces allowed)`);
@@ -57,10 +63,13 @@ export function filterQuery(ctx: RunContext, opts: CliValues): URLSearchParams {
   }
   if (typeof opts.since === 'string') {
     // The machine's local time, sent as an instant: the emulator may keep another zone (serve --tz).
-    const p = parseDateTime(timeFlag('--since', opts.since, ctx.now(), { fill: 'start' }))!;
+    const now = ctx.now();
+    const wire = timeFlag('--since', opts.since, now, { fill: 'start' });
+    const p = parseDateTime(wire)!;
     q.set('since', new Date(p.year, p.month - 1, p.day, p.hour, p.minute, p.second).toISOString());
+    since = quoteTime(opts.since, wire, now);
   }
-  return q;
+  return { q, since };
 }
 
 /** A message's fields as a result shape: --fields may name any of them, not only the table's. */

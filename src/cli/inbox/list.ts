@@ -17,7 +17,7 @@ const MESSAGE_LIMIT = 1000;
 const LIST_TIMEOUT_MS = 30_000;
 
 async function list(ctx: RunContext, opts: CliValues): Promise<number> {
-  const q = filterQuery(ctx, opts);
+  const { q } = filterQuery(ctx, opts);
   const limit = parseCount(opts.limit, '--limit', 100, MESSAGE_LIMIT);
   q.set('limit', String(limit));
   const route = `messages?${q}`;

@@ -4,7 +4,7 @@
 
 import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
-import { parseDuration, quoteTime, sleep, timeFlag } from '../core/time.js';
+import { parseDuration, sleep } from '../core/time.js';
 import { EXIT, ExitError, UsageError } from '../../exit-codes.js';
 import { renderRecord } from '../../output/format.js';
 import { duration } from '../../output/words.js';
@@ -16,19 +16,13 @@ const WAIT_PER_REQUEST_MS = 300_000;
 /** Time for the answer beyond the wait itself. */
 const ANSWER_MS = 15_000;
 
-/**
- * What was waited for, in words: `to 77011234567 with "code" since "10m" (10
- * min ago, 2026-11-28 00:44:10)`, the time as typed and as every time is said
- * (the query's own is an instant in UTC).
- */
+/** What was waited for, in words: `to 77011234567 with "code" since "10m" (10 min ago, 2026-11-28 00:44:10)`. */
 function wanted(q: URLSearchParams, since: string | undefined): string {
   return [q.has('to') && `to ${q.get('to')}`, q.has('text') && `with "${q.get('text')}"`, since !== undefined && `since ${since}`].filter(Boolean).join(' ');
 }
 
 async function wait(ctx: RunContext, opts: CliValues): Promise<number> {
-  const now = ctx.now();
-  const q = filterQuery(ctx, opts);
-  const since = typeof opts.since === 'string' ? quoteTime(opts.since, timeFlag('--since', opts.since, now, { fill: 'start' }), now) : undefined;
+  const { q, since } = filterQuery(ctx, opts);
   if (!q.has('to') && !q.has('text')) throw new UsageError('inbox wait needs --to or --text: which message to wait for');
   const timeoutMs = parseDuration(typeof opts.timeout === 'string' ? opts.timeout : '30s', '--timeout');
   q.set('limit', '1');
