@@ -3,7 +3,7 @@
 // http:// to a host that is not this machine.
 
 import { quoted } from '../output/text.js';
-import { looksLikeKey, redact } from '../secrets.js';
+import { looksLikeKey, maskKey, redact } from '../secrets.js';
 import { ConfigError, OPTION_NAMES, type SettingNames } from './errors.js';
 
 /** An absolute http:// or https:// URL (base URLs, proxies). */
@@ -60,12 +60,13 @@ export function checkSettings(baseUrl: string, apiKey: string, allowInsecureHttp
 
 /**
  * Why a base URL is no URL, without showing a key: the value is quoted with
- * any key known to this process masked, and not at all when it looks like a
- * key itself (the key and base URL given the wrong way round).
+ * any key known to this process masked, and masked as a key is shown
+ * (maskKey) when it looks like one (the key and base URL given the wrong way
+ * round), as the command line shows it.
  */
 function notAUrl(baseUrl: string): string {
   const given = baseUrl.trim();
-  if (looksLikeKey(given)) return 'base URL is not a valid URL: it looks like an API key (not shown); are the base URL and the key given the wrong way round?';
+  if (looksLikeKey(given)) return `base URL ${quoted(maskKey(given))} is not a valid URL: it looks like an API key; are the base URL and the key given the wrong way round?`;
   const shown = redact(given);
   const scheme = /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?(\/\S*)?$/i.test(given) ? `; write it with its scheme: https://${shown}` : '';
   return `base URL ${quoted(shown)} is not a valid URL${scheme}`;

@@ -142,7 +142,7 @@ describe('request bytes per operation', () => {
       return err.message;
     };
     expect(await refused({ baseUrl: 'SwappedKey0123456789abcdefABCDEF01234567', apiKey: server.url })).toBe(
-      'base URL is not a valid URL: it looks like an API key (not shown); are the base URL and the key given the wrong way round?',
+      'base URL "********4567" is not a valid URL: it looks like an API key; are the base URL and the key given the wrong way round?',
     );
     expect(await refused({ baseUrl: 'oops SwappedKey0123456789', apiKey: 'SwappedKey0123456789' })).toBe('base URL "oops ***" is not a valid URL');
     expect(await refused({ baseUrl: 'api.example.com', apiKey: KEY })).toBe('base URL "api.example.com" is not a valid URL; write it with its scheme: https://api.example.com');
