@@ -17,6 +17,24 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   }
 } else main();
 
+/**
+ * Whether a descriptor is open and no terminal: a file, pipe or socket, or
+ * /dev/null (a character device, as a terminal is). Told apart without
+ * node:tty, which loads node:net.
+ */
+function noTerminal(fd) {
+  const { fstatSync, statSync } = require('node:fs');
+  let stat;
+  try {
+    stat = fstatSync(fd);
+  } catch {
+    return false; // closed (`>&-`): process.stdout says how
+  }
+  if (!stat.isCharacterDevice()) return true;
+  const devNull = statSync('/dev/null', { throwIfNoEntry: false });
+  return devNull !== undefined && devNull.dev === stat.dev && devNull.ino === stat.ino;
+}
+
 async function main() {
   const interrupt = new AbortController();
   // A second Ctrl-C: a run that can give up what is in flight and still print its summary (bulk) listens here.
@@ -56,7 +74,35 @@ async function main() {
     interruptedAt = Date.now();
     interrupt.abort('stdout-closed');
   };
-  process.stdout.on('error', (err) => (err.code === 'EPIPE' ? onStdoutClosed() : crash(err)));
+  // Output is written with fs.writeSync wherever Node's own process.stdout writes synchronously anyway: a
+  // file, /dev/null, or a pipe, outside Windows (a pipe written this way waits for its reader, as in a shell).
+  // No stream is set up, which loads node:stream, and node:net for a pipe (remeasure: `npm run bench -- --only
+  // help`). A terminal, and a pipe another process made non-blocking (EAGAIN), get process.stdout.
+  const fs = require('node:fs');
+  let stream;
+  const openStdout = () => {
+    if (!stream) {
+      stream = process.stdout;
+      stream.on('error', (err) => (err.code === 'EPIPE' ? onStdoutClosed() : crash(err)));
+    }
+    return stream;
+  };
+  const direct = process.platform !== 'win32' && noTerminal(1);
+  const writeDirect = (chunk) => {
+    const data = Buffer.from(chunk);
+    for (let done = 0; done < data.length; ) {
+      try {
+        done += fs.writeSync(1, data, done);
+      } catch (err) {
+        if (err.code === 'EINTR') continue;
+        if (err.code === 'EAGAIN') return openStdout().write(data.subarray(done)); // the stream keeps the order
+        if (err.code !== 'EPIPE') crash(err);
+        onStdoutClosed(); // the reader went away
+        return true;
+      }
+    }
+    return true;
+  };
   // A reader of stderr that went away (`2>&1 | head -1`) is nobody left to tell: what the run
   // would say there is dropped, and it ends with its own exit code, not as a crash.
   let stderrOpened = false;
@@ -68,27 +114,28 @@ async function main() {
     return process.stderr;
   };
   const stdout = {
-    get isTTY() { return process.stdout.isTTY; },
-    get columns() { return process.stdout.columns; },
-    get rows() { return process.stdout.rows; },
+    get isTTY() { return direct ? false : openStdout().isTTY; },
+    get columns() { return direct ? undefined : openStdout().columns; },
+    get rows() { return direct ? undefined : openStdout().rows; },
     write: (chunk) => {
       if (stdoutClosed) return true;
-      const ok = process.stdout.write(chunk);
+      if (direct && !stream) return writeDirect(chunk);
+      const ok = openStdout().write(chunk);
       // A write into a pipe whose reader is gone fails at once: stop before another request starts, not a turn later.
-      if (process.stdout.errored?.code === 'EPIPE') onStdoutClosed();
+      if (stream.errored?.code === 'EPIPE') onStdoutClosed();
       return ok;
     },
     // After a write returned false (a pipe whose reader is behind): resolves once it has caught up, or once
     // nobody will (the reader gone, Ctrl-C). A long list waits here instead of piling up in memory.
     drained: () =>
       new Promise((resolve) => {
-        if (stdoutClosed || interrupt.signal.aborted || !process.stdout.writableNeedDrain) return resolve();
+        if (stdoutClosed || interrupt.signal.aborted || !stream?.writableNeedDrain) return resolve();
         const done = () => {
-          process.stdout.off('drain', done).off('close', done).off('error', done);
+          stream.off('drain', done).off('close', done).off('error', done);
           interrupt.signal.removeEventListener('abort', done);
           resolve();
         };
-        process.stdout.on('drain', done).on('close', done).on('error', done);
+        stream.on('drain', done).on('close', done).on('error', done);
         interrupt.signal.addEventListener('abort', done);
       }),
   };
@@ -106,6 +153,6 @@ async function main() {
   });
   process.exitCode = code;
   // Keep-alive sockets and timers are closed by run(); exit promptly regardless.
-  if (stdoutClosed) process.exit(code);
-  else process.stdout.write('', () => process.exit(code));
+  if (stdoutClosed || !stream) process.exit(code);
+  else stream.write('', () => process.exit(code));
 }

@@ -103,6 +103,9 @@ export function buildProgram(io: CliIO, runner: Runner, argv: readonly string[])
       writeOut: (s) => io.stdout.write(io.stdout.isTTY && io.stdout.columns ? fitHelpText(s, io.stdout.columns) : fitHelpText(s, 80, false)),
       // commander's own errors (an unknown option, extra words) break at spaces at a terminal, as every other error does (run.ts).
       writeErr: (s) => io.stderr.write(io.stderr.isTTY ? fitLines(s, io.stderr.columns) : s),
+      // What commander writes has no colour of its own to keep or strip: asked, it would read process.stdout (design rule 2).
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     });
 
   configureHelp(program, () => (io.stdout.isTTY ? io.stdout.columns : undefined));

@@ -17,7 +17,7 @@ import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { binEnv, tempDir } from '../helpers/run-cli.js';
+import { binEnv, runCli, tempDir } from '../helpers/run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/smslink.js');
@@ -83,21 +83,27 @@ describe('modules loaded by the bin', () => {
     }
   });
 
-  it('--help with stderr a pipe (as in CI) writes nothing there and sets up no stream for it: no node:net', async () => {
+  it('--help with stdout and stderr pipes (as in CI, `$(smslink --help)`) sets up no stream for either: no node:net or node:stream', async () => {
     // Node's own modules as the process ends, without the trace's hooks (their worker writes to stderr).
     const dir = tempDir();
     const preload = join(dir, 'builtins.cjs');
     writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'loaded.txt'))}, process.moduleLoadList.join('\\n')));`);
     const builtinsOf = async (args: string[]) => {
-      const child = spawn(process.execPath, ['--require', preload, BIN, ...args], { env: binEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, ['--require', preload, BIN, ...args], { env: binEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
       let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
       child.stderr.on('data', (d) => (stderr += d));
       const [status] = (await once(child, 'close')) as [number | null];
-      return { status, stderr, net: readFileSync(join(dir, 'loaded.txt'), 'utf8').split('\n').includes('NativeModule net') };
+      const loaded = readFileSync(join(dir, 'loaded.txt'), 'utf8').split('\n');
+      return { status, stdout, stderr, net: loaded.includes('NativeModule net'), stream: loaded.includes('NativeModule stream') };
     };
-    expect(await builtinsOf(['--help'])).toEqual({ status: 0, stderr: '', net: false });
-    // The same probe sees it where stderr is written: a usage error.
-    expect(await builtinsOf(['link', 'get'])).toMatchObject({ status: 2, net: true });
+    const help = await builtinsOf(['--help']);
+    expect(help).toMatchObject({ status: 0, stderr: '', net: false, stream: false });
+    // Written whole (with fs.writeSync: bin/smslink.js), as in-process.
+    expect(help.stdout).toBe((await runCli(['--help'])).stdout);
+    // The same probe sees both where stderr is written: a usage error.
+    expect(await builtinsOf(['link', 'get'])).toMatchObject({ status: 2, net: true, stream: true });
   });
 
   it('loads qs when a request is built, and not for a command that sends nothing', async () => {
