@@ -189,9 +189,17 @@ const valgrindVersion = opts.timer === 'instructions' ? spawnSync('valgrind', ['
 const instructions = Boolean(valgrindVersion);
 if (opts.timer === 'instructions' && !instructions) throw new Error('--timer instructions: valgrind is not installed (apt-get install valgrind)');
 if (opts.timer !== undefined && !['node', 'hyperfine', 'instructions'].includes(opts.timer)) throw new Error('--timer: node, hyperfine or instructions');
-/** Runs of each command under valgrind: its counts move by 2-4%, where times move by 10% and more. */
+/** Runs of each command under valgrind; with V8's seed fixed (SEEDED) its count repeats to within 0.01%. */
 const COUNTED_RUNS = 3;
-const TIMER = instructions ? `instructions counted by ${valgrindVersion} (callgrind), ${COUNTED_RUNS} runs` : (hyperfineVersion ?? 'Node timing loop (interleaved)');
+/**
+ * V8 draws the seed of its string hashes at start, and finding one costs a
+ * random number of instructions (callgrind: HashSeed::InitializeRoots, 2 to
+ * 20 M): the counts of a command moved by 2-4% from run to run. Fixed, they
+ * repeat. V8's code-cache check ignores this flag: no cache is rejected. The
+ * seed costs as few as the runs that cost least (`node -e 0` 83.7 M on Node 20).
+ */
+const SEEDED = '--random-seed=5';
+const TIMER = instructions ? `instructions counted by ${valgrindVersion} (callgrind), ${COUNTED_RUNS} runs, node ${SEEDED}` : (hyperfineVersion ?? 'Node timing loop (interleaved)');
 const quote = (a) => (/^[\w./:=,@+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 
 /**
@@ -219,8 +227,9 @@ async function startup(args, env = {}, script = BIN, reference = [NODE, '-e', '0
   }
   if (instructions) {
     // A run of each first, untimed: it fills the compile cache, which valgrind leaves usable (V8's flags are the same).
-    const counted = (cmd, count) => {
+    const counted = ([node, ...rest], count) => {
       if (removed) rmSync(removed, { recursive: true, force: true });
+      const cmd = node === NODE ? [node, SEEDED, ...rest] : [node, ...rest];
       const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...cmd], { env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`${cmd.join(' ')} exited ${r.status} under valgrind: ${r.stderr.slice(-2000)}`);
       return count ? Number(/I\s+refs:\s+([\d,]+)/.exec(r.stderr)[1].replace(/,/g, '')) / 1e6 : 0;
