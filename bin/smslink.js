@@ -18,21 +18,22 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 } else main();
 
 /**
- * Whether a descriptor is open and no terminal: a file, pipe or socket, or
- * /dev/null (a character device, as a terminal is). Told apart without
- * node:tty, which loads node:net.
+ * Whether a descriptor is a file or /dev/null, which a write never holds for
+ * long: no pipe (its reader may stop reading), no terminal. /dev/null is a
+ * character device, as a terminal is: told apart without node:tty, which
+ * loads node:net.
  */
-function noTerminal(fd) {
+function fileOrDevNull(fd) {
   const { fstatSync, statSync } = require('node:fs');
-  let stat;
   try {
-    stat = fstatSync(fd);
+    const stat = fstatSync(fd);
+    if (stat.isFile()) return true;
+    if (!stat.isCharacterDevice()) return false;
+    const devNull = statSync('/dev/null');
+    return devNull.dev === stat.dev && devNull.ino === stat.ino;
   } catch {
-    return false; // closed (`>&-`): process.stdout says how
+    return false; // closed (`>&-`), or no /dev/null to compare with: process.stdout says how
   }
-  if (!stat.isCharacterDevice()) return true;
-  const devNull = statSync('/dev/null', { throwIfNoEntry: false });
-  return devNull !== undefined && devNull.dev === stat.dev && devNull.ino === stat.ino;
 }
 
 async function main() {
@@ -74,10 +75,10 @@ async function main() {
     interruptedAt = Date.now();
     interrupt.abort('stdout-closed');
   };
-  // Output is written with fs.writeSync wherever Node's own process.stdout writes synchronously anyway: a
-  // file, /dev/null, or a pipe, outside Windows (a pipe written this way waits for its reader, as in a shell).
-  // No stream is set up, which loads node:stream, and node:net for a pipe (remeasure: `npm run bench -- --only
-  // help`). A terminal, and a pipe another process made non-blocking (EAGAIN), get process.stdout.
+  // Into a file or /dev/null, output is written with fs.writeSync, as Node's process.stdout writes there
+  // too, but without the stream it sets up first, which loads node:stream (remeasure: `npm run bench --
+  // --timer instructions --only help`). A pipe gets process.stdout: a write into a pipe whose reader
+  // stopped reading must not hold the event loop (serve's request log, Ctrl-C and SIGTERM).
   const fs = require('node:fs');
   let stream;
   const openStdout = () => {
@@ -87,18 +88,14 @@ async function main() {
     }
     return stream;
   };
-  const direct = process.platform !== 'win32' && noTerminal(1);
+  const direct = fileOrDevNull(1);
   const writeDirect = (chunk) => {
     const data = Buffer.from(chunk);
     for (let done = 0; done < data.length; ) {
       try {
         done += fs.writeSync(1, data, done);
       } catch (err) {
-        if (err.code === 'EINTR') continue;
-        if (err.code === 'EAGAIN') return openStdout().write(data.subarray(done)); // the stream keeps the order
-        if (err.code !== 'EPIPE') crash(err);
-        onStdoutClosed(); // the reader went away
-        return true;
+        if (err.code !== 'EINTR') crash(err); // a full disk, say: as the stream's error
       }
     }
     return true;
