@@ -12,8 +12,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   try {
     writeSync(1, text);
   } catch (err) {
-    if (err.code !== 'EAGAIN') throw err;
-    process.stdout.write(text); // a non-blocking pipe that is full
+    if (err.code === 'EAGAIN') process.stdout.write(text); // a non-blocking pipe that is full
+    // A reader already gone (`smslink --version | true`) is told nothing, as by every command (src/cli/run.ts).
+    else if (err.code !== 'EPIPE') throw err;
   }
 } else main();
 

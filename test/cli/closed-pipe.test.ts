@@ -3,7 +3,7 @@
 // its job and exits 0, silently; 130 stays for Ctrl-C. (A bulk run stopped
 // this way exits 141: test/bulk/interrupt.test.ts.) The built bin runs
 // against the emulator over a real socket.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -45,6 +45,13 @@ function piped(args: string, reader = 'head -1'): Promise<{ codes: number[]; std
 }
 
 describe('a closed pipe ends a command that prints what it read with exit 0, silently', () => {
+  it('--version into a pipe whose reader is already gone: exit 0, nothing on stderr', () => {
+    // The reading end closed before the bin starts (python: a shell's `| true` would race with it).
+    const script = 'import os, subprocess, sys\nr, w = os.pipe()\nos.close(r)\np = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)\nprint(p.returncode)\nsys.stdout.write(p.stderr.decode())';
+    const r = spawnSync('python3', ['-c', script, process.execPath, BIN, '--version'], { env: binEnv(), encoding: 'utf8' });
+    expect(r.stdout).toBe('0\n');
+  });
+
   it.each([
     'link list --all -q --page-size 25',
     'link list --all -o ndjson --page-size 25',
