@@ -19,21 +19,18 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 } else main();
 
 /**
- * Whether a descriptor is a file or /dev/null, which a write never holds for
- * long: no pipe (its reader may stop reading), no terminal. /dev/null is a
- * character device, as a terminal is: told apart without node:tty, which
- * loads node:net.
+ * Whether a descriptor (its fstat) is a file or /dev/null, which a write
+ * never holds for long: no pipe (its reader may stop reading), no terminal.
+ * /dev/null is a character device, as a terminal is: told apart without
+ * node:tty, which loads node:net.
  */
-function fileOrDevNull(fd) {
-  const { fstatSync, statSync } = require('node:fs');
+function fileOrDevNull(stat) {
+  if (!stat?.isCharacterDevice()) return stat?.isFile() === true;
   try {
-    const stat = fstatSync(fd);
-    if (stat.isFile()) return true;
-    if (!stat.isCharacterDevice()) return false;
-    const devNull = statSync('/dev/null');
+    const devNull = require('node:fs').statSync('/dev/null');
     return devNull.dev === stat.dev && devNull.ino === stat.ino;
   } catch {
-    return false; // closed (`>&-`), or no /dev/null to compare with: process.stdout says how
+    return false; // no /dev/null to compare with: process.stdout says how
   }
 }
 
@@ -81,6 +78,10 @@ async function main() {
   // --timer instructions --only help`). A pipe gets process.stdout: a write into a pipe whose reader
   // stopped reading must not hold the event loop (serve's request log, Ctrl-C and SIGTERM).
   const fs = require('node:fs');
+  let stdoutStat; // none when stdout is closed (`>&-`): process.stdout says how
+  try {
+    stdoutStat = fs.fstatSync(1);
+  } catch { /* closed */ }
   let stream;
   const openStdout = () => {
     if (!stream) {
@@ -89,15 +90,13 @@ async function main() {
     }
     return stream;
   };
-  const direct = fileOrDevNull(1);
+  const direct = fileOrDevNull(stdoutStat);
   const writeDirect = (chunk) => {
     const data = Buffer.from(chunk);
-    for (let done = 0; done < data.length; ) {
-      try {
-        done += fs.writeSync(1, data, done);
-      } catch (err) {
-        if (err.code !== 'EINTR') crash(err); // a full disk, say: as the stream's error
-      }
+    try {
+      for (let done = 0; done < data.length; ) done += fs.writeSync(1, data, done);
+    } catch (err) {
+      crash(err); // a full disk, say: as the stream's error
     }
     return true;
   };
@@ -117,7 +116,7 @@ async function main() {
     get rows() { return direct ? undefined : openStdout().rows; },
     write: (chunk) => {
       if (stdoutClosed) return true;
-      if (direct && !stream) return writeDirect(chunk);
+      if (direct) return writeDirect(chunk);
       const ok = openStdout().write(chunk);
       // A write into a pipe whose reader is gone fails at once: stop before another request starts, not a turn later.
       if (stream.errored?.code === 'EPIPE') onStdoutClosed();
@@ -147,7 +146,7 @@ async function main() {
     signal: interrupt.signal,
     onPager: (running) => (paging = running),
     stopNow: stopNow.signal,
-    get stdoutIsPipe() { const stat = require('node:fs').fstatSync(1); return stat.isFIFO() || stat.isSocket(); },
+    get stdoutIsPipe() { return stdoutStat !== undefined && (stdoutStat.isFIFO() || stdoutStat.isSocket()); },
   });
   process.exitCode = code;
   // Keep-alive sockets and timers are closed by run(); exit promptly regardless.
