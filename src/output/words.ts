@@ -7,7 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { MESSAGE_STATUS_GROUPS, MESSAGE_STATUS_LABELS, type MessageStatusGroup } from '../catalog/codes.js';
 import type { ValueKind } from '../catalog/types.js';
-import { quoted } from './text.js';
+import { cellText, quoted } from './text.js';
 
 /** A message status as a word (`delivered`); a status the service added later as it came. */
 export function statusWord(code: unknown): string {
@@ -161,6 +161,9 @@ export const isStatusKind = (kind: ValueKind | undefined): boolean => kind !== u
  * with its code, a time to the second). `currency` goes with money.
  */
 export function say(kind: ValueKind, value: unknown, form: 'table' | 'record', currency?: string): string {
+  // An object where a status, money or a time belongs (an answer not as the contract says) is shown as it came:
+  // String() of it could throw (`{"toString": []}`). Only a timeline is a list.
+  if (typeof value === 'object' && value !== null && kind !== 'timeline') return cellText(value);
   switch (kind) {
     case 'linkStatus':
       return LINK_STATUS_WORDS[String(value)] ?? String(value);

@@ -1,9 +1,18 @@
 // The vocabulary (src/output/words.ts): each thing a person reads is said by
 // one function, and these are its words.
 import { describe, expect, it } from 'vitest';
-import { ago, allOfThem, campaignStatusWord, count, restOfLimit, shownOf, showing, didYouMean, unknownName, duration, elapsed, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime, timelineWords } from '../../src/output/words.js';
+import { ago, allOfThem, say, campaignStatusWord, count, restOfLimit, shownOf, showing, didYouMean, unknownName, duration, elapsed, fromNow, invalidValue, money, notFound, oneOf, recordTime, statusWithCode, statusWord, tableTime, timelineWords } from '../../src/output/words.js';
 
 describe('words', () => {
+  it('say: an object where a status, money or a time belongs is shown as it came, never thrown on', () => {
+    // Found by test/resilience/hostile-answers.test.ts: String() of it threw (Cannot convert object to primitive value).
+    const odd = { toString: [] };
+    for (const kind of ['linkStatus', 'moderatorStatus', 'messageStatus', 'campaignStatus', 'money', 'time', 'seconds', 'fraction'] as const) {
+      for (const form of ['table', 'record'] as const) expect(say(kind, odd, form, 'KZT'), `${kind} ${form}`).toBe('{"toString":[]}');
+    }
+    expect(say('linkStatus', 1, 'table')).not.toBe('1');
+  });
+
   it('says a message status as a word, with its code in a record; an unknown status as it came', () => {
     expect(statusWord('DELIVRD')).toBe('delivered');
     expect(statusWord('PDLIVRD')).toBe('partly delivered');
