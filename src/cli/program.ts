@@ -66,27 +66,27 @@ function fill(cmd: Command, def: CommandDef, runner: Runner): void {
 }
 
 /**
- * Adds the children of `node` to `parent`, as far as the run reaches. Every
- * child gets its name and summary, which is all commander's suggestions
- * read; when argv names some of them, only those are built in full (flags,
- * help, action, their own children), else all are. The children of a
- * command are added only when argv names it (or completion walks the
+ * Adds the children of `node` to `parent`, as far as the run reaches: the
+ * ones argv names, or all of them when it names none. A command's own
+ * children are added only when argv names it (or completion walks the
  * whole tree). `smslink link get 1` builds no message or config commands
  * and of the link commands only `get`; `--help` builds no subcommands.
- * Remeasure what this is worth with `npm run bench -- --only help,get`
- * against a version that builds everything.
+ * `parent` knows the names of all its children, built or not, to compare
+ * a mistyped one with (typos.ts). Remeasure what this is worth with
+ * `npm run bench -- --timer instructions --only help,get` against a
+ * version that builds everything.
  */
-function addChildren(parent: Command, node: Node, runner: Runner, reach: { argv: readonly string[]; all: boolean; help: boolean }): void {
+function addChildren(parent: SmslinkCommand, node: Node, runner: Runner, reach: { argv: readonly string[]; all: boolean; help: boolean }): void {
   const children = [...node.children.values()].filter((c): c is Node & { def: Definition } => c.def !== undefined);
+  parent.commandNames = children.flatMap(({ def }) => ('alias' in def && def.alias ? [def.path.at(-1)!, def.alias] : [def.path.at(-1)!]));
   const chosen = reach.all || reach.help ? [] : children.filter((c) => named(reach.argv, c.def));
-  for (const child of children) {
+  for (const child of chosen.length ? chosen : children) {
     const { def } = child;
     const cmd = parent.command(def.path.at(-1)!).description(summaryOf(def));
     if ('alias' in def && def.alias) cmd.alias(def.alias);
     if (child.heading) cmd.helpGroup(child.heading);
     if ('group' in def) helpWhenAlone(cmd).addHelpText('after', helpAfter(def.about, def.examples));
-    if (chosen.length && !chosen.includes(child)) continue;
-    if (!('group' in def)) fill(cmd, def, runner);
+    else fill(cmd, def, runner);
     if (child.children.size && (reach.all || named(reach.argv, def))) addChildren(cmd, child, runner, reach);
   }
 }

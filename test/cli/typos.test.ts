@@ -52,6 +52,20 @@ describe('a mistyped command followed by flags', () => {
   });
 });
 
+describe('a mistyped command beside a word that names another', () => {
+  // A run builds only the commands its words name (program.ts): `status` builds `smslink status` alone, yet
+  // the command meant by "lnk" is still found, among every command of the list.
+  it.each([
+    [['lnk', 'status'], 'error: unknown command "lnk" (did you mean link?)'],
+    [['message', 'sned', '--to', 'status'], 'error: unknown command "message sned" (did you mean message send?)'],
+    [['link', 'ls', 'gte'], 'error: link list takes no arguments: "gte" is extra (quote a value that holds spaces)'],
+    [['link', 'lits', 'get'], 'error: unknown command "link lits" (did you mean link list?)'],
+  ])('%j', async (args, said) => {
+    const r = await runCli(args);
+    expect([r.code, r.stderr.split('\n')[0]]).toEqual([2, said]);
+  });
+});
+
 describe('an unknown flag on a real command', () => {
   it.each(LEAVES.map((n) => [n.path.join(' '), n] as const))('%s: an unknown option, the near miss offered', async (_name, { path, cmd }) => {
     const far = await runCli([...path, '--zzqqx']);

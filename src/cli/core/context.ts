@@ -316,7 +316,10 @@ export class RunContext {
       flags: { dryRun: g.dryRun, proxy: g.proxy, caFile: g.caFile, allowInsecureHttp: g.allowInsecureHttp, verbose: g.verbose, showPii: g.showPii },
       sandbox: this.sandbox,
       credentials: this.credentials,
-      interactive: io.stderr.isTTY === true,
+      // Read when asked: stderr is set up only by a run that uses it (see `stderr` above).
+      get interactive() {
+        return io.stderr.isTTY === true;
+      },
       signal: this.#requestSignal(),
       now: () => this.now(),
       note: (message) => this.note(message),

@@ -1,7 +1,7 @@
 // Commander's Command, with a mistyped command or flag said where it is, in
 // the vocabulary's words (src/output/words.ts unknownName): `message sned
 // --to 1` is an unknown command "sned", not an unknown option "--to", at
-// every level of the tree. program.ts builds the whole tree from this class.
+// every level of the tree. program.ts builds the tree from this class.
 
 import { Command } from 'commander';
 import { unknownName } from '../../output/words.js';
@@ -14,6 +14,14 @@ function pathOf(cmd: Command): string {
 }
 
 export class SmslinkCommand extends Command {
+  /**
+   * The names and aliases of every command under this one in the list
+   * (src/cli/commands.ts), built for this run or not: what a mistyped
+   * command is compared with. Set by program.ts, which builds only the
+   * commands a run names.
+   */
+  commandNames: readonly string[] | undefined;
+
   /** Subcommands (`program.command(name)`) are of this class too. */
   override createCommand(name?: string): SmslinkCommand {
     return new SmslinkCommand(name);
@@ -64,9 +72,7 @@ export class SmslinkCommand extends Command {
 
   /** Commander calls this when the first word after a group is none of its commands. */
   unknownCommand(): never {
-    const names = this.createHelp()
-      .visibleCommands(this)
-      .flatMap((c) => [c.name(), ...c.aliases()]);
+    const names = this.commandNames ?? this.createHelp().visibleCommands(this).flatMap((c) => [c.name(), ...c.aliases()]);
     this.error(`error: ${unknownName('command', this.args[0], names, pathOf(this))}`, { code: 'commander.unknownCommand', exitCode: 2 });
   }
 }
