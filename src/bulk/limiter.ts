@@ -1,21 +1,7 @@
 // How a bulk run paces its requests: at most `concurrency` in flight and,
-// with --rate, at most `rate` in any one second as the service counts them,
-// the first second included. The run asks for a slot before it takes the
-// next row, so nothing waits in a queue: on Ctrl-C the rows not yet started
-// are simply never started.
-//
-// A request reaches the service some time after it starts (a connection to
-// open, a TLS handshake, a module to load for the first one) and before its
-// answer comes back. So the `rate`-th start after a request waits until a
-// second after that request's answer: however late it arrived, the two are
-// a second apart at the service. An answer that takes longer than LATE_MS
-// counts as arrived by then, so that a request that hangs does not hold up
-// the others.
-//
-// p-queue did this before, with a queue, events and a promise chain per
-// task: a share of a bulk run's CPU time that shows in its throughput, which
-// CPU bounds on a machine it shares with the service. This needs none of
-// them; `npm run bench -- --only bulk` with either one remeasures it.
+// with --rate, at most `rate` in any one second as the service counts them.
+// The run asks for a slot before it takes the next row, so nothing waits in
+// a queue: on Ctrl-C the rows not yet started are never started (docs/bulk.md).
 
 const WINDOW_MS = 1000;
 const LATE_MS = 1000;
@@ -33,6 +19,20 @@ interface Start {
   end?: number;
 }
 
+/**
+ * A request reaches the service some time after it starts (a connection to
+ * open, a TLS handshake, a module to load for the first one) and before its
+ * answer comes back. So the `rate`-th start after a request waits until a
+ * second after that request's answer: however late it arrived, the two are
+ * a second apart at the service. An answer that takes longer than LATE_MS
+ * counts as arrived by then, so that a request that hangs does not hold up
+ * the others.
+ *
+ * p-queue did this before, with a queue, events and a promise chain per
+ * task: a share of a bulk run's CPU time that shows in its throughput, which
+ * CPU bounds on a machine it shares with the service. This needs none of
+ * them; `npm run bench -- --only bulk` with either one remeasures it.
+ */
 export class Limiter {
   #running = 0;
   /** Those waiting (the run's loop, lookups, idle()), woken when a request ends or on abort. */

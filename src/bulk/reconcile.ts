@@ -1,23 +1,6 @@
 // Settles rows whose outcome is unknown (a request left, no answer came) by
-// looking for what they would have made. The service has no idempotency
-// keys, so this is how a rerun avoids both sending a row twice and leaving
-// it unsent.
-//
-// - A message: Message/List with criteria[to] and criteria[text] and a window
-//   of campaign creation times around the moment its request left.
-// - A link: Link/List from the day its request left, matched on fullLink,
-//   comment, status and expiry.
-//
-// What the journal records as made by other rows is never taken (claimed
-// ids), and each thing found settles one row. A row is found, absent (the
-// lookup answered and nothing matches: it was not made) or still unknown
-// (the lookup itself failed).
-//
-// smslink does not know the time zone of the account, in which the service
-// reads and writes times; the windows are therefore widened by the largest
-// offsets there are (UTC-12 to UTC+14). What this cannot settle: an identical
-// message to the same number (or an identical link) made outside this
-// journal within that window is taken for the lost one.
+// looking for what they would have made: the service has no idempotency
+// keys. docs/bulk.md, "Rows whose outcome is unknown", says what a user sees.
 
 import type { SmsLinkClient } from '../client/client.js';
 import type { Link, Message } from '../catalog/types.js';
@@ -67,6 +50,26 @@ async function listAll<T>(what: string, page: (n: number) => Promise<{ items: T[
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/**
+ * How a rerun avoids both sending a row twice and leaving it unsent: what
+ * the row would have made is looked for.
+ *
+ * - A message: Message/List with criteria[to] and criteria[text] and a window
+ *   of campaign creation times around the moment its request left.
+ * - A link: Link/List from the day its request left, matched on fullLink,
+ *   comment, status and expiry.
+ *
+ * What the journal records as made by other rows is never taken (claimed
+ * ids), and each thing found settles one row. A row is found, absent (the
+ * lookup answered and nothing matches: it was not made) or still unknown
+ * (the lookup itself failed).
+ *
+ * smslink does not know the time zone of the account, in which the service
+ * reads and writes times; the windows are therefore widened by the largest
+ * offsets there are (UTC-12 to UTC+14). What this cannot settle: an identical
+ * message to the same number (or an identical link) made outside this
+ * journal within that window is taken for the lost one.
+ */
 export function reconcilerFor(command: string, client: SmsLinkClient): Reconciler {
   return command === 'message send' ? messages(client) : links(client);
 }

@@ -1,15 +1,6 @@
-// Where each row's outcome goes once it is known: printed, then journaled.
-// ndjson, csv, tsv and json print rows as they finish (each carries its row
-// number); -q and the table print them in input order, through a reorder
-// buffer that holds at most `window` rows: the run starts no row further
-// ahead of the oldest one still out (full()).
-//
-// Rows finishing in one turn of the event loop are printed in one write at
-// the end of that turn (setImmediate): soon enough that a closed output pipe
-// is noticed on the first result written after it closed, and the run's
-// slot of a row is reused only once its result is written (put() resolves
-// then). A row is journaled done only once its result was printed: a rerun
-// never skips a row whose result nobody saw.
+// Where each row's outcome goes once it is known: printed, then journaled
+// (docs/bulk.md, "Journals"). A row is journaled done only once its result
+// was printed: a rerun never skips a row whose result nobody saw.
 
 import type { RowWriter } from '../output/format.js';
 import type { Journal, RowState } from './journal.js';
@@ -30,6 +21,18 @@ export interface Outcome {
   found?: boolean;
 }
 
+/**
+ * ndjson, csv, tsv and json print rows as they finish (each carries its row
+ * number); -q and the table print them in input order, through a reorder
+ * buffer that holds at most `window` rows: the run starts no row further
+ * ahead of the oldest one still out (full()).
+ *
+ * Rows finishing in one turn of the event loop are printed in one write at
+ * the end of that turn (setImmediate): soon enough that a closed output pipe
+ * is noticed on the first result written after it closed, and the run's
+ * slot of a row is reused only once its result is written (put() resolves
+ * then).
+ */
 export class Results {
   /** Rows whose outcome is unknown in the end, for the summary. */
   readonly unknownRows: number[] = [];

@@ -1,9 +1,5 @@
 // Pass 2 of a bulk run that sends: what happens to each row, from its check
-// to its outcome printed and journaled. A class of its own, apart from the
-// run, because V8 optimizes what runs for every row: small methods compile
-// quickly, where one large function was optimized twice, at a length that
-// showed in `npm run bench -- --only bulk` on a 2-core machine whose other
-// core serves the requests (`node --trace-opt` on the run shows it).
+// to its outcome printed and journaled (docs/bulk.md).
 
 import type { CheckContext } from '../catalog/rules.js';
 import type { SmsLinkClient } from '../client/client.js';
@@ -59,6 +55,13 @@ function failsEveryRow(err: unknown, noneDoneSince: boolean): boolean {
   return err instanceof TransportError && err.kind === 'connection' && !err.outcomeUnknown && noneDoneSince;
 }
 
+/**
+ * A class of its own, apart from the run, because V8 optimizes what runs for
+ * every row: small methods compile quickly, where one large function was
+ * optimized twice, at a length that showed in `npm run bench -- --only bulk`
+ * on a 2-core machine whose other core serves the requests
+ * (`node --trace-opt` on the run shows it).
+ */
 export class Sender {
   readonly counts: Counts & { found: number } = { skipped: 0, done: 0, failed: 0, unknown: 0, invalid: 0, held: 0, inFlight: 0, found: 0 };
   /** Rows sent that no earlier run had sent or tried (on a rerun). */

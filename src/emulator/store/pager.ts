@@ -1,8 +1,6 @@
 // Pages of Link/List and Message/List in time that does not grow with the
 // account: the total is counted once and kept until the next write, and a
-// page is read from the sort key of the row before it (keyset), remembered
-// from the page served before it, so following pages is one index seek a
-// page. A page no earlier page led to skips rows once.
+// page is read from the sort key of the row before it (keyset).
 // docs/emulator-reference.md, "What a list page costs".
 
 import type { SqlValue } from './connection.js';
@@ -77,6 +75,11 @@ interface Listing {
   q: ListQuery;
 }
 
+/**
+ * The sort key a page starts after is remembered from the page served
+ * before it, so following pages is one index seek a page. A page no earlier
+ * page led to skips rows once.
+ */
 export class Pager {
   readonly #statements: StatementCache;
   /** Totals by table, conditions and values. */
