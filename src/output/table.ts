@@ -189,8 +189,9 @@ const CHAR_NAMES = ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom
 
 /**
  * cli-table3's layout is quadratic in rows (each cell is checked against
- * every earlier row for spans: 5,000 rows took 3 s), so rows are drawn in
- * blocks of BLOCK with the same column widths, which lines them up alike.
+ * every earlier row for spans), so rows are drawn in blocks of BLOCK with
+ * the same column widths, which lines them up alike. Remeasure with
+ * `npm run bench -- --scale --only list-links-table`.
  */
 const BLOCK = 100;
 

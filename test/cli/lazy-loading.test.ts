@@ -1,6 +1,6 @@
 // Design rule 7, kept from regressing: what the bin loads for `--version` and
-// `--help` never includes undici, conf, libsql, the emulator, cli-table3, jq
-// or qs (a form encoder, loaded when the first request is built).
+// `--help` never includes undici, conf, libsql, the emulator, the mirror,
+// cli-table3, jq or qs (a form encoder, loaded when the first request is built).
 // The real bin runs with a preload that records every module file it loads;
 // a file of the bundle (dist/bundle/, built by global-setup) stands for the
 // sources and packages esbuild put in it (dist/bundle/contents.json). The
@@ -22,7 +22,7 @@ import { binEnv, runCli, tempDir } from '../helpers/run-cli.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/smslink.js');
 const TRACE = join(ROOT, 'test/helpers/module-trace.mjs');
-const HEAVY = ['undici', 'conf', 'proper-lockfile', 'libsql', 'src/emulator', 'cli-table3', 'jq-wasm'];
+const HEAVY = ['undici', 'conf', 'proper-lockfile', 'libsql', 'src/emulator', 'src/mirror', 'cli-table3', 'jq-wasm'];
 
 /** Package names (`undici`), source folders (`src/emulator`) and files the bin loads for `args`. */
 async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; modules: Set<string>; builtins: Set<string> }> {
@@ -121,7 +121,7 @@ describe('modules loaded by the bin', () => {
     expect(local.modules.has('qs')).toBe(false);
   });
 
-  it('the same probe sees undici for a bulk run and a proxy (a single request needs neither), libsql and the emulator with --sandbox, and cli-table3 for a table', async () => {
+  it('the same probe sees undici for a bulk run and a proxy (a single request needs neither), libsql and the emulator with --sandbox, the mirror for sandbox reset, and cli-table3 for a table', async () => {
     const env = { SMSLINK_BASE_URL: server.url, SMSLINK_API_KEY: 'TraceKey0123456789' };
     const sent = await loadedBy(['link', 'get', '417863'], env);
     expect(sent.status).toBe(0);
@@ -162,7 +162,7 @@ describe('modules loaded by the bin', () => {
     const sandbox = await loadedBy(['--sandbox', 'link', 'list']);
     expect(sandbox.status).toBe(0);
     expect(heavyIn(sandbox.modules)).toEqual(['libsql', 'src/emulator']);
-    // Nor node:http, which costs ~3.5 ms to load (src/client/envelope.ts loads it for an HTTP error); a request over HTTP does load it.
+    // Nor node:http (src/client/envelope.ts loads it for an HTTP error); a request over HTTP does load it.
     expect(sandbox.builtins.has('http')).toBe(false);
     expect(sent.builtins.has('http')).toBe(true);
     // cli-table3 (and the string-width it measures with) when a table is drawn, and only then.
@@ -171,6 +171,11 @@ describe('modules loaded by the bin', () => {
     expect(heavyIn(table.modules)).toEqual(['libsql', 'src/emulator', 'cli-table3']);
     expect(table.modules.has('string-width')).toBe(true);
     expect(sandbox.modules.has('string-width')).toBe(false);
+    // The mirror (its own bundle file, with libsql) for a command that reads or clears it.
+    const cleared = await loadedBy(['sandbox', 'reset', '--yes']);
+    expect(cleared.status).toBe(0);
+    expect(heavyIn(cleared.modules)).toContain('src/mirror');
+    expect(heavyIn(sandbox.modules)).not.toContain('src/mirror');
     // libsql's binary, chosen without its detectors (scripts/libsql-native.cjs): no process.report, no child_process.
     expect([...sandbox.modules].filter((m) => m.startsWith('@libsql/'))).toHaveLength(1);
     expect([...sandbox.modules].filter((m) => /detect-libc|@neon-rs/.test(m))).toEqual([]);

@@ -3,6 +3,7 @@
 // proxy setting that is no proxy URL, an unreadable --ca-file, the key on the
 // command line), and --verbose's log of each request, personal data masked.
 
+import { existsSync, readFileSync } from 'node:fs';
 import type { RequestEvent, SmsLinkClient } from '../../client/client.js';
 import { ConfigError, type SettingNames } from '../../client/errors.js';
 import type { HttpClient, Send } from '../../client/send.js';
@@ -107,7 +108,6 @@ function logRequest(host: ConnectHost, e: RequestEvent): void {
 async function sandbox(host: ConnectHost): Promise<{ baseUrl: string; apiKey: string; send: Send }> {
   const { openEmulatorInProcess, sandboxOptions } = await import('../../emulator/index.js');
   const options = sandboxOptions(host.env);
-  const { existsSync } = await import('node:fs');
   // Said once, when the sandbox is first made in this data directory (and with --verbose).
   const firstUse = typeof options.db === 'string' && !existsSync(options.db);
   const emu = openEmulatorInProcess(options);
@@ -122,7 +122,6 @@ async function sandbox(host: ConnectHost): Promise<{ baseUrl: string; apiKey: st
 async function caFile(host: ConnectHost): Promise<Buffer[] | undefined> {
   const file = host.flags.caFile;
   if (!file) return undefined;
-  const { readFileSync } = await import('node:fs');
   let ca: Buffer[];
   try {
     ca = [readFileSync(file)];

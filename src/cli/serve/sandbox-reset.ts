@@ -1,5 +1,6 @@
 // `smslink sandbox reset`: empties the sandbox, after a question at a terminal.
 
+import { existsSync } from 'node:fs';
 import type { CommandDef, CliValues } from '../core/command.js';
 import type { RunContext } from '../core/context.js';
 import { askFirst, YES_OPTION } from '../core/prompt.js';
@@ -8,7 +9,6 @@ import { EXIT } from '../../exit-codes.js';
 async function reset(ctx: RunContext, opts: CliValues): Promise<number> {
   const { resetSandbox, sandboxDbPath } = await import('../../emulator/sandbox.js');
   const path = sandboxDbPath(ctx.env);
-  const { existsSync } = await import('node:fs');
   if (!existsSync(path)) {
     (await import('../../mirror/index.js')).removeSandboxMirror(ctx.env);
     ctx.note(`The sandbox is already empty (${path} does not exist).`);

@@ -92,7 +92,7 @@ export function prepareStatements(db: Connection) {
        WHERE next_ts IS NOT NULL AND next_ts > :now AND next_ts < :never`,
     ),
     // CROSS JOIN keeps the ids the outer loop: each is one lookup by primary key. With a plain JOIN
-    // SQLite walked the account's messages instead, 2 s a request at 100,000 (node bench/mirror.js).
+    // SQLite walked the account's messages instead, a cost that grew with the account (node bench/mirror.js).
     messageStatuses: rows(
       `SELECT ${MESSAGE_COLUMNS.split(', ')
         .map((c) => `m.${c}`)
