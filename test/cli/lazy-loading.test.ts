@@ -22,7 +22,9 @@ import { binEnv, runCli, tempDir } from '../helpers/run-cli.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/smslink.js');
 const TRACE = join(ROOT, 'test/helpers/module-trace.mjs');
-const HEAVY = ['undici', 'conf', 'proper-lockfile', 'libsql', 'src/emulator', 'src/mirror', 'cli-table3', 'jq-wasm'];
+// The emulator and the mirror by their entries: their bundle files (with libsql). A light module of theirs, such
+// as the emulator's defaults (src/emulator/defaults.ts), may sit in the CLI's bundle.
+const HEAVY = ['undici', 'conf', 'proper-lockfile', 'libsql', 'src/emulator/index.ts', 'src/mirror/index.ts', 'cli-table3', 'jq-wasm'];
 
 /** Package names (`undici`), source folders (`src/emulator`) and files the bin loads for `args`. */
 async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; modules: Set<string>; builtins: Set<string> }> {
@@ -161,21 +163,24 @@ describe('modules loaded by the bin', () => {
     // The sandbox's emulator answers in the process, through its send(): no HTTP client, no server.
     const sandbox = await loadedBy(['--sandbox', 'link', 'list']);
     expect(sandbox.status).toBe(0);
-    expect(heavyIn(sandbox.modules)).toEqual(['libsql', 'src/emulator']);
+    expect(heavyIn(sandbox.modules)).toEqual(['libsql', 'src/emulator/index.ts']);
     // Nor node:http (src/client/envelope.ts loads it for an HTTP error); a request over HTTP does load it.
     expect(sandbox.builtins.has('http')).toBe(false);
     expect(sent.builtins.has('http')).toBe(true);
     // cli-table3 (and the string-width it measures with) when a table is drawn, and only then.
     const table = await loadedBy(['--sandbox', 'link', 'create', 'https://example.com/a', '-o', 'table']);
     expect(table.status).toBe(0);
-    expect(heavyIn(table.modules)).toEqual(['libsql', 'src/emulator', 'cli-table3']);
+    expect(heavyIn(table.modules)).toEqual(['libsql', 'src/emulator/index.ts', 'cli-table3']);
     expect(table.modules.has('string-width')).toBe(true);
     expect(sandbox.modules.has('string-width')).toBe(false);
+    // Not for `serve wait`, which names the emulator's default address (src/emulator/defaults.ts) and only asks it.
+    const waited = await loadedBy(['serve', 'wait', '--timeout', '1s']);
+    expect(heavyIn(waited.modules)).toEqual([]);
     // The mirror (its own bundle file, with libsql) for a command that reads or clears it.
     const cleared = await loadedBy(['sandbox', 'reset', '--yes']);
     expect(cleared.status).toBe(0);
-    expect(heavyIn(cleared.modules)).toContain('src/mirror');
-    expect(heavyIn(sandbox.modules)).not.toContain('src/mirror');
+    expect(heavyIn(cleared.modules)).toContain('src/mirror/index.ts');
+    expect(heavyIn(sandbox.modules)).not.toContain('src/mirror/index.ts');
     // libsql's binary, chosen without its detectors (scripts/libsql-native.cjs): no process.report, no child_process.
     expect([...sandbox.modules].filter((m) => m.startsWith('@libsql/'))).toHaveLength(1);
     expect([...sandbox.modules].filter((m) => /detect-libc|@neon-rs/.test(m))).toEqual([]);
