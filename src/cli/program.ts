@@ -44,10 +44,15 @@ function tree(): Node {
   return root;
 }
 
+/** What a command is typed as: its name, and its alias if it has one. */
+function namesOf(def: Definition): string[] {
+  const name = def.path.at(-1)!;
+  return 'alias' in def && def.alias ? [name, def.alias] : [name];
+}
+
 /** Whether argv names a command: by its name or its alias. */
 function named(argv: readonly string[], def: Definition): boolean {
-  const name = def.path.at(-1)!;
-  return argv.includes(name) || ('alias' in def && def.alias !== undefined && argv.includes(def.alias));
+  return namesOf(def).some((name) => argv.includes(name));
 }
 
 /** Arguments, flags, help and action of a command. */
@@ -78,7 +83,7 @@ function fill(cmd: Command, def: CommandDef, runner: Runner): void {
  */
 function addChildren(parent: SmslinkCommand, node: Node, runner: Runner, reach: { argv: readonly string[]; all: boolean; help: boolean }): void {
   const children = [...node.children.values()].filter((c): c is Node & { def: Definition } => c.def !== undefined);
-  parent.commandNames = children.flatMap(({ def }) => ('alias' in def && def.alias ? [def.path.at(-1)!, def.alias] : [def.path.at(-1)!]));
+  parent.commandNames = children.flatMap(({ def }) => namesOf(def));
   const chosen = reach.all || reach.help ? [] : children.filter((c) => named(reach.argv, c.def));
   for (const child of chosen.length ? chosen : children) {
     const { def } = child;

@@ -18,9 +18,9 @@ export class SmslinkCommand extends Command {
    * The names and aliases of every command under this one in the list
    * (src/cli/commands.ts), built for this run or not: what a mistyped
    * command is compared with. Set by program.ts, which builds only the
-   * commands a run names.
+   * commands a run names, for every command whose children it adds.
    */
-  commandNames: readonly string[] | undefined;
+  commandNames: readonly string[] = [];
 
   /** Subcommands (`program.command(name)`) are of this class too. */
   override createCommand(name?: string): SmslinkCommand {
@@ -72,7 +72,6 @@ export class SmslinkCommand extends Command {
 
   /** Commander calls this when the first word after a group is none of its commands. */
   unknownCommand(): never {
-    const names = this.commandNames ?? this.createHelp().visibleCommands(this).flatMap((c) => [c.name(), ...c.aliases()]);
-    this.error(`error: ${unknownName('command', this.args[0], names, pathOf(this))}`, { code: 'commander.unknownCommand', exitCode: 2 });
+    this.error(`error: ${unknownName('command', this.args[0], this.commandNames, pathOf(this))}`, { code: 'commander.unknownCommand', exitCode: 2 });
   }
 }
