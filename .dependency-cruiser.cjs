@@ -1,7 +1,7 @@
 // `npm run lint` runs this after eslint: imports run one way (docs/architecture.md,
-// "Layers"). No cycle anywhere in src/, type imports included; src/cli/core imports
-// nothing else of src/cli, src/cli/shared only core, and a noun's folder only core,
-// shared and itself.
+// "Imports run one way"). No cycle anywhere in src/, type imports included; src/cli/core imports
+// nothing else of src/cli, src/cli/shared only core, a noun's folder only core,
+// shared and itself; the emulator's store nothing else of the emulator.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -39,6 +39,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/cli/(run|program)\\.ts$' },
       to: { path: '^src/cli/(run|program|commands)\\.ts$' },
+    },
+    {
+      name: 'emulator-store-is-the-floor',
+      comment: "src/emulator/store is the emulator's database: the service, control and inspector use it, and it imports nothing else of src/emulator (the rows it stores are its types).",
+      severity: 'error',
+      from: { path: '^src/emulator/store/' },
+      to: { path: '^src/emulator/', pathNot: '^src/emulator/store/' },
     },
     {
       name: 'cli-is-the-top',

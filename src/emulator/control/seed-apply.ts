@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { countSegments } from '../../catalog/segments.js';
 import type { EmulatorSettings } from '../service/handler.js';
-import { STEP_MS, type LifecyclePlan, type Stage } from '../service/lifecycle.js';
+import { STEP_MS } from '../service/lifecycle.js';
+import type { LifecyclePlan, Stage } from '../store/rows.js';
 import { BLOCKED_COMMENT, expiryInstant } from '../service/link.js';
 import { DEFAULT_SENDER } from '../service/message.js';
 import { locationOf } from '../service/redirect.js';

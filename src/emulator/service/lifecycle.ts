@@ -4,25 +4,13 @@
 // numbers"). Times are on the emulator's clock, durations shrink by timeScale,
 // and the database applies the plan lazily (Database.advance).
 
+import type { LifecyclePlan, Stage } from '../store/rows.js';
+
 /** Simulated durations, in ms at time scale 1. */
 export const STEP_MS = 1_000;
 export const MODERATION_MS = 60_000;
 /** Validity when params[validity] is not sent (the contract's maximum). */
 export const DEFAULT_VALIDITY_MIN = 1440;
-
-export interface Stage {
-  t: number;
-  status: string;
-  campaign: string;
-}
-
-export interface LifecyclePlan {
-  /** Five slots: ready (t0), ENQUEUD (t1), accepted or rejected (t2), partly delivered (t3), final (t4). */
-  stages: [Stage, Stage, Stage | null, Stage | null, Stage | null];
-  status: string;
-  campaignStatus: string;
-  nextTs: number;
-}
 
 export type TestOutcome = 'REJECTD' | 'UNDELIV' | 'EXPIRED' | 'PDLIVRD' | 'DELIVRD';
 

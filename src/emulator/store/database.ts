@@ -8,8 +8,7 @@ import { databasePath, openConnection, type Connection, type SqlValue } from './
 import { LinkCache } from './link-cache.js';
 import type { ListQuery } from './list-query.js';
 import { Pager } from './pager.js';
-import type { LifecyclePlan, Stage } from '../service/lifecycle.js';
-import { LINK_COLUMNS, linkRow, MESSAGE_COLUMNS, messageRow, type LinkRow, type MessageRow, type NewLink, type NewMessage, type Raw } from './rows.js';
+import { LINK_COLUMNS, linkRow, MESSAGE_COLUMNS, messageRow, type LifecyclePlan, type LinkRow, type MessageRow, type NewLink, type NewMessage, type Raw, type Stage } from './rows.js';
 import { migrate } from './schema.js';
 import { prepareStatements, StatementCache, transactions, type Statements, type Transactions } from './statements.js';
 

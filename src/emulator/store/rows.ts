@@ -1,8 +1,23 @@
 // The rows of the emulator's database as the code sees them: links and
-// messages read (LinkRow, MessageRow, in the columns' snake_case) and the
-// values a new one is written with (NewLink, NewMessage).
+// messages read (LinkRow, MessageRow, in the columns' snake_case), the
+// values a new one is written with (NewLink, NewMessage), and a message's
+// planned stages (LifecyclePlan), which service/lifecycle.ts makes.
 
-import type { LifecyclePlan } from '../service/lifecycle.js';
+/** A status a message takes at time t (the emulator's clock), and its campaign's then. */
+export interface Stage {
+  t: number;
+  status: string;
+  campaign: string;
+}
+
+/** A message's planned life as stored with it (service/lifecycle.ts makes it, the database applies it). */
+export interface LifecyclePlan {
+  /** Five slots: ready (t0), ENQUEUD (t1), accepted or rejected (t2), partly delivered (t3), final (t4). */
+  stages: [Stage, Stage, Stage | null, Stage | null, Stage | null];
+  status: string;
+  campaignStatus: string;
+  nextTs: number;
+}
 
 export interface LinkRow {
   id: number;
