@@ -1,4 +1,4 @@
-// The README and docs/ as a reader follows them: every relative link and
+// The README, CHANGELOG and docs/ as a reader follows them: every relative link and
 // image leads to a file that exists, and a link with #anchor to a heading of
 // that page, slugged as GitHub slugs it (github-slugger). Pages stay
 // readable: none over 400 lines, and one over 150 opens with a contents list.
@@ -10,7 +10,7 @@ import { marked, type Token, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = ['README.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
 /** The text a heading renders to: code spans, links and emphasis reduced to their words. */
 function plain(tokens: Token[] | undefined): string {
@@ -42,7 +42,7 @@ function page(path: string): Page {
   return found;
 }
 
-describe('the README and docs/', () => {
+describe('the README, CHANGELOG and docs/', () => {
   it('has pages to check', () => {
     expect(PAGES).toEqual(expect.arrayContaining(['README.md', 'docs/emulator.md', 'docs/performance.md']));
   });
