@@ -14,6 +14,9 @@ export const DEFAULTS = {
   currency: 'KZT',
 } as const;
 
+/** Where `smslink serve` listens without --host and --port, and the sandbox's short links point. */
+export const DEFAULT_URL = `http://${DEFAULTS.host}:${DEFAULTS.port}`;
+
 /** A currency as the balance names it: an ISO 4217 code. */
 export const CURRENCY_CODE = /^[A-Z]{3}$/;
 

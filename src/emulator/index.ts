@@ -13,7 +13,7 @@ import { inProcessSend } from './in-process.js';
 import { requestListener } from './server.js';
 import type { SeedCounts } from './control/seed-apply.js';
 import type { Database } from './store/database.js';
-import { DEFAULTS, LIMITS } from './defaults.js';
+import { DEFAULT_URL, DEFAULTS, LIMITS } from './defaults.js';
 import type { FaultKind } from './control/faults.js';
 import { inboxOf, type Inbox } from './control/inbox.js';
 
@@ -139,7 +139,7 @@ export interface InProcessEmulator extends Inbox {
 export function openEmulatorInProcess(opts: InProcessOptions = {}): InProcessEmulator {
   const given = opts as EmulatorOptions;
   if ((given.faultRate ?? 0) !== 0 || given.hooks) throw new RangeError('faults need a socket: use startEmulator');
-  const url = `http://${DEFAULTS.host}:${DEFAULTS.port}`;
+  const url = DEFAULT_URL;
   const { parts, db, bench } = openCore({ ...opts, shortBase: opts.shortBase ?? url }, false);
   const local = inProcessSend(parts, { settings: parts.settings, bench, log: parts.log });
   let closing: Promise<void> | undefined;

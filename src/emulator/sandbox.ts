@@ -6,7 +6,7 @@
 import { existsSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from '../config/paths.js';
-import { DEFAULTS } from './defaults.js';
+import { DEFAULT_URL, DEFAULTS } from './defaults.js';
 import type { EmulatorOptions } from './core.js';
 import { isUtcName } from './service/time-zone.js';
 
@@ -57,7 +57,7 @@ export function sandboxOptions(env: Record<string, string | undefined>): Emulato
     db: sandboxDbPath(env),
     apiKeys: [SANDBOX_KEY],
     tz: localTimeZone(),
-    shortBase: `http://${DEFAULTS.host}:${DEFAULTS.port}`,
+    shortBase: DEFAULT_URL,
   };
 }
 

@@ -7,7 +7,8 @@ import type { RunContext } from '../core/context.js';
 import { parseDuration, sleep } from '../core/time.js';
 import { EXIT, ExitError } from '../../exit-codes.js';
 import { elapsed } from '../../output/words.js';
-import { controlAt, DEFAULT_SERVE_URL, Unreachable } from '../shared/emulator-control.js';
+import { DEFAULT_URL } from '../../emulator/defaults.js';
+import { controlAt, Unreachable } from '../shared/emulator-control.js';
 
 /** Each look at readyz may take this long: a server that accepts and never answers is not ready. */
 const LOOK_MS = 2_000;
@@ -18,7 +19,7 @@ const LAST_PAUSE_MS = 500;
 async function serveWait(ctx: RunContext, opts: CliValues, given: string | undefined): Promise<number> {
   const timeout = typeof opts.timeout === 'string' ? opts.timeout : '30s';
   const timeoutMs = parseDuration(timeout, '--timeout');
-  const base = (given ?? ctx.settings().baseUrl.value ?? DEFAULT_SERVE_URL).replace(/\/+$/, '');
+  const base = (given ?? ctx.settings().baseUrl.value ?? DEFAULT_URL).replace(/\/+$/, '');
   const control = await controlAt(ctx, base);
   if (ctx.globals.dryRun) {
     ctx.stdout.write(`dry run: would ask GET ${control.url('readyz')} until it answers 200, for up to ${timeout}\n`);

@@ -8,7 +8,7 @@ import { ConfigError } from '../../client/errors.js';
 import type { RunContext } from '../core/context.js';
 import { EXIT, ExitError, UsageError } from '../../exit-codes.js';
 import { registerSecret } from '../../secrets.js';
-import { DEFAULTS } from '../../emulator/defaults.js';
+import { DEFAULT_URL } from '../../emulator/defaults.js';
 
 export const CONTROL_PATH = '/_emulator/';
 
@@ -116,13 +116,10 @@ export async function controlAt(ctx: RunContext, baseUrl: string, token?: string
   return new EmulatorControl(baseUrl.replace(/\/+$/, ''), transport.send, headers, ctx.io.signal);
 }
 
-/** Where `smslink serve` listens without --host and --port: the sandbox's address too. */
-export const DEFAULT_SERVE_URL = `http://${DEFAULTS.host}:${DEFAULTS.port}`;
-
 /** The base URL of the emulator this run reaches (the sandbox's address, or --base-url); checked, not opened. */
 export async function controlBaseUrl(ctx: RunContext): Promise<string> {
   if (ctx.sandbox) {
-    return DEFAULT_SERVE_URL;
+    return DEFAULT_URL;
   }
   const baseUrl = ctx.settings().baseUrl.value;
   if (!baseUrl) {
